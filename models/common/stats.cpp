@@ -1,0 +1,269 @@
+#include "common/stats.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+#include "common/errors.hpp"
+
+namespace warptlm {
+
+namespace {
+
+std::string join_name(const std::string& prefix, const std::string& name) {
+  return prefix.empty() ? name : prefix + "." + name;
+}
+
+// Whole numbers below 2^53 as integers; others as the shortest text that reads
+// back to the same double; non-finite values as `nonfinite` (JSON: null).
+std::string number(double v, bool json) {
+  if (!std::isfinite(v)) {
+    if (json) return "null";
+    return std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf");
+  }
+  if (v == std::floor(v) && std::fabs(v) < 9007199254740992.0) {
+    if (v == 0) return "0";  // also -0
+    return std::to_string(static_cast<long long>(v));
+  }
+  char buf[40];
+  for (int prec = 1; prec <= 17; ++prec) {
+    std::snprintf(buf, sizeof buf, "%.*g", prec, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  return buf;
+}
+
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      default:
+        if (c < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          out += buf;
+        } else {
+          out += char(c);
+        }
+    }
+  }
+  return out + "\"";
+}
+
+void json_map(std::string& out, const std::map<std::string, double>& m, const std::string& indent) {
+  if (m.empty()) {
+    out += "{}";
+    return;
+  }
+  out += "{\n";
+  size_t i = 0;
+  for (const auto& kv : m) {
+    out += indent + "  " + json_string(kv.first) + ": " + number(kv.second, true);
+    out += ++i < m.size() ? ",\n" : "\n";
+  }
+  out += indent + "}";
+}
+
+std::string one_line(std::string s) {
+  for (auto& c : s)
+    if (c == '\n' || c == '\r') c = ' ';
+  return s;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- StatGroup
+
+StatGroup::StatGroup(StatsRegistry& reg, std::string instance_prefix, std::string kind_prefix)
+    : reg_(reg), inst_(std::move(instance_prefix)), kind_(std::move(kind_prefix)) {}
+
+Counter& StatGroup::counter(const std::string& name, const std::string& meaning) {
+  const std::string full = join_name(inst_, name);
+  return reg_.counter(full, kind_.empty() ? full : join_name(kind_, name), meaning);
+}
+
+Histogram& StatGroup::histogram(const std::string& name, size_t buckets, const std::string& meaning) {
+  const std::string full = join_name(inst_, name);
+  return reg_.histogram(full, kind_.empty() ? full : join_name(kind_, name), buckets, meaning);
+}
+
+// ------------------------------------------------------------ StatsRegistry
+
+Counter& StatsRegistry::counter(const std::string& full_name, const std::string& summed_name,
+                                const std::string& meaning) {
+  auto it = counter_index_.find(full_name);
+  if (it != counter_index_.end()) {
+    CounterEntry& e = counters_[it->second];
+    if (e.summed != summed_name)
+      throw std::logic_error("counter '" + full_name + "' registered with summed names '" + e.summed + "' and '" +
+                             summed_name + "'");
+    return *e.c;
+  }
+  if (hist_index_.count(full_name)) throw std::logic_error("stat '" + full_name + "' is already a histogram");
+  counter_index_.emplace(full_name, counters_.size());
+  counters_.push_back(CounterEntry{full_name, summed_name, meaning, std::make_unique<Counter>()});
+  return *counters_.back().c;
+}
+
+Histogram& StatsRegistry::histogram(const std::string& full_name, const std::string& summed_name, size_t buckets,
+                                    const std::string& meaning) {
+  if (buckets == 0) throw std::logic_error("histogram '" + full_name + "' needs at least one bucket");
+  auto it = hist_index_.find(full_name);
+  if (it != hist_index_.end()) {
+    HistEntry& e = hists_[it->second];
+    if (e.summed != summed_name || e.h->buckets.size() != buckets)
+      throw std::logic_error("histogram '" + full_name + "' registered twice with different shapes");
+    return *e.h;
+  }
+  if (counter_index_.count(full_name)) throw std::logic_error("stat '" + full_name + "' is already a counter");
+  hist_index_.emplace(full_name, hists_.size());
+  auto h = std::make_unique<Histogram>();
+  h->buckets.assign(buckets, 0);
+  hists_.push_back(HistEntry{full_name, summed_name, meaning, std::move(h)});
+  return *hists_.back().h;
+}
+
+void StatsRegistry::derived(const std::string& name, std::function<double()> fn, const std::string& meaning) {
+  for (auto& d : derived_) {
+    if (d.name == name) {
+      d.fn = std::move(fn);
+      d.meaning = meaning;
+      return;
+    }
+  }
+  derived_.push_back(DerivedEntry{name, meaning, std::move(fn)});
+}
+
+std::map<std::string, double> StatsRegistry::values() const {
+  std::map<std::string, double> out;
+  for (const auto& e : counters_) {
+    const double v = double(e.c->value);
+    out[e.full] += v;
+    if (e.summed != e.full) out[e.summed] += v;
+  }
+  for (const auto& e : hists_) {
+    uint64_t samples = 0;
+    for (size_t i = 0; i < e.h->buckets.size(); ++i) {
+      const double v = double(e.h->buckets[i]);
+      samples += e.h->buckets[i];
+      const std::string suffix = ".bucket" + std::to_string(i);
+      out[e.full + suffix] += v;
+      if (e.summed != e.full) out[e.summed + suffix] += v;
+    }
+    out[e.full + ".samples"] += double(samples);
+    if (e.summed != e.full) out[e.summed + ".samples"] += double(samples);
+  }
+  for (const auto& d : derived_) out[d.name] = d.fn ? d.fn() : 0.0;
+  return out;
+}
+
+std::map<std::string, double> StatsRegistry::delta(const Snapshot& before, const Snapshot& after) {
+  std::map<std::string, double> out;
+  for (const auto& kv : after) {
+    auto it = before.find(kv.first);
+    out.emplace_hint(out.end(), kv.first, it == before.end() ? kv.second : kv.second - it->second);
+  }
+  return out;
+}
+
+void StatsRegistry::clear() {
+  for (auto& e : counters_) e.c->value = 0;
+  for (auto& e : hists_) std::fill(e.h->buckets.begin(), e.h->buckets.end(), 0);
+}
+
+// ------------------------------------------------------------------ outputs
+
+std::string stats_json(const std::vector<KernelStats>& kernels, const std::map<std::string, double>& counters,
+                       const SimSpeed& sim) {
+  std::string out = "{\n  \"counters\": ";
+  json_map(out, counters, "  ");
+  out += ",\n  \"kernels\": ";
+  if (kernels.empty()) {
+    out += "[]";
+  } else {
+    out += "[\n";
+    for (size_t i = 0; i < kernels.size(); ++i) {
+      const KernelStats& k = kernels[i];
+      out += "    {\n      \"counters\": ";
+      json_map(out, k.counters, "      ");
+      out += ",\n";
+      out += "      \"cycles\": " + number(double(k.cycles), true) + ",\n";
+      out += "      \"ipc\": " + number(k.ipc(), true) + ",\n";
+      out += "      \"name\": " + json_string(k.name) + ",\n";
+      out += "      \"thread_instructions\": " + number(double(k.thread_instructions), true) + ",\n";
+      out += std::string("      \"verified\": ") + (k.verified ? "true" : "false") + ",\n";
+      out += "      \"warp_instructions\": " + number(double(k.warp_instructions), true) + "\n";
+      out += i + 1 < kernels.size() ? "    },\n" : "    }\n";
+    }
+    out += "  ]";
+  }
+  out += ",\n  \"sim\": {\n";
+  out += "    \"cycles_per_sec\": " + number(sim.cycles_per_sec, true) + ",\n";
+  out += "    \"wall_seconds\": " + number(sim.wall_seconds, true) + ",\n";
+  out += "    \"warp_inst_per_sec\": " + number(sim.warp_inst_per_sec, true) + "\n";
+  out += "  }\n}\n";
+  return out;
+}
+
+std::string stats_txt(const std::vector<KernelStats>& kernels, const std::map<std::string, double>& counters,
+                      const SimSpeed& sim) {
+  std::string out;
+  auto line = [&out](const std::string& name, const std::string& value) { out += name + " = " + value + "\n"; };
+  uint64_t cycles = 0, insts = 0, warp_insts = 0;
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    const KernelStats& k = kernels[i];
+    const std::string p = "kernel" + std::to_string(i) + ".";
+    line(p + "name", one_line(k.name));
+    line(p + "cycles", number(double(k.cycles), false));
+    line(p + "warp_instructions", number(double(k.warp_instructions), false));
+    line(p + "thread_instructions", number(double(k.thread_instructions), false));
+    line(p + "ipc", number(k.ipc(), false));
+    line(p + "verified", k.verified ? "1" : "0");
+    cycles += k.cycles;
+    insts += k.thread_instructions;
+    warp_insts += k.warp_instructions;
+  }
+  line("gpu_tot_sim_cycle", number(double(cycles), false));
+  line("gpu_tot_sim_insn", number(double(insts), false));
+  line("gpu_tot_warp_insn", number(double(warp_insts), false));
+  line("gpu_tot_ipc", number(cycles ? double(insts) / double(cycles) : 0.0, false));
+  line("sim.wall_seconds", number(sim.wall_seconds, false));
+  line("sim.warp_inst_per_sec", number(sim.warp_inst_per_sec, false));
+  line("sim.cycles_per_sec", number(sim.cycles_per_sec, false));
+  for (const auto& kv : counters) line(kv.first, number(kv.second, false));
+  return out;
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  auto fail = [&](const std::string& why) {
+    std::error_code ec;
+    std::filesystem::remove(tmp, ec);
+    throw InputError(Place{path, 0, ""}, "cannot write output file '" + path + "': " + why);
+  };
+  {
+    errno = 0;
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    if (!f) fail(errno ? std::strerror(errno) : "cannot create");
+    f.write(text.data(), std::streamsize(text.size()));
+    f.close();
+    if (!f) fail(errno ? std::strerror(errno) : "write failed");
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) fail(ec.message());
+}
+
+}  // namespace warptlm

@@ -1,0 +1,101 @@
+// Statistics: counters and histograms by hierarchical dotted name. A counter
+// belongs to a component instance ("sm3.l1d") and to a kind ("l1d"); the
+// summed view adds every instance of a kind ("l1d.misses" = sum over SMs).
+// Hot paths hold a Counter& and increment it: no lookup, no string work.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace warptlm {
+
+struct Counter {
+  uint64_t value = 0;
+  void operator+=(uint64_t n) { value += n; }
+  void operator++() { ++value; }
+};
+
+struct Histogram {
+  std::vector<uint64_t> buckets;  // bucket i counts samples equal to i; the last bucket also takes larger ones
+  void sample(uint64_t v) { ++buckets[v < buckets.size() ? v : buckets.size() - 1]; }
+};
+
+class StatsRegistry;
+
+// A component's view: StatGroup g(reg, "sm3.l1d", "l1d"); Counter& m = g.counter("misses", "...");
+class StatGroup {
+ public:
+  StatGroup(StatsRegistry& reg, std::string instance_prefix, std::string kind_prefix);
+  Counter& counter(const std::string& name, const std::string& meaning = "");
+  Histogram& histogram(const std::string& name, size_t buckets, const std::string& meaning = "");
+ private:
+  StatsRegistry& reg_;
+  std::string inst_, kind_;
+};
+
+class StatsRegistry {
+ public:
+  // full_name is "instance.name"; summed_name is "kind.name" (may equal full_name
+  // for a singleton; then it appears once).
+  Counter& counter(const std::string& full_name, const std::string& summed_name, const std::string& meaning = "");
+  Histogram& histogram(const std::string& full_name, const std::string& summed_name, size_t buckets,
+                       const std::string& meaning = "");
+  // A value computed when stats are read (e.g. dram.bw_util); appears under `name`.
+  void derived(const std::string& name, std::function<double()> fn, const std::string& meaning = "");
+
+  // Every counter, histogram bucket total and derived value by name: per-instance
+  // names and summed names, sorted. Histograms appear as "name.bucketN" entries
+  // plus "name.samples".
+  std::map<std::string, double> values() const;
+
+  // Per-kernel accounting: snapshot before a launch, delta after.
+  using Snapshot = std::map<std::string, double>;
+  Snapshot snapshot() const { return values(); }
+  static std::map<std::string, double> delta(const Snapshot& before, const Snapshot& after);
+
+  void clear();  // zero every counter and histogram (keeps registrations)
+
+ private:
+  struct CounterEntry { std::string full, summed, meaning; std::unique_ptr<Counter> c; };
+  struct HistEntry { std::string full, summed, meaning; std::unique_ptr<Histogram> h; };
+  struct DerivedEntry { std::string name, meaning; std::function<double()> fn; };
+  std::vector<CounterEntry> counters_;
+  std::vector<HistEntry> hists_;
+  std::vector<DerivedEntry> derived_;
+  std::map<std::string, size_t> counter_index_, hist_index_;
+};
+
+// One kernel's record in stats.json.
+struct KernelStats {
+  std::string name;
+  uint64_t cycles = 0;
+  uint64_t warp_instructions = 0;
+  uint64_t thread_instructions = 0;
+  bool verified = false;
+  std::map<std::string, double> counters;
+  double ipc() const { return cycles ? double(thread_instructions) / double(cycles) : 0.0; }
+};
+
+struct SimSpeed {
+  double wall_seconds = 0;
+  double warp_inst_per_sec = 0;
+  double cycles_per_sec = 0;
+};
+
+// stats.json as DESIGN.md specifies:
+// {"kernels":[{"name","cycles","warp_instructions","thread_instructions","ipc","verified","counters":{}}],
+//  "counters":{...}, "sim":{"wall_seconds","warp_inst_per_sec","cycles_per_sec"}}
+// Numbers that are whole are written as integers; JSON strings are escaped.
+std::string stats_json(const std::vector<KernelStats>& kernels, const std::map<std::string, double>& counters,
+                       const SimSpeed& sim);
+// stats.txt: "name = value" lines: kernel-level lines first ("kernel0.name = ...",
+// "gpu_tot_sim_cycle", "gpu_tot_sim_insn", "gpu_tot_ipc" with GPGPU-Sim meanings), then counters.
+std::string stats_txt(const std::vector<KernelStats>& kernels, const std::map<std::string, double>& counters,
+                      const SimSpeed& sim);
+void write_file(const std::string& path, const std::string& text);  // atomic: temp + rename; InputError if unwritable
+
+}  // namespace warptlm

@@ -1,0 +1,195 @@
+// ld/st/atom/red over every state space. Addresses are recorded per lane for
+// the timing model (coalescer, bank-conflict check). Atomics are applied in
+// lane order, so contended updates are deterministic.
+#include <algorithm>
+#include <cmath>
+
+#include "isa/exec_common.hpp"
+
+namespace warptlm {
+namespace {
+
+// Fast path for the two spaces that dominate kernels; everything else goes
+// through the general resolver (which also reports faults).
+inline uint8_t* lane_ptr(ExecCtx& c, Space s, uint64_t a, unsigned bytes, unsigned l, bool write) {
+  if (s == Space::Global && !(a & (bytes - 1))) {
+    if (uint8_t* p = c.L.mem->translate(a, bytes)) return p;
+  } else if (s == Space::Shared && !(a & (bytes - 1)) && a + bytes <= c.b.shared.size()) {
+    return c.b.shared.data() + a;
+  }
+  return resolve_address(c, s, a, bytes, l, write);
+}
+
+inline void record(ExecCtx& c, Space s, unsigned bytes) {
+  c.w.addr_mask = c.mask;
+  c.w.addr_bytes = uint8_t(bytes);
+  c.w.addr_space = s;
+}
+
+// ld.space.T d, [a]   (T of 1, 2, 4 or 8 bytes; vectors of 2 or 4)
+template <unsigned B, bool Signed>
+void h_ld(const Instr& in, ExecCtx& c) {
+  const Operand& ad = in.ops[1];
+  const Operand& d = in.ops[0];
+  const unsigned n = in.vec;
+  const unsigned total = B * n;
+  record(c, in.space, total);
+  for_lanes(c.mask, [&](unsigned l) {
+    uint64_t a = lane_address(c, ad, l);
+    c.w.addr[l] = a;
+    const uint8_t* p = lane_ptr(c, in.space, a, total, l, false);
+    for (unsigned e = 0; e < n; ++e) {
+      uint32_t slot = d.kind == OpKind::Vec ? d.vec[e] : d.reg;
+      if (slot == UINT32_MAX) continue;
+      uint64_t v = 0;
+      std::memcpy(&v, p + e * B, B);
+      if (Signed && B < 8) v = uint64_t(int64_t(v << (64 - 8 * B)) >> (64 - 8 * B));
+      c.w.reg(slot)[l] = v;
+    }
+  });
+}
+
+// st.space.T [a], b
+template <unsigned B>
+void h_st(const Instr& in, ExecCtx& c) {
+  const Operand& ad = in.ops[0];
+  const Operand& s = in.ops[1];
+  const unsigned n = in.vec;
+  const unsigned total = B * n;
+  record(c, in.space, total);
+  for_lanes(c.mask, [&](unsigned l) {
+    uint64_t a = lane_address(c, ad, l);
+    c.w.addr[l] = a;
+    uint8_t* p = lane_ptr(c, in.space, a, total, l, true);
+    for (unsigned e = 0; e < n; ++e) {
+      uint64_t v = s.kind == OpKind::Vec ? c.w.reg(s.vec[e])[l] : src(c, s)[l];
+      std::memcpy(p + e * B, &v, B);
+    }
+  });
+}
+
+template <class T>
+T atomic_apply(SubOp op, T old, T b, T cmpv) {
+  switch (op) {
+    case SubOp::Add:
+      if constexpr (std::is_integral<T>::value) return T(std::make_unsigned_t<T>(old) + std::make_unsigned_t<T>(b));
+      else return old + b;
+    case SubOp::Min:
+      if constexpr (std::is_floating_point<T>::value) return std::fmin(old, b); else return std::min(old, b);
+    case SubOp::Max:
+      if constexpr (std::is_floating_point<T>::value) return std::fmax(old, b); else return std::max(old, b);
+    case SubOp::Exch: return b;
+    case SubOp::Cas: return old == cmpv ? b : old;
+    default: break;
+  }
+  if constexpr (std::is_integral<T>::value) {
+    switch (op) {
+      case SubOp::Inc: return old >= b ? T(0) : T(old + 1);
+      case SubOp::Dec: return (old == 0 || old > b) ? b : T(old - 1);
+      case SubOp::And: return old & b;
+      case SubOp::Or: return old | b;
+      case SubOp::Xor: return old ^ b;
+      default: break;
+    }
+  }
+  return old;
+}
+
+// atom.space.op.T d, [a], b[, c]   and   red.space.op.T [a], b
+template <class T, bool Red>
+void h_atom(const Instr& in, ExecCtx& c) {
+  const unsigned base = Red ? 0 : 1;
+  const Operand& ad = in.ops[base];
+  const uint64_t* b = src(c, in.ops[base + 1]);
+  const bool cas = in.sub == SubOp::Cas;
+  const uint64_t* e = cas ? src(c, in.ops[base + 1]) : nullptr;
+  const uint64_t* v = cas ? src(c, in.ops[base + 2]) : b;
+  uint64_t* d = Red ? nullptr : dst(c, in.ops[0]);
+  record(c, in.space, sizeof(T));
+  for_lanes(c.mask, [&](unsigned l) {
+    uint64_t a = lane_address(c, ad, l);
+    c.w.addr[l] = a;
+    uint8_t* p = lane_ptr(c, in.space, a, sizeof(T), l, true);
+    T old;
+    std::memcpy(&old, p, sizeof(T));
+    T nv = atomic_apply<T>(in.sub, old, lane_get<T>(v, l), cas ? lane_get<T>(e, l) : T(0));
+    std::memcpy(p, &nv, sizeof(T));
+    if (d) lane_set<T>(d, l, old);
+  });
+}
+
+template <template <unsigned, bool> class> struct Nothing;
+
+ExecFn ld_for(DType t) {
+  switch (t) {
+    case DType::S8: return h_ld<1, true>;
+    case DType::U8: case DType::B8: return h_ld<1, false>;
+    case DType::S16: return h_ld<2, true>;
+    case DType::U16: case DType::B16: case DType::F16: return h_ld<2, false>;
+    case DType::S32: return h_ld<4, true>;
+    case DType::U32: case DType::B32: case DType::F32: case DType::F16x2: return h_ld<4, false>;
+    case DType::S64: case DType::U64: case DType::B64: case DType::F64: return h_ld<8, false>;
+    default: return nullptr;
+  }
+}
+
+ExecFn st_for(DType t) {
+  switch (dtype_bytes(t)) {
+    case 1: return h_st<1>;
+    case 2: return h_st<2>;
+    case 4: return h_st<4>;
+    case 8: return h_st<8>;
+    default: return nullptr;
+  }
+}
+
+template <bool Red>
+ExecFn atom_for(const Instr& in, std::string& why) {
+  const DType t = in.type;
+  const SubOp op = in.sub;
+  const bool bitwise = op == SubOp::And || op == SubOp::Or || op == SubOp::Xor;
+  if (op == SubOp::None) { why = "atomic without an operation"; return nullptr; }
+  switch (t) {
+    case DType::B32: case DType::U32: return h_atom<uint32_t, Red>;
+    case DType::S32: return h_atom<int32_t, Red>;
+    case DType::B64: case DType::U64: return h_atom<uint64_t, Red>;
+    case DType::S64: return h_atom<int64_t, Red>;
+    case DType::F32:
+      if (bitwise || op == SubOp::Inc || op == SubOp::Dec || op == SubOp::Cas) break;
+      return h_atom<float, Red>;
+    case DType::F64:
+      if (bitwise || op == SubOp::Inc || op == SubOp::Dec || op == SubOp::Cas) break;
+      return h_atom<double, Red>;
+    default: break;
+  }
+  why = std::string("atomic operation on .") + dtype_name(t) + " is not supported";
+  return nullptr;
+}
+
+}  // namespace
+
+ExecFn select_memory(const Instr& in, std::string& why) {
+  switch (in.op) {
+    case Op::Ld: case Op::Ldu: {
+      if (in.nops != 2 || in.ops[1].kind != OpKind::Addr) { why = "ld needs a destination and an address"; return nullptr; }
+      if (in.vec > 1 && (in.ops[0].kind != OpKind::Vec || in.ops[0].nvec != in.vec)) { why = "vector ld needs a matching vector destination"; return nullptr; }
+      return ld_for(in.type);
+    }
+    case Op::St: {
+      if (in.nops != 2 || in.ops[0].kind != OpKind::Addr) { why = "st needs an address and a source"; return nullptr; }
+      if (in.vec > 1 && (in.ops[1].kind != OpKind::Vec || in.ops[1].nvec != in.vec)) { why = "vector st needs a matching vector source"; return nullptr; }
+      return st_for(in.type);
+    }
+    case Op::Atom:
+      if (in.nops < 3 || in.ops[1].kind != OpKind::Addr) { why = "atom needs a destination, an address and a value"; return nullptr; }
+      if (in.space != Space::Global && in.space != Space::Shared && in.space != Space::Generic) { why = "atomics need global, shared or generic addresses"; return nullptr; }
+      return atom_for<false>(in, why);
+    case Op::Red:
+      if (in.nops < 2 || in.ops[0].kind != OpKind::Addr) { why = "red needs an address and a value"; return nullptr; }
+      if (in.space != Space::Global && in.space != Space::Shared && in.space != Space::Generic) { why = "reductions need global, shared or generic addresses"; return nullptr; }
+      return atom_for<true>(in, why);
+    default: return nullptr;
+  }
+}
+
+}  // namespace warptlm

@@ -1,0 +1,130 @@
+// Decoded PTX: one Instr per PTX instruction, resolved at load time into a
+// flat per-kernel program (functions linked in, registers numbered, symbols
+// turned into addresses, branch targets and reconvergence points computed), so
+// the executor does no name or string work while running.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace warptlm {
+
+enum class DType : uint8_t {
+  None, Pred,
+  B8, B16, B32, B64, B128,
+  U8, U16, U32, U64,
+  S8, S16, S32, S64,
+  F16, F16x2, BF16, F32, F64,
+};
+
+inline unsigned dtype_bytes(DType t) {
+  switch (t) {
+    case DType::B8: case DType::U8: case DType::S8: return 1;
+    case DType::B16: case DType::U16: case DType::S16: case DType::F16: case DType::BF16: return 2;
+    case DType::B32: case DType::U32: case DType::S32: case DType::F32: case DType::F16x2: return 4;
+    case DType::B64: case DType::U64: case DType::S64: case DType::F64: return 8;
+    case DType::B128: return 16;
+    default: return 0;
+  }
+}
+inline bool dtype_signed(DType t) { return t == DType::S8 || t == DType::S16 || t == DType::S32 || t == DType::S64; }
+inline bool dtype_float(DType t) { return t == DType::F16 || t == DType::F32 || t == DType::F64 || t == DType::BF16 || t == DType::F16x2; }
+const char* dtype_name(DType t);
+bool parse_dtype(const std::string& s, DType& out);
+
+// State spaces of PTX memory.
+enum class Space : uint8_t { Generic, Global, Shared, Local, Const, Param, ParamFunc };
+const char* space_name(Space s);
+
+// Where a value lives for an instruction operand.
+enum class OpKind : uint8_t { None, Reg, Pred, Imm, Addr, Vec, Label, Func, Clock };
+
+struct Operand {
+  OpKind kind = OpKind::None;
+  bool negate = false;       // "!%p" on a predicate source
+  uint32_t reg = 0;          // register or predicate slot (Reg, Pred, Addr base); Vec: first entry's index in vec[]
+  uint64_t imm = 0;          // Imm bits; Addr: byte offset added to the base
+  const uint64_t* immv = nullptr;  // Imm: the value broadcast over 32 lanes (pooled per kernel)
+  bool addr_has_reg = false; // Addr: base register present
+  uint8_t nvec = 0;          // Vec: element count
+  uint32_t vec[4] = {0, 0, 0, 0};  // Vec: register slots (UINT32_MAX: "_" sink)
+  std::string name;          // Label/Func/symbol name while parsing; unused after link
+};
+
+// Opcodes (the base mnemonic); modifiers live in Instr fields.
+enum class Op : uint16_t {
+  Invalid,
+  // integer and bit
+  Add, Sub, Mul, Mad, Mul24, Mad24, Sad, Div, Rem, Abs, Neg, Min, Max,
+  And, Or, Xor, Not, Cnot, Shl, Shr, Popc, Clz, Brev, Bfe, Bfi, Prmt, Bfind, Fns, ShfL, ShfR,
+  // floating point
+  Fma, Sqrt, Rsqrt, Rcp, Sin, Cos, Lg2, Ex2, Tanh, Copysign, Testp,
+  // compare and select
+  Setp, Set, Selp, Slct,
+  // data movement and conversion
+  Mov, Cvt, Cvta, Ld, Ldu, St, Atom, Red, Prefetch,
+  // control
+  Bra, Call, Ret, Exit, Bar, BarArrive, BarRed, Membar, Fence, Nanosleep, Trap,
+  // warp level
+  Shfl, Vote, Activemask, Match,
+  // WarpTLM mechanism instructions are added by their blocks (relssp, ld.cbv, ...)
+  Count
+};
+const char* op_name(Op op);
+
+// Functional-unit class an instruction occupies in the SM timing model.
+enum class UnitClass : uint8_t { SP, INT, SFU, DP, LDST, BRANCH, BARRIER, NONE };
+
+enum class Cmp : uint8_t { None, Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan };
+enum class Rnd : uint8_t { None, Rn, Rz, Rm, Rp, Rni, Rzi, Rmi, Rpi };
+// setp/set combiner, atom/red operation, shfl mode, vote mode share one field.
+enum class SubOp : uint8_t {
+  None,
+  And, Or, Xor,                                   // boolean combiner / bitwise atom
+  Add, Min, Max, Inc, Dec, Exch, Cas,             // atom/red
+  Up, Down, Bfly, Idx,                            // shfl
+  All, Any, Uni, Ballot,                          // vote
+  Finite, Infinite, Number, NotANumber, Normal, Subnormal,  // testp
+};
+
+enum InstrFlag : uint16_t {
+  F_FTZ = 1 << 0, F_SAT = 1 << 1, F_APPROX = 1 << 2, F_FULL = 1 << 3,
+  F_LO = 1 << 4, F_HI = 1 << 5, F_WIDE = 1 << 6, F_UNI = 1 << 7,
+  F_TO = 1 << 8, F_SHIFTAMT = 1 << 9, F_CLAMP = 1 << 10, F_VOLATILE = 1 << 11,
+};
+
+class Warp;
+struct ExecCtx;
+using ExecFn = void (*)(const struct Instr&, ExecCtx&);
+
+constexpr uint32_t kNoPc = 0xFFFFFFFFu;       // no reconvergence point known
+constexpr uint32_t kFuncExit = 0xFFFFFFFEu;   // reconverge at the function's return
+
+struct Instr {
+  Op op = Op::Invalid;
+  DType type = DType::None;    // operation type (cvt: destination type)
+  DType type2 = DType::None;   // cvt: source type; setp/set: compared type (set: dst is type)
+  Space space = Space::Generic;
+  Cmp cmp = Cmp::None;
+  Rnd rnd = Rnd::None;
+  SubOp sub = SubOp::None;     // combiner / atomic op / shfl or vote mode
+  uint8_t vec = 1;             // .v2 / .v4
+  uint16_t flags = 0;
+  int32_t guard = -1;          // predicate slot, -1 when unguarded
+  bool guard_neg = false;
+  uint8_t nops = 0;
+  Operand ops[6];
+  ExecFn fn = nullptr;
+  UnitClass unit = UnitClass::SP;
+  bool is_control = false;     // handler sets the warp's next pc itself
+  bool is_mem = false;         // produces per-lane addresses
+  uint32_t target = kNoPc;     // branch / call target pc
+  uint32_t reconv = kNoPc;     // branch: immediate post-dominator pc
+  uint32_t call_site = 0;      // call: index into the kernel's call-site table
+  uint32_t line = 0;           // PTX source line
+  uint32_t pc = 0;             // index in the kernel program
+  std::string text;            // the PTX source text, for reports
+};
+
+}  // namespace warptlm

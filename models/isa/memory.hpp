@@ -1,0 +1,62 @@
+// Functional device memory: one sparse, paged store reached directly (data
+// never travels in timing transactions). Allocations are page-aligned and
+// followed by an unmapped guard page, and each page knows how many of its bytes
+// belong to the allocation, so an access past the end of any allocation, into
+// freed memory or to an unmapped address is caught as compute-sanitizer would.
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace warptlm {
+
+// Generic address map (the windows cvta converts between).
+constexpr uint64_t kSharedWindow = 0x0000000001000000ull;  // shared offsets live at [window, window + 16 MiB)
+constexpr uint64_t kSharedWindowSize = 0x1000000ull;
+constexpr uint64_t kLocalWindow = 0x0000000002000000ull;   // per-thread local at [window, window + 16 MiB)
+constexpr uint64_t kLocalWindowSize = 0x1000000ull;
+constexpr uint64_t kGlobalBase = 0x0000001000000000ull;    // first global allocation
+
+class GlobalMemory {
+ public:
+  static constexpr unsigned kPageBits = 12;
+  static constexpr uint64_t kPageSize = 1ull << kPageBits;
+
+  GlobalMemory() = default;
+  ~GlobalMemory();
+  GlobalMemory(const GlobalMemory&) = delete;
+  GlobalMemory& operator=(const GlobalMemory&) = delete;
+
+  uint64_t allocate(uint64_t bytes);  // zero-filled
+  void release(uint64_t addr);        // InputError if addr is not an allocation's start
+  bool valid(uint64_t addr, uint64_t bytes) const;
+  uint64_t allocated_bytes() const { return allocated_; }
+
+  // Host-side copies; RunError on an invalid range.
+  void write(uint64_t addr, const void* src, uint64_t bytes);
+  void read(uint64_t addr, void* dst, uint64_t bytes) const;
+  void fill(uint64_t addr, int value, uint64_t bytes);
+
+  // The executor's fast path: host pointer for [addr, addr+bytes) within one
+  // page, or nullptr when any byte is outside an allocation.
+  uint8_t* translate(uint64_t addr, unsigned bytes) const {
+    uint64_t idx = (addr - kGlobalBase) >> kPageBits;
+    if (addr < kGlobalBase || idx >= pages_.size()) return nullptr;
+    const Page& p = pages_[idx];
+    uint64_t off = addr & (kPageSize - 1);
+    if (off + bytes > p.valid) return nullptr;
+    return p.data + off;
+  }
+
+ private:
+  struct Page { uint8_t* data = nullptr; uint32_t valid = 0; };
+  struct Alloc { uint64_t bytes; uint8_t* host; };
+  std::vector<Page> pages_;
+  std::map<uint64_t, Alloc> allocs_;
+  uint64_t next_ = kGlobalBase;
+  uint64_t allocated_ = 0;
+};
+
+}  // namespace warptlm

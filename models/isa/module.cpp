@@ -1,0 +1,278 @@
+// Linking: each kernel becomes one flat program. Called .func bodies are
+// appended with their own register, local and parameter-frame ranges (calls
+// are not recursive, so every activation has a fixed frame), symbols become
+// addresses, and every instruction gets its handler, unit class and
+// reconvergence point.
+#include "isa/module.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <unordered_map>
+
+#include "common/errors.hpp"
+#include "isa/cfg.hpp"
+#include "isa/memory.hpp"
+#include "isa/ptx_parser.hpp"
+#include "isa/simt.hpp"
+
+namespace warptlm {
+
+bool parse_sreg(const std::string& n, SReg& out) {
+  static const std::unordered_map<std::string, SReg> t = {
+      {"%tid.x", SReg::TidX}, {"%tid.y", SReg::TidY}, {"%tid.z", SReg::TidZ},
+      {"%ntid.x", SReg::NtidX}, {"%ntid.y", SReg::NtidY}, {"%ntid.z", SReg::NtidZ},
+      {"%ctaid.x", SReg::CtaidX}, {"%ctaid.y", SReg::CtaidY}, {"%ctaid.z", SReg::CtaidZ},
+      {"%nctaid.x", SReg::NctaidX}, {"%nctaid.y", SReg::NctaidY}, {"%nctaid.z", SReg::NctaidZ},
+      {"%laneid", SReg::LaneId}, {"%warpid", SReg::WarpId}, {"%nwarpid", SReg::NWarpId},
+      {"%smid", SReg::SmId}, {"%nsmid", SReg::NSmId}, {"%gridid", SReg::GridId},
+      {"%lanemask_eq", SReg::LanemaskEq}, {"%lanemask_le", SReg::LanemaskLe}, {"%lanemask_lt", SReg::LanemaskLt},
+      {"%lanemask_ge", SReg::LanemaskGe}, {"%lanemask_gt", SReg::LanemaskGt},
+      {"%clock", SReg::Clock}, {"%clock64", SReg::Clock64}, {"%globaltimer", SReg::GlobalTimer}};
+  auto it = t.find(n);
+  if (it == t.end()) return false;
+  out = it->second;
+  return true;
+}
+
+static UnitClass unit_of(const Instr& in) {
+  switch (in.op) {
+    case Op::Ld: case Op::Ldu: case Op::St: case Op::Atom: case Op::Red: case Op::Prefetch: return UnitClass::LDST;
+    case Op::Bra: case Op::Call: case Op::Ret: case Op::Exit: case Op::Trap: return UnitClass::BRANCH;
+    case Op::Bar: case Op::BarArrive: case Op::BarRed: case Op::Membar: case Op::Fence: return UnitClass::BARRIER;
+    case Op::Sqrt: case Op::Rsqrt: case Op::Rcp: case Op::Sin: case Op::Cos: case Op::Lg2: case Op::Ex2: case Op::Tanh:
+      return in.type == DType::F64 ? UnitClass::DP : UnitClass::SFU;
+    case Op::Div:
+      if (in.type == DType::F64) return UnitClass::DP;
+      return dtype_float(in.type) ? UnitClass::SFU : UnitClass::INT;
+    case Op::Rem: return UnitClass::INT;
+    default: break;
+  }
+  if (in.type == DType::F64 || in.type2 == DType::F64) return UnitClass::DP;
+  if (dtype_float(in.type)) return UnitClass::SP;
+  return UnitClass::INT;
+}
+
+namespace {
+
+struct Linker {
+  const ParsedModule& pm;
+  const std::string& origin;
+  const std::unordered_map<std::string, uint64_t>& global_syms;
+  std::unordered_map<std::string, const FuncIR*> funcs;
+
+  [[noreturn]] void fail(uint32_t line, const std::string& key, const std::string& msg) const {
+    throw InputError(Place{origin, int(line), key}, msg);
+  }
+
+  std::unique_ptr<KernelInfo> link(const FuncIR& entry) {
+    auto k = std::make_unique<KernelInfo>();
+    k->name = entry.name;
+    k->origin = origin;
+    k->decl_line = entry.line;
+    k->params = entry.params;
+    for (auto& p : entry.params) k->param_bytes = std::max(k->param_bytes, p.offset + p.size);
+    k->reqntid = entry.reqntid;
+    k->maxntid = entry.maxntid;
+
+    // Functions reachable from the entry, in call order; recursion is refused.
+    std::vector<const FuncIR*> order;
+    std::unordered_map<const FuncIR*, int> state;  // 1 visiting, 2 done
+    std::function<void(const FuncIR*)> visit = [&](const FuncIR* f) {
+      state[f] = 1;
+      order.push_back(f);
+      for (auto& c : f->calls) {
+        auto it = funcs.find(c.callee);
+        if (it == funcs.end() || !it->second->has_body)
+          fail(f->body[c.pc].line, "call", "call to undefined function '" + c.callee + "'");
+        if (it->second->is_entry) fail(f->body[c.pc].line, "call", "call to kernel entry '" + c.callee + "'");
+        int s = state[it->second];
+        if (s == 1) fail(f->body[c.pc].line, "call", "recursive call to '" + c.callee + "' is not supported");
+        if (s == 0) visit(it->second);
+      }
+      state[f] = 2;
+    };
+    visit(&entry);
+
+    struct Bases { uint32_t pc, reg, pred, local, frame; };
+    std::unordered_map<const FuncIR*, Bases> base;
+    uint32_t pc = 0, reg = 0, pred = 0, local = 0, frame = 0;
+    for (const FuncIR* f : order) {
+      local = (local + 15) & ~15u;
+      frame = (frame + 15) & ~15u;
+      base[f] = Bases{pc, reg, pred, local, frame};
+      pc += uint32_t(f->body.size());
+      reg += f->nregs;
+      pred += f->npreds;
+      local += f->local_bytes;
+      frame += f->frame_bytes;
+      k->regs_per_thread += f->regs32;
+    }
+    k->num_regs = reg;
+    k->num_preds = pred;
+    k->local_bytes = local;
+    k->frame_bytes = frame;
+    k->regs_per_thread = std::min<uint32_t>(std::max<uint32_t>(k->regs_per_thread, 1), 255);
+
+    // Shared memory layout: module-scope variables, then each function's, then
+    // dynamic shared memory (all extern declarations alias its start).
+    std::unordered_map<std::string, uint32_t> shared_syms;
+    uint32_t smem = 0;
+    std::vector<const VarDecl*> dynamic;
+    auto place = [&](const VarDecl& v) {
+      if (v.dynamic) { dynamic.push_back(&v); return; }
+      smem = (smem + v.align - 1) / v.align * v.align;
+      shared_syms[v.name] = smem;
+      smem += v.bytes();
+    };
+    for (auto& v : pm.vars)
+      if (v.space == Space::Shared) place(v);
+    for (const FuncIR* f : order)
+      for (auto& v : f->shared) place(v);
+    uint32_t dyn = (smem + 15) & ~15u;
+    for (auto* v : dynamic) shared_syms[v->name] = dyn;
+    k->static_smem = smem;
+
+    std::unordered_map<uint64_t, size_t> imm_index;
+    for (const FuncIR* f : order) {
+      const Bases bs = base[f];
+      Cfg cfg = build_cfg(f->body);
+      for (uint32_t lpc = 0; lpc < f->body.size(); ++lpc) {
+        Instr in = f->body[lpc];
+        in.pc = bs.pc + lpc;
+        if (in.guard >= 0) in.guard += int32_t(bs.pred);
+        for (unsigned i = 0; i < in.nops; ++i) {
+          Operand& o = in.ops[i];
+          switch (o.kind) {
+            case OpKind::Reg: o.reg += bs.reg; break;
+            case OpKind::Pred: o.reg += bs.pred; break;
+            case OpKind::Vec:
+              for (unsigned e = 0; e < o.nvec; ++e)
+                if (o.vec[e] != UINT32_MAX) o.vec[e] += bs.reg;
+              break;
+            case OpKind::Addr:
+              if (o.addr_has_reg) o.reg += bs.reg;
+              resolve_symbol(o, in, shared_syms, bs.local);
+              if (in.space == Space::ParamFunc) o.imm += bs.frame;
+              break;
+            case OpKind::Imm:
+              if (o.name == "\x01local") { o.imm += bs.local; o.name.clear(); }
+              break;
+            case OpKind::Label:
+              if (in.op == Op::Bra) { o.imm += bs.pc; in.target = uint32_t(o.imm); }
+              else {
+                o.kind = OpKind::Imm;
+                resolve_symbol(o, in, shared_syms, bs.local);
+              }
+              break;
+            default: break;
+          }
+        }
+        if (in.op == Op::Bra || in.op == Op::Ret) {
+          uint32_t r = reconvergence_pc(cfg, lpc);
+          in.reconv = (r == kFuncExit || r == kNoPc) ? r : r + bs.pc;
+        }
+        if (in.op == Op::Ret && f->is_entry) in.op = Op::Exit;  // a kernel's ret ends the thread
+        if (in.op == Op::Ret) in.target = kFuncExit;
+        if (in.op == Op::Call) link_call(*k, in, *f, lpc, bs.frame, base);
+        // Immediates: one pooled 32-lane broadcast per distinct value.
+        for (unsigned i = 0; i < in.nops; ++i) {
+          Operand& o = in.ops[i];
+          if (o.kind != OpKind::Imm) continue;
+          auto it = imm_index.find(o.imm);
+          if (it == imm_index.end()) {
+            std::array<uint64_t, 32> a;
+            a.fill(o.imm);
+            k->imm_pool.push_back(a);
+            it = imm_index.emplace(o.imm, k->imm_pool.size() - 1).first;
+          }
+          o.immv = k->imm_pool[it->second].data();
+        }
+        in.unit = unit_of(in);
+        in.is_control = in.op == Op::Bra || in.op == Op::Call || in.op == Op::Ret || in.op == Op::Exit ||
+                        in.op == Op::Bar || in.op == Op::BarRed || in.op == Op::Trap;
+        in.is_mem = in.op == Op::Ld || in.op == Op::Ldu || in.op == Op::St || in.op == Op::Atom || in.op == Op::Red;
+        std::string why;
+        in.fn = select_handler(in, why);
+        if (!in.fn) fail(in.line, op_name(in.op), "unsupported instruction '" + in.text + "': " + why);
+        k->prog.push_back(std::move(in));
+      }
+      for (auto& s : f->sregs) k->sreg_slots.push_back({s.first + bs.reg, s.second});
+    }
+    return k;
+  }
+
+  void resolve_symbol(Operand& o, const Instr& in, const std::unordered_map<std::string, uint32_t>& shared_syms,
+                      uint32_t local_base) {
+    if (o.name.empty()) return;
+    if (o.name == "\x01local") { o.imm += local_base; o.name.clear(); return; }
+    auto sh = shared_syms.find(o.name);
+    if (sh != shared_syms.end()) { o.imm += sh->second; o.name.clear(); return; }
+    auto gl = global_syms.find(o.name);
+    if (gl != global_syms.end()) { o.imm += gl->second; o.name.clear(); return; }
+    if (funcs.count(o.name)) fail(in.line, op_name(in.op), "function address '" + o.name + "' used as data is not supported");
+    fail(in.line, op_name(in.op), "undefined symbol '" + o.name + "'");
+  }
+
+  template <class BaseMap>
+  void link_call(KernelInfo& k, Instr& in, const FuncIR& caller, uint32_t lpc, uint32_t caller_frame, BaseMap& base) {
+    const PendingCall* pc = nullptr;
+    for (auto& c : caller.calls)
+      if (c.pc == lpc) pc = &c;
+    const FuncIR* callee = funcs.at(pc->callee);
+    auto& cb = base[callee];
+    CallSite cs;
+    cs.callee_pc = cb.pc;
+    if (pc->args.size() != callee->params.size())
+      fail(in.line, "call", "call to '" + callee->name + "' passes " + std::to_string(pc->args.size()) +
+                                " arguments; it takes " + std::to_string(callee->params.size()));
+    if (pc->results.size() > callee->results.size())
+      fail(in.line, "call", "call to '" + callee->name + "' expects more results than it returns");
+    for (size_t i = 0; i < pc->args.size(); ++i)
+      cs.args.push_back(FrameCopy{caller_frame + pc->args[i].first, cb.frame + callee->params[i].offset,
+                                  std::min(pc->args[i].second, callee->params[i].size)});
+    for (size_t i = 0; i < pc->results.size(); ++i)
+      cs.results.push_back(FrameCopy{cb.frame + callee->results[i].offset, caller_frame + pc->results[i].first,
+                                     std::min(pc->results[i].second, callee->results[i].size)});
+    in.target = cb.pc;
+    in.call_site = uint32_t(k.call_sites.size());
+    k.call_sites.push_back(std::move(cs));
+  }
+};
+
+}  // namespace
+
+Module::Module(const std::string& text, const std::string& origin, GlobalMemory& mem) : origin_(origin) {
+  ParsedModule pm = parse_ptx(text, origin);
+  std::unordered_map<std::string, uint64_t> global_syms;
+  for (auto& v : pm.vars) {
+    if (v.space != Space::Global && v.space != Space::Const) continue;
+    uint64_t bytes = std::max<uint64_t>(v.bytes(), 1);
+    uint64_t addr = mem.allocate(bytes);
+    if (!v.init.empty()) mem.write(addr, v.init.data(), std::min<uint64_t>(bytes, v.init.size()));
+    global_syms[v.name] = addr;
+  }
+  Linker lk{pm, origin_, global_syms, {}};
+  for (auto& f : pm.funcs) {
+    if (lk.funcs.count(f.name) && lk.funcs[f.name]->has_body && f.has_body)
+      throw InputError(Place{origin, int(f.line), f.name}, "function '" + f.name + "' defined twice");
+    if (!lk.funcs.count(f.name) || f.has_body) lk.funcs[f.name] = &f;
+  }
+  for (auto& f : pm.funcs)
+    if (f.is_entry && f.has_body) kernels_[f.name] = lk.link(f);
+}
+
+Module::~Module() = default;
+
+const KernelInfo* Module::find_kernel(const std::string& name) const {
+  auto it = kernels_.find(name);
+  return it == kernels_.end() ? nullptr : it->second.get();
+}
+
+std::vector<std::string> Module::kernel_names() const {
+  std::vector<std::string> v;
+  for (auto& k : kernels_) v.push_back(k.first);
+  return v;
+}
+
+}  // namespace warptlm

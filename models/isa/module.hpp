@@ -1,0 +1,79 @@
+// A loaded PTX module: its functions as parsed, its module-scope variables
+// placed in device memory, and each kernel linked into one flat program with
+// everything resolved (see ir.hpp).
+#pragma once
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "isa/ir.hpp"
+
+namespace warptlm {
+
+class GlobalMemory;
+
+// Special registers; the per-warp constant ones are materialised into hidden
+// register slots when a warp starts.
+enum class SReg : uint8_t {
+  TidX, TidY, TidZ, NtidX, NtidY, NtidZ, CtaidX, CtaidY, CtaidZ, NctaidX, NctaidY, NctaidZ,
+  LaneId, WarpId, NWarpId, SmId, NSmId, GridId,
+  LanemaskEq, LanemaskLe, LanemaskLt, LanemaskGe, LanemaskGt,
+  Clock, Clock64, GlobalTimer,
+  Count
+};
+bool parse_sreg(const std::string& name, SReg& out);
+
+struct ParamInfo {
+  std::string name;
+  DType type = DType::B32;
+  uint32_t size = 4, align = 4, offset = 0;
+};
+
+// One byte-copy between per-thread parameter-frame locations at a call or return.
+struct FrameCopy { uint32_t src, dst, size; };
+struct CallSite {
+  uint32_t callee_pc = 0;
+  std::vector<FrameCopy> args;     // caller's argument params -> callee's formal params, at the call
+  std::vector<FrameCopy> results;  // callee's return params -> caller's result params, at the return
+};
+
+struct KernelInfo {
+  std::string name;
+  std::string origin;              // PTX file, for reports
+  uint32_t decl_line = 0;
+  std::vector<Instr> prog;
+  std::vector<ParamInfo> params;
+  uint32_t param_bytes = 0;
+  uint32_t num_regs = 0;           // 64-bit register slots per lane (incl. hidden special-register slots)
+  uint32_t num_preds = 0;
+  uint32_t regs_per_thread = 0;    // architectural 32-bit registers declared (occupancy estimate)
+  uint32_t static_smem = 0;        // bytes of .shared declared
+  uint32_t local_bytes = 0;        // per-thread .local bytes
+  uint32_t frame_bytes = 0;        // per-thread parameter frame for .func calls
+  std::vector<std::pair<uint32_t, SReg>> sreg_slots;
+  std::vector<CallSite> call_sites;
+  std::deque<std::array<uint64_t, 32>> imm_pool;
+  uint32_t reqntid = 0, maxntid = 0;
+};
+
+class Module {
+ public:
+  // Parse PTX text and link its kernels; module-scope .global/.const variables
+  // are allocated in `mem`. Throws InputError naming origin, line and opcode.
+  Module(const std::string& text, const std::string& origin, GlobalMemory& mem);
+  ~Module();
+
+  const std::string& origin() const { return origin_; }
+  const KernelInfo* find_kernel(const std::string& name) const;
+  std::vector<std::string> kernel_names() const;
+
+ private:
+  std::string origin_;
+  std::map<std::string, std::unique_ptr<KernelInfo>> kernels_;
+};
+
+}  // namespace warptlm

@@ -1,0 +1,355 @@
+// Warp and block state, the step of one warp-instruction, the SIMT
+// reconvergence stack and the control-flow handlers.
+#include "isa/simt.hpp"
+
+#include <cfenv>
+#include <sstream>
+
+#include "common/errors.hpp"
+#include "isa/exec_common.hpp"
+
+namespace warptlm {
+
+Warp::Warp(const KernelInfo& k, Block& b, uint32_t warp_in_block, uint32_t lanes_valid)
+    : kernel(k), block(b), index(warp_in_block), valid_mask(lanes_valid) {
+  regs.assign(size_t(k.num_regs) * 32, 0);
+  preds.assign(k.num_preds, 0);
+  local.assign(size_t(k.local_bytes) * 32, 0);
+  frame.assign(size_t(k.frame_bytes) * 32, 0);
+  stack.push_back(SimtEntry{0, kNoPc, lanes_valid, -1});
+  const LaunchState& L = b.launch;
+  for (auto& s : k.sreg_slots) {
+    uint64_t* r = reg(s.first);
+    for (unsigned l = 0; l < 32; ++l) {
+      uint32_t t = thread_id(l);
+      uint32_t v = 0;
+      switch (s.second) {
+        case SReg::TidX: v = t % L.block[0]; break;
+        case SReg::TidY: v = (t / L.block[0]) % L.block[1]; break;
+        case SReg::TidZ: v = t / (L.block[0] * L.block[1]); break;
+        case SReg::NtidX: v = L.block[0]; break;
+        case SReg::NtidY: v = L.block[1]; break;
+        case SReg::NtidZ: v = L.block[2]; break;
+        case SReg::CtaidX: v = b.ctaid[0]; break;
+        case SReg::CtaidY: v = b.ctaid[1]; break;
+        case SReg::CtaidZ: v = b.ctaid[2]; break;
+        case SReg::NctaidX: v = L.grid[0]; break;
+        case SReg::NctaidY: v = L.grid[1]; break;
+        case SReg::NctaidZ: v = L.grid[2]; break;
+        case SReg::LaneId: v = l; break;
+        case SReg::WarpId: v = index; break;
+        case SReg::NWarpId: v = 64; break;
+        case SReg::SmId: v = b.sm_id; break;
+        case SReg::NSmId: v = L.num_sms; break;
+        case SReg::GridId: v = uint32_t(L.grid_id); break;
+        case SReg::LanemaskEq: v = 1u << l; break;
+        case SReg::LanemaskLe: v = l == 31 ? 0xFFFFFFFFu : (2u << l) - 1; break;
+        case SReg::LanemaskLt: v = (1u << l) - 1; break;
+        case SReg::LanemaskGe: v = ~((1u << l) - 1); break;
+        case SReg::LanemaskGt: v = l == 31 ? 0 : ~((2u << l) - 1); break;
+        default: break;
+      }
+      r[l] = v;
+    }
+  }
+}
+
+Block::Block(const KernelInfo& k, const LaunchState& L, uint32_t id, uint32_t sm)
+    : kernel(k), launch(L), linear_id(id), sm_id(sm) {
+  ctaid[0] = id % L.grid[0];
+  ctaid[1] = (id / L.grid[0]) % L.grid[1];
+  ctaid[2] = id / (L.grid[0] * L.grid[1]);
+  uint32_t dyn_base = (k.static_smem + 15) & ~15u;
+  shared.assign(L.dynamic_smem ? dyn_base + L.dynamic_smem : k.static_smem, 0);
+  warps.reserve(L.warps_per_block);
+  for (uint32_t w = 0; w < L.warps_per_block; ++w) {
+    uint32_t first = w * 32;
+    uint32_t n = std::min<uint32_t>(32, L.threads_per_block - first);
+    warps.emplace_back(k, *this, w, n == 32 ? 0xFFFFFFFFu : ((1u << n) - 1));
+  }
+}
+
+bool Block::arrive_at_barrier(Warp& w, uint32_t expected_warps) {
+  w.at_barrier = true;
+  ++barrier_arrived;
+  if (expected_warps) barrier_expected = expected_warps;
+  uint32_t need = barrier_expected ? barrier_expected : live_warps();
+  if (barrier_arrived >= need) { release_barrier(); return true; }
+  return false;
+}
+
+void Block::release_barrier() {
+  for (auto& w : warps) {
+    w.at_barrier = false;
+    if (!w.pending_red) continue;
+    // bar.red delivers the block-wide result to every thread that took part.
+    const Instr& in = *w.pending_red;
+    const uint32_t m = w.pending_red_mask;
+    if (in.sub == SubOp::Add) {
+      uint64_t* d = w.reg(in.ops[0].reg);
+      for_lanes(m, [&](unsigned l) { d[l] = red_popc; });
+    } else {
+      bool r = in.sub == SubOp::And ? red_and : red_or;
+      uint32_t& p = w.preds[in.ops[0].reg];
+      p = (p & ~m) | (r ? m : 0);
+    }
+    w.pending_red = nullptr;
+  }
+  red_popc = 0;
+  red_and = true;
+  red_or = false;
+  barrier_arrived = 0;
+  barrier_expected = 0;
+}
+
+// ---------------------------------------------------------------- faults
+
+static std::string fault_message(const Warp& w, const Instr& in, const MemFault& f) {
+  const Block& b = w.block;
+  const LaunchState& L = b.launch;
+  uint32_t t = w.thread_id(f.lane);
+  std::ostringstream os;
+  os << "memory fault in kernel '" << w.kernel.name << "', block (" << b.ctaid[0] << "," << b.ctaid[1] << ","
+     << b.ctaid[2] << "), thread (" << t % L.block[0] << "," << (t / L.block[0]) % L.block[1] << ","
+     << t / (L.block[0] * L.block[1]) << "), pc " << in.pc << ", " << w.kernel.origin << ":" << in.line << " `"
+     << in.text << "`: " << space_name(f.space) << " address 0x" << std::hex << f.addr << std::dec << " " << f.why;
+  return os.str();
+}
+
+uint8_t* resolve_address(ExecCtx& c, Space space, uint64_t a, unsigned bytes, unsigned lane, bool write) {
+  unsigned align = bytes > 16 ? 16 : bytes;
+  if (a & (align - 1)) throw MemFault{lane, a, space, "is misaligned for a " + std::to_string(bytes) + "-byte access"};
+  switch (space) {
+    case Space::Generic:
+      if (a >= kSharedWindow && a < kSharedWindow + kSharedWindowSize)
+        return resolve_address(c, Space::Shared, a - kSharedWindow, bytes, lane, write);
+      if (a >= kLocalWindow && a < kLocalWindow + kLocalWindowSize)
+        return resolve_address(c, Space::Local, a - kLocalWindow, bytes, lane, write);
+      return resolve_address(c, Space::Global, a, bytes, lane, write);
+    case Space::Global:
+    case Space::Const: {
+      if (write && space == Space::Const) throw MemFault{lane, a, space, "is read-only"};
+      uint8_t* p = c.L.mem->translate(a, bytes);
+      if (!p) throw MemFault{lane, a, space, "is outside every device allocation (out of bounds or unmapped)"};
+      return p;
+    }
+    case Space::Shared:
+      if (a + bytes > c.b.shared.size())
+        throw MemFault{lane, a, space, "is past the block's " + std::to_string(c.b.shared.size()) + " bytes of shared memory"};
+      return c.b.shared.data() + a;
+    case Space::Local: {
+      uint32_t lb = c.w.kernel.local_bytes;
+      if (a + bytes > lb) throw MemFault{lane, a, space, "is past the thread's " + std::to_string(lb) + " bytes of local memory"};
+      return c.w.local.data() + size_t(lane) * lb + a;
+    }
+    case Space::Param:
+      if (write) throw MemFault{lane, a, space, "is a kernel parameter (read-only)"};
+      if (a + bytes > c.L.params.size()) throw MemFault{lane, a, space, "is past the kernel's parameters"};
+      return const_cast<uint8_t*>(c.L.params.data()) + a;
+    case Space::ParamFunc: {
+      uint32_t fb = c.w.kernel.frame_bytes;
+      if (a + bytes > fb) throw MemFault{lane, a, space, "is past the call's parameters"};
+      return c.w.frame.data() + size_t(lane) * fb + a;
+    }
+  }
+  throw MemFault{lane, a, space, "is in an unknown state space"};
+}
+
+RoundingScope::RoundingScope(Rnd r) : saved(std::fegetround()) {
+  switch (r) {
+    case Rnd::Rz: case Rnd::Rzi: std::fesetround(FE_TOWARDZERO); break;
+    case Rnd::Rm: case Rnd::Rmi: std::fesetround(FE_DOWNWARD); break;
+    case Rnd::Rp: case Rnd::Rpi: std::fesetround(FE_UPWARD); break;
+    default: std::fesetround(FE_TONEAREST); break;
+  }
+}
+RoundingScope::~RoundingScope() { std::fesetround(saved); }
+
+// ---------------------------------------------------------------- step
+
+static void pop_entry(Warp& w) {
+  const SimtEntry e = w.stack.back();
+  w.stack.pop_back();
+  if (e.call_site >= 0 && e.mask) {
+    // A .func activation returns: its result parameters go back to the caller.
+    const CallSite& cs = w.kernel.call_sites[size_t(e.call_site)];
+    const uint32_t fb = w.kernel.frame_bytes;
+    for (auto& cp : cs.results)
+      for_lanes(e.mask, [&](unsigned l) { std::memmove(&w.frame[l * fb + cp.dst], &w.frame[l * fb + cp.src], cp.size); });
+  }
+}
+
+StepStatus step(Warp& w, const LaunchState& L) {
+  SimtEntry& top = w.stack.back();
+  const Instr& in = w.kernel.prog[top.pc];
+  const uint32_t active = top.mask;
+  uint32_t exec = active;
+  if (in.guard >= 0) exec &= in.guard_neg ? ~w.preds[size_t(in.guard)] : w.preds[size_t(in.guard)];
+  ExecCtx c{w, w.block, L, exec, active};
+  try {
+    in.fn(in, c);
+  } catch (const MemFault& f) {
+    throw RunError(fault_message(w, in, f));
+  }
+  ++w.warp_insts;
+  w.thread_insts += unsigned(__builtin_popcount(active));
+  if (!in.is_control) ++w.stack.back().pc;
+  while (!w.stack.empty()) {
+    const SimtEntry& t = w.stack.back();
+    if (t.mask != 0 && t.pc != t.rpc) break;
+    pop_entry(w);
+  }
+  if (w.stack.empty()) { w.done = true; return StepStatus::Exited; }
+  return w.at_barrier ? StepStatus::Barrier : StepStatus::Ok;
+}
+
+void run_block_functional(Block& b, const LaunchState& L) {
+  const uint32_t n = uint32_t(b.warps.size());
+  while (b.warps_done < n) {
+    bool progress = false;
+    for (auto& w : b.warps) {
+      if (w.done || w.at_barrier) continue;
+      progress = true;
+      for (;;) {
+        StepStatus s = step(w, L);
+        if (s == StepStatus::Ok) continue;
+        if (s == StepStatus::Exited) {
+          ++b.warps_done;
+          // Finished warps no longer hold a barrier back.
+          if (b.barrier_arrived && b.barrier_arrived >= (b.barrier_expected ? b.barrier_expected : b.live_warps()))
+            b.release_barrier();
+        }
+        break;
+      }
+    }
+    if (!progress) {
+      std::ostringstream os;
+      os << "deadlock in kernel '" << b.kernel.name << "', block (" << b.ctaid[0] << "," << b.ctaid[1] << ","
+         << b.ctaid[2] << "): " << b.barrier_arrived << " warps wait at a barrier that expects "
+         << (b.barrier_expected ? b.barrier_expected : b.live_warps()) << "; waiting warps at:";
+      for (auto& w : b.warps)
+        if (w.at_barrier) os << " warp " << w.index << " (" << b.kernel.origin << ":" << b.kernel.prog[w.pc() - 1].line << ")";
+      throw RunError(os.str());
+    }
+  }
+}
+
+// ---------------------------------------------------------------- control
+
+static void exec_bra(const Instr& in, ExecCtx& c) {
+  auto& st = c.w.stack;
+  SimtEntry& top = st.back();
+  const uint32_t taken = c.mask, not_taken = c.active & ~c.mask;
+  if (!not_taken) { top.pc = in.target; return; }
+  if (!taken) { ++top.pc; return; }
+  // Divergence: the current entry waits at the reconvergence point while the
+  // two paths run, taken path first.
+  const uint32_t r = in.reconv, fall = top.pc + 1;
+  top.pc = r;
+  st.push_back(SimtEntry{fall, r, not_taken, -1});
+  st.push_back(SimtEntry{in.target, r, taken, -1});
+}
+
+static void exec_call(const Instr& in, ExecCtx& c) {
+  auto& st = c.w.stack;
+  ++st.back().pc;  // the caller resumes after the call once the activation pops
+  if (!c.mask) return;
+  const CallSite& cs = c.w.kernel.call_sites[in.call_site];
+  const uint32_t fb = c.w.kernel.frame_bytes;
+  for (auto& cp : cs.args)
+    for_lanes(c.mask, [&](unsigned l) { std::memmove(&c.w.frame[l * fb + cp.dst], &c.w.frame[l * fb + cp.src], cp.size); });
+  st.push_back(SimtEntry{cs.callee_pc, kFuncExit, c.mask, int32_t(in.call_site)});
+}
+
+static void exec_exit(const Instr&, ExecCtx& c) {
+  const uint32_t ex = c.mask;
+  if (ex) {
+    c.w.exited |= ex;
+    for (auto& e : c.w.stack) e.mask &= ~ex;
+  }
+  if (c.w.stack.back().mask) ++c.w.stack.back().pc;
+}
+
+static void exec_bar(const Instr& in, ExecCtx& c) {
+  ++c.w.stack.back().pc;
+  if (!c.mask) return;
+  uint32_t expected = 0;
+  if (in.nops >= 2) {
+    const uint64_t* cnt = src(c, in.ops[1]);
+    unsigned l = unsigned(__builtin_ctz(c.mask));
+    expected = (uint32_t(cnt[l]) + 31) / 32;
+  }
+  c.b.arrive_at_barrier(c.w, expected);
+}
+
+// bar.red.{popc,and,or} d, a{, b}, {!}c: a barrier that also reduces c over the block.
+static void exec_bar_red(const Instr& in, ExecCtx& c) {
+  ++c.w.stack.back().pc;
+  if (!c.mask) return;
+  const Operand& po = in.ops[in.nops - 1];
+  uint32_t pv = c.w.preds[po.reg];
+  if (po.negate) pv = ~pv;
+  pv &= c.mask;
+  Block& b = c.b;
+  b.red_popc += unsigned(__builtin_popcount(pv));
+  b.red_and = b.red_and && pv == c.mask;
+  b.red_or = b.red_or || pv != 0;
+  c.w.pending_red = &in;
+  c.w.pending_red_mask = c.mask;
+  uint32_t expected = 0;
+  if (in.nops >= 4) {
+    const uint64_t* cnt = src(c, in.ops[2]);
+    expected = (uint32_t(cnt[__builtin_ctz(c.mask)]) + 31) / 32;
+  }
+  b.arrive_at_barrier(c.w, expected);
+}
+
+static void exec_bar_arrive(const Instr&, ExecCtx& c) {
+  if (!c.mask) return;
+  Block& b = c.b;
+  ++b.barrier_arrived;
+  if (b.barrier_arrived >= (b.barrier_expected ? b.barrier_expected : b.live_warps())) b.release_barrier();
+}
+
+static void exec_trap(const Instr& in, ExecCtx& c) {
+  if (!c.mask) { ++c.w.stack.back().pc; return; }
+  std::ostringstream os;
+  os << "trap in kernel '" << c.w.kernel.name << "', block (" << c.b.ctaid[0] << "," << c.b.ctaid[1] << ","
+     << c.b.ctaid[2] << "), pc " << in.pc << ", " << c.w.kernel.origin << ":" << in.line;
+  throw RunError(os.str());
+}
+
+static void exec_nop(const Instr&, ExecCtx&) {}
+
+ExecFn select_control(const Instr& in, std::string& why) {
+  switch (in.op) {
+    case Op::Bra:
+    case Op::Ret: return exec_bra;
+    case Op::Call: return exec_call;
+    case Op::Exit: return exec_exit;
+    case Op::Bar: return exec_bar;
+    case Op::BarArrive: return exec_bar_arrive;
+    case Op::BarRed:
+      if (in.sub == SubOp::None || in.nops < 3 || in.ops[in.nops - 1].kind != OpKind::Pred) {
+        why = "bar.red needs .popc, .and or .or and a predicate source";
+        return nullptr;
+      }
+      return exec_bar_red;
+    case Op::Trap: return exec_trap;
+    case Op::Membar: case Op::Fence: case Op::Nanosleep: case Op::Prefetch: return exec_nop;
+    default: (void)why; return nullptr;
+  }
+}
+
+ExecFn select_handler(const Instr& in, std::string& why) {
+  why = "no handler for this opcode and type";
+  using Sel = ExecFn (*)(const Instr&, std::string&);
+  for (Sel s : {select_control, select_memory, select_warp, select_convert, select_float, select_int}) {
+    std::string w;
+    if (ExecFn f = s(in, w)) return f;
+    if (!w.empty()) why = w;
+  }
+  return nullptr;
+}
+
+}  // namespace warptlm

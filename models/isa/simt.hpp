@@ -1,0 +1,121 @@
+// Functional SIMT executor. A warp executes one decoded instruction at a time
+// over its 32 lanes ("execute at issue"): registers and memory change then, and
+// the step reports the lanes' addresses so a timing model can decide when the
+// access completes. Divergence uses a SIMT reconvergence stack keyed on
+// immediate post-dominators (Fung et al.; GPGPU-Sim's model).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "isa/ir.hpp"
+#include "isa/memory.hpp"
+#include "isa/module.hpp"
+
+namespace warptlm {
+
+struct SimtEntry {
+  uint32_t pc;
+  uint32_t rpc;        // reconvergence pc: the entry pops when pc reaches it
+  uint32_t mask;
+  int32_t call_site;   // >= 0: this entry is a .func activation; results copy back when it pops
+};
+
+struct LaunchState;
+class Block;
+
+class Warp {
+ public:
+  Warp(const KernelInfo& k, Block& b, uint32_t warp_in_block, uint32_t lanes_valid);
+
+  const KernelInfo& kernel;
+  Block& block;
+  uint32_t index;                 // warp index within the block
+  std::vector<uint64_t> regs;     // [slot][lane], lane-contiguous
+  std::vector<uint32_t> preds;    // one lane mask per predicate register
+  std::vector<SimtEntry> stack;
+  std::vector<uint8_t> local;     // [lane][local_bytes]
+  std::vector<uint8_t> frame;     // [lane][frame_bytes]: .func parameters
+  uint32_t valid_mask;            // lanes that hold a thread
+  uint32_t exited = 0;
+  bool at_barrier = false;
+  bool done = false;
+  const Instr* pending_red = nullptr;  // bar.red waiting for its result
+  uint32_t pending_red_mask = 0;
+
+  // The last memory instruction's per-lane addresses (for the timing model).
+  uint64_t addr[32];
+  uint32_t addr_mask = 0;
+  uint8_t addr_bytes = 0;
+  Space addr_space = Space::Generic;
+
+  uint64_t warp_insts = 0, thread_insts = 0;
+
+  uint32_t pc() const { return stack.empty() ? kNoPc : stack.back().pc; }
+  uint32_t active_mask() const { return stack.empty() ? 0 : stack.back().mask; }
+  uint64_t* reg(uint32_t slot) { return &regs[size_t(slot) * 32]; }
+  uint32_t thread_id(unsigned lane) const { return index * 32 + lane; }
+};
+
+// A resident thread block: its shared memory, warps and barrier.
+class Block {
+ public:
+  Block(const KernelInfo& k, const LaunchState& launch, uint32_t linear_id, uint32_t sm_id);
+  const KernelInfo& kernel;
+  const LaunchState& launch;
+  uint32_t linear_id;
+  uint32_t ctaid[3];
+  uint32_t sm_id;
+  std::vector<uint8_t> shared;
+  std::vector<Warp> warps;
+  uint32_t barrier_arrived = 0;   // warps waiting at the barrier
+  uint32_t barrier_expected = 0;  // warps the pending barrier waits for (0: all live warps)
+  uint32_t warps_done = 0;
+  // bar.red: the block-wide reduction of the predicate, delivered at release.
+  uint32_t red_popc = 0;
+  bool red_and = true, red_or = false;
+
+  uint32_t live_warps() const { return uint32_t(warps.size()) - warps_done; }
+  // A warp reached bar.sync; returns true when the barrier releases (all arrived).
+  bool arrive_at_barrier(Warp& w, uint32_t expected_warps);
+  void release_barrier();
+};
+
+// What every block of one launch shares.
+struct LaunchState {
+  const KernelInfo* kernel = nullptr;
+  GlobalMemory* mem = nullptr;
+  uint32_t grid[3] = {1, 1, 1};
+  uint32_t block[3] = {1, 1, 1};
+  uint32_t dynamic_smem = 0;
+  uint32_t num_sms = 1;
+  uint32_t threads_per_block = 1;
+  uint32_t warps_per_block = 1;
+  std::vector<uint8_t> params;
+  const uint64_t* clock = nullptr;  // current core cycle, read by %clock
+  uint64_t grid_id = 0;
+};
+
+// Everything a handler needs for one warp-instruction.
+struct ExecCtx {
+  Warp& w;
+  Block& b;
+  const LaunchState& L;
+  uint32_t mask;    // lanes that execute: active and guard true
+  uint32_t active;  // SIMT-active lanes
+};
+
+// Why a warp stopped after a step.
+enum class StepStatus : uint8_t { Ok, Barrier, Exited };
+
+// One warp-instruction. Faults throw RunError naming kernel, block, thread,
+// pc, PTX file:line and address.
+StepStatus step(Warp& w, const LaunchState& L);
+
+// Run one block to completion on the functional model (all warps, barriers).
+void run_block_functional(Block& b, const LaunchState& L);
+
+// Handler selection at link time; nullptr with `why` set when unsupported.
+ExecFn select_handler(const Instr& in, std::string& why);
+
+}  // namespace warptlm

@@ -1,0 +1,54 @@
+#include "runtime/device.hpp"
+
+#include <fstream>
+#include <sstream>
+
+#include "common/errors.hpp"
+#include "gpu/gpu.hpp"
+
+namespace warptlm {
+
+Device::Device(Gpu& gpu) : gpu_(gpu) {}
+
+void Device::load_ptx(const std::string& text, const std::string& origin) { gpu_.load_ptx(text, origin); }
+
+void Device::load_ptx_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw InputError("cannot open PTX file '" + path + "'");
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  gpu_.load_ptx(ss.str(), path);
+}
+
+DevPtr Device::malloc(uint64_t bytes) { return gpu_.memory().allocate(bytes); }
+void Device::free(DevPtr p) { gpu_.memory().release(p); }
+void Device::memcpy_h2d(DevPtr dst, const void* src, uint64_t bytes) { gpu_.memory().write(dst, src, bytes); }
+void Device::memcpy_d2h(void* dst, DevPtr src, uint64_t bytes) { gpu_.memory().read(src, dst, bytes); }
+void Device::memset(DevPtr dst, int value, uint64_t bytes) { gpu_.memory().fill(dst, value, bytes); }
+
+void Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, const std::vector<KernelArg>& args,
+                    uint32_t dynamic_smem_bytes) {
+  const KernelInfo* k = gpu_.find_kernel(kernel);
+  if (!k) {
+    gpu_.launch(kernel, LaunchDims{}, {});  // reports the unknown kernel with a suggestion
+    return;
+  }
+  if (args.size() != k->params.size())
+    throw InputError("kernel '" + kernel + "' takes " + std::to_string(k->params.size()) + " parameters; " +
+                     std::to_string(args.size()) + " given");
+  std::vector<uint8_t> buf(k->param_bytes, 0);
+  for (size_t i = 0; i < args.size(); ++i) {
+    const ParamInfo& p = k->params[i];
+    if (args[i].bytes.size() != p.size)
+      throw InputError("kernel '" + kernel + "' parameter " + std::to_string(i) + " ('" + p.name + "', ." + dtype_name(p.type) +
+                       ") is " + std::to_string(p.size) + " bytes; the argument given is " + std::to_string(args[i].bytes.size()));
+    std::memcpy(buf.data() + p.offset, args[i].bytes.data(), p.size);
+  }
+  LaunchDims d;
+  d.grid[0] = grid.x; d.grid[1] = grid.y; d.grid[2] = grid.z;
+  d.block[0] = block.x; d.block[1] = block.y; d.block[2] = block.z;
+  d.dynamic_smem = dynamic_smem_bytes;
+  gpu_.launch(k->name, d, buf);
+}
+
+}  // namespace warptlm

@@ -1,0 +1,85 @@
+// Host runtime: the CUDA-like API a host program uses to drive the modelled GPU.
+// Device memory lives in the GPU's functional global store; launches run on the
+// configured GPU (functional today, timed once the SM core is built).
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace warptlm {
+
+using DevPtr = uint64_t;
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+  Dim3() = default;
+  Dim3(uint32_t x_, uint32_t y_ = 1, uint32_t z_ = 1) : x(x_), y(y_), z(z_) {}
+  uint64_t count() const { return uint64_t(x) * y * z; }
+};
+
+// One kernel argument as raw bytes; its size must match the PTX parameter.
+struct KernelArg {
+  std::vector<uint8_t> bytes;
+  template <class T>
+  static KernelArg of(T v) {
+    static_assert(std::is_trivially_copyable<T>::value, "kernel args are plain values");
+    KernelArg a;
+    a.bytes.resize(sizeof(T));
+    std::memcpy(a.bytes.data(), &v, sizeof(T));
+    return a;
+  }
+};
+template <class T>
+inline KernelArg arg(T v) { return KernelArg::of(v); }
+
+class Gpu;  // models/gpu
+
+// Result of one launch, as the stats writer reports it.
+struct LaunchRecord {
+  std::string kernel;
+  uint64_t cycles = 0;
+  uint64_t warp_instructions = 0;
+  uint64_t thread_instructions = 0;
+};
+
+class Device {
+ public:
+  explicit Device(Gpu& gpu);
+
+  // Load a PTX module (text); `origin` names it in error messages.
+  void load_ptx(const std::string& ptx_text, const std::string& origin);
+  void load_ptx_file(const std::string& path);
+
+  DevPtr malloc(uint64_t bytes);
+  void free(DevPtr p);
+  void memcpy_h2d(DevPtr dst, const void* src, uint64_t bytes);
+  void memcpy_d2h(void* dst, DevPtr src, uint64_t bytes);
+  void memset(DevPtr dst, int value, uint64_t bytes);
+
+  template <class T>
+  DevPtr upload(const std::vector<T>& v) {
+    DevPtr p = malloc(v.size() * sizeof(T));
+    memcpy_h2d(p, v.data(), v.size() * sizeof(T));
+    return p;
+  }
+  template <class T>
+  std::vector<T> download(DevPtr p, size_t count) {
+    std::vector<T> v(count);
+    memcpy_d2h(v.data(), p, count * sizeof(T));
+    return v;
+  }
+
+  // Launch a kernel by its PTX entry name (mangled or not: an unmangled C
+  // name matches the entry whose demangled base name equals it).
+  void launch(const std::string& kernel, Dim3 grid, Dim3 block,
+              const std::vector<KernelArg>& args, uint32_t dynamic_smem_bytes = 0);
+
+  Gpu& gpu() { return gpu_; }
+
+ private:
+  Gpu& gpu_;
+};
+
+}  // namespace warptlm

@@ -1,0 +1,426 @@
+// Command tests: run the warptlm executable (WARPTLM_EXE) as a user would and
+// check exit codes (0 ok, 1 run failure, 2 bad usage or input), messages (file,
+// line and key at fault, with suggestions), the output directory, and
+// bring-your-own-PTX runs described by a run YAML. Every test works in its own
+// temporary directory.
+#include <catch2/catch.hpp>
+#include <yaml-cpp/yaml.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#ifndef WARPTLM_EXE
+#error "WARPTLM_EXE must name the warptlm executable (set by tb/tests/CMakeLists.txt)"
+#endif
+#ifndef WARPTLM_SOURCE_DIR
+#error "WARPTLM_SOURCE_DIR must name the source tree (set by tb/tests/CMakeLists.txt)"
+#endif
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct TempDir {
+  std::string path;
+  TempDir() {
+    std::string templ = (fs::temp_directory_path() / "warptlm_cli_XXXXXX").string();
+    std::vector<char> buf(templ.begin(), templ.end());
+    buf.push_back('\0');
+    if (!mkdtemp(buf.data())) FAIL("mkdtemp failed");
+    path = buf.data();
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+  std::string operator/(const std::string& name) const { return path + "/" + name; }
+};
+
+struct CmdResult {
+  int code = -1;    // exit status; -1 if killed by a signal
+  std::string out;  // stdout and stderr together
+};
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void write_text(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  REQUIRE(out.good());
+}
+
+void write_floats(const std::string& path, const std::vector<float>& v) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(reinterpret_cast<const char*>(v.data()), std::streamsize(v.size() * sizeof(float)));
+  REQUIRE(out.good());
+}
+
+std::vector<float> read_floats(const std::string& path) {
+  std::string bytes = slurp(path);
+  std::vector<float> v(bytes.size() / sizeof(float));
+  std::memcpy(v.data(), bytes.data(), v.size() * sizeof(float));
+  return v;
+}
+
+// Run `warptlm ARGS` (ARGS already shell-quoted) in `cwd` (or here), capturing
+// stdout and stderr into `scratch`/cmd_output.txt.
+CmdResult warptlm(const TempDir& scratch, const std::string& args, const std::string& cwd = "") {
+  const std::string log = scratch / "cmd_output.txt";
+  std::string cmd;
+  if (!cwd.empty()) cmd += "cd '" + cwd + "' && ";
+  cmd += "SC_COPYRIGHT_MESSAGE=DISABLE '" WARPTLM_EXE "' " + args + " > '" + log + "' 2>&1";
+  int status = std::system(cmd.c_str());
+  CmdResult r;
+  r.code = (status != -1 && WIFEXITED(status)) ? WEXITSTATUS(status) : -1;
+  r.out = slurp(log);
+  return r;
+}
+
+std::string q(const std::string& s) { return "'" + s + "'"; }
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
+
+// "FILE:LINE" with LINE not followed by another digit.
+bool names_file_line(const std::string& msg, const std::string& file, int line) {
+  const std::string key = file + ":" + std::to_string(line);
+  for (size_t pos = msg.find(key); pos != std::string::npos; pos = msg.find(key, pos + 1)) {
+    size_t after = pos + key.size();
+    if (after >= msg.size() || !std::isdigit(static_cast<unsigned char>(msg[after]))) return true;
+  }
+  return false;
+}
+
+int line_of(const std::string& text, const std::string& needle) {
+  std::istringstream in(text);
+  std::string line;
+  int n = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    if (contains(line, needle)) return n;
+  }
+  return 0;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    size_t b = line.find_first_not_of(" \t\r");
+    size_t e = line.find_last_not_of(" \t\r");
+    out.push_back(b == std::string::npos ? "" : line.substr(b, e - b + 1));
+  }
+  return out;
+}
+
+const std::string kVecaddTiny = "run --workload vecadd --size tiny --set sim.mode=functional";
+
+// ---- bring-your-own PTX fixtures (kernels from tb/tests/kernels/byo.cu)
+
+const int kByoN = 256;
+
+std::string byo_ptx() { return slurp(std::string(WARPTLM_SOURCE_DIR) + "/tb/tests/kernels/byo.ptx"); }
+
+std::vector<float> byo_input() {
+  std::vector<float> a(kByoN);
+  for (int i = 0; i < kByoN; ++i) a[i] = float(i) * 0.375f - 17.0f + float(i % 7) / 8.0f;
+  return a;
+}
+
+// byo_scale: c[i] = a[i] * 2.5f + 1.0f, contracted to one fma.rn.f32.
+std::vector<float> byo_expected() {
+  std::vector<float> a = byo_input(), c(kByoN);
+  for (int i = 0; i < kByoN; ++i) c[i] = std::fma(a[i], 2.5f, 1.0f);
+  return c;
+}
+
+std::string byo_yaml(const std::string& ptx, const std::string& kernel, const std::string& compare) {
+  std::string y =
+      "kernel:\n"
+      "  ptx: " + ptx + "\n"
+      "  name: " + kernel + "\n"
+      "  grid: [4, 1, 1]\n"
+      "  block: [64, 1, 1]\n"
+      "  buffers:\n"
+      "    a:\n"
+      "      type: f32\n"
+      "      count: " + std::to_string(kByoN) + "\n"
+      "      init: \"file:a.bin\"\n"
+      "    c:\n"
+      "      type: f32\n"
+      "      count: " + std::to_string(kByoN) + "\n"
+      "      init: zeros\n"
+      "      dump: c.bin\n";
+  if (!compare.empty()) y += "      compare: " + compare + "\n      tolerance: 1e-5\n";
+  y += "  args: [a, c, " + std::to_string(kByoN) + "]\n";
+  return y;
+}
+
+// Lay out a BYO run in dir/job/ (PTX, input, references, run YAML) and return
+// the YAML's path. The command is then run from dir/elsewhere/ so relative
+// paths must resolve against the YAML file, not the working directory.
+std::string setup_byo(const TempDir& dir, const std::string& kernel, const std::string& compare,
+                      const std::string& ptx_text = byo_ptx(), const std::string& ptx_name = "byo.ptx") {
+  fs::create_directories(dir / "job");
+  fs::create_directories(dir / "elsewhere");
+  write_text(dir / ("job/" + ptx_name), ptx_text);
+  write_floats(dir / "job/a.bin", byo_input());
+  std::vector<float> good = byo_expected(), bad = good;
+  for (auto& v : bad) v += 1.0f;
+  write_floats(dir / "job/c_ref.bin", good);
+  write_floats(dir / "job/c_wrong.bin", bad);
+  const std::string yaml = dir / "job/run.yaml";
+  write_text(yaml, byo_yaml(ptx_name, kernel, compare));
+  return yaml;
+}
+
+}  // namespace
+
+// ============================================================ listing commands
+
+TEST_CASE("warptlm workloads: one name per line, including vecadd and matmul", "[cli]") {
+  TempDir t;
+  auto r = warptlm(t, "workloads");
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  auto lines = lines_of(r.out);
+  bool vecadd = false, matmul = false;
+  for (const auto& l : lines) {
+    vecadd |= l == "vecadd";
+    matmul |= l == "matmul";
+    CHECK(l.find_first_of(" \t") == std::string::npos);
+  }
+  CHECK(vecadd);
+  CHECK(matmul);
+}
+
+TEST_CASE("warptlm params: lists sim.mode and gpu.num_sms with their choices/ranges", "[cli]") {
+  TempDir t;
+  auto r = warptlm(t, "params");
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  CHECK(contains(r.out, "sim.mode"));
+  CHECK(contains(r.out, "gpu.num_sms"));
+  CHECK(contains(r.out, "functional"));  // sim.mode's choices
+}
+
+TEST_CASE("warptlm demo runs and exits 0", "[cli]") {
+  TempDir t;
+  auto r = warptlm(t, "demo", t.path);
+  INFO(r.out);
+  CHECK(r.code == 0);
+}
+
+// ============================================================ a workload run
+
+TEST_CASE("run vecadd tiny (functional): exit 0, stats.json, stats.txt, config.resolved.yaml", "[cli]") {
+  TempDir t;
+  const std::string out = t / "out";
+  auto r = warptlm(t, kVecaddTiny + " --set gpu.num_sms=2 --out " + q(out));
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  REQUIRE(fs::exists(out + "/stats.json"));
+  REQUIRE(fs::exists(out + "/stats.txt"));
+  REQUIRE(fs::exists(out + "/config.resolved.yaml"));
+
+  YAML::Node s = YAML::LoadFile(out + "/stats.json");
+  REQUIRE(s["kernels"].IsSequence());
+  REQUIRE(s["kernels"].size() >= 1);
+  YAML::Node k = s["kernels"][0];
+  CHECK(k["verified"].as<bool>());
+  CHECK(k["thread_instructions"].as<uint64_t>() > 0);
+  CHECK(k["warp_instructions"].as<uint64_t>() > 0);
+  CHECK(k["thread_instructions"].as<uint64_t>() <= 32 * k["warp_instructions"].as<uint64_t>());
+  CHECK(k["name"].IsDefined());
+  CHECK(k["cycles"].IsDefined());
+  CHECK(k["ipc"].IsDefined());
+  CHECK(s["counters"].IsDefined());
+  REQUIRE(s["sim"].IsMap());
+  CHECK(s["sim"]["wall_seconds"].IsDefined());
+  CHECK(s["sim"]["wall_seconds"].as<double>() >= 0.0);
+
+  std::string txt = slurp(out + "/stats.txt");
+  CHECK(contains(txt, "gpu_tot_sim_insn"));
+  CHECK(contains(txt, " = "));
+
+  YAML::Node c = YAML::LoadFile(out + "/config.resolved.yaml");
+  CHECK(c["sim"]["mode"].as<std::string>() == "functional");
+  CHECK(c["gpu"]["num_sms"].as<int>() == 2);
+}
+
+TEST_CASE("run vecadd twice: identical instruction counts and cycles (determinism)", "[cli]") {
+  TempDir t;
+  auto r1 = warptlm(t, kVecaddTiny + " --out " + q(t / "o1"));
+  REQUIRE(r1.code == 0);
+  auto r2 = warptlm(t, kVecaddTiny + " --out " + q(t / "o2"));
+  REQUIRE(r2.code == 0);
+  YAML::Node a = YAML::LoadFile(t / "o1/stats.json")["kernels"][0];
+  YAML::Node b = YAML::LoadFile(t / "o2/stats.json")["kernels"][0];
+  for (const char* key : {"cycles", "warp_instructions", "thread_instructions"}) {
+    INFO(key);
+    CHECK(a[key].as<uint64_t>() == b[key].as<uint64_t>());
+  }
+  CHECK(slurp(t / "o1/config.resolved.yaml") == slurp(t / "o2/config.resolved.yaml"));
+}
+
+// ============================================================ bad usage and bad input
+
+TEST_CASE("run --workload vecad: exit 2 and suggests vecadd", "[cli][error]") {
+  TempDir t;
+  auto r = warptlm(t, "run --workload vecad --size tiny --set sim.mode=functional --out " + q(t / "out"));
+  INFO(r.out);
+  CHECK(r.code == 2);
+  CHECK(contains(r.out, "vecad"));
+  CHECK(contains(r.out, "vecadd"));
+}
+
+TEST_CASE("run with --set gpu.num_smz=3: exit 2, names the key and suggests gpu.num_sms", "[cli][error]") {
+  TempDir t;
+  auto r = warptlm(t, kVecaddTiny + " --set gpu.num_smz=3 --out " + q(t / "out"));
+  INFO(r.out);
+  CHECK(r.code == 2);
+  CHECK(contains(r.out, "gpu.num_smz"));
+  CHECK(contains(r.out, "gpu.num_sms"));
+}
+
+TEST_CASE("run with --set gpu.num_sms=0: exit 2, out of range", "[cli][error]") {
+  TempDir t;
+  auto r = warptlm(t, kVecaddTiny + " --set gpu.num_sms=0 --out " + q(t / "out"));
+  INFO(r.out);
+  CHECK(r.code == 2);
+  CHECK(contains(r.out, "gpu.num_sms"));
+  CHECK(contains(lower(r.out), "range"));
+}
+
+TEST_CASE("unknown subcommand and bad --size: exit 2", "[cli][error]") {
+  TempDir t;
+  auto r1 = warptlm(t, "frobnicate");
+  INFO(r1.out);
+  CHECK(r1.code == 2);
+  auto r2 = warptlm(t, "run --workload vecadd --size huge --set sim.mode=functional --out " + q(t / "out"));
+  INFO(r2.out);
+  CHECK(r2.code == 2);
+  CHECK(contains(r2.out, "huge"));
+}
+
+TEST_CASE("run with --config of an unknown name: exit 2 naming it", "[cli][error]") {
+  TempDir t;
+  auto r = warptlm(t, kVecaddTiny + " --config no_such_config_xyz --out " + q(t / "out"));
+  INFO(r.out);
+  CHECK(r.code == 2);
+  CHECK(contains(r.out, "no_such_config_xyz"));
+}
+
+TEST_CASE("run YAML with a syntax error: exit 2 naming the file and line", "[cli][error]") {
+  TempDir t;
+  const std::string yaml = t / "bad_syntax.yaml";
+  write_text(yaml, "sim:\n  mode: functional\n- item\ngpu:\n  num_sms: 2\n");  // yaml-cpp: error at line 3
+  auto r = warptlm(t, "run " + q(yaml) + " --workload vecadd --size tiny --out " + q(t / "out"));
+  INFO(r.out);
+  CHECK(r.code == 2);
+  CHECK(names_file_line(r.out, "bad_syntax.yaml", 3));
+}
+
+TEST_CASE("run YAML with an unknown key on line 3: exit 2 with FILE:3 and the key", "[cli][error]") {
+  TempDir t;
+  const std::string yaml = t / "unknown_key.yaml";
+  write_text(yaml, "gpu:\n  num_sms: 2\n  num_smz: 3\nsim:\n  mode: functional\n");
+  auto r = warptlm(t, "run " + q(yaml) + " --workload vecadd --size tiny --out " + q(t / "out"));
+  INFO(r.out);
+  CHECK(r.code == 2);
+  CHECK(names_file_line(r.out, "unknown_key.yaml", 3));
+  CHECK(contains(r.out, "num_smz"));
+}
+
+TEST_CASE("run with a missing run file: exit 2 naming it", "[cli][error]") {
+  TempDir t;
+  auto r = warptlm(t, "run " + q(t / "no_such_run.yaml") + " --out " + q(t / "out"));
+  INFO(r.out);
+  CHECK(r.code == 2);
+  CHECK(contains(r.out, "no_such_run.yaml"));
+}
+
+// ============================================================ bring-your-own PTX
+
+TEST_CASE("BYO PTX: correct reference -> exit 0, dumped buffer equals the expected values", "[cli][byo]") {
+  TempDir t;
+  const std::string yaml = setup_byo(t, "byo_scale", "c_ref.bin");
+  auto r = warptlm(t, "run " + q(yaml) + " --set sim.mode=functional --out " + q(t / "out"), t / "elsewhere");
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  // The dump is written beside the run YAML (paths are relative to it); accept
+  // the output directory too.
+  std::string dump = fs::exists(t / "job/c.bin") ? t / "job/c.bin" : t / "out/c.bin";
+  REQUIRE(fs::exists(dump));
+  std::vector<float> got = read_floats(dump), want = byo_expected();
+  REQUIRE(got.size() == want.size());
+  CHECK(std::memcmp(got.data(), want.data(), want.size() * sizeof(float)) == 0);
+  if (fs::exists(t / "out/stats.json")) {
+    YAML::Node s = YAML::LoadFile(t / "out/stats.json");
+    CHECK(s["kernels"][0]["verified"].as<bool>());
+    CHECK(s["kernels"][0]["thread_instructions"].as<uint64_t>() > 0);
+  }
+}
+
+TEST_CASE("BYO PTX: wrong reference -> exit 1", "[cli][byo]") {
+  TempDir t;
+  const std::string yaml = setup_byo(t, "byo_scale", "c_wrong.bin");
+  auto r = warptlm(t, "run " + q(yaml) + " --set sim.mode=functional --out " + q(t / "out"), t / "elsewhere");
+  INFO(r.out);
+  CHECK(r.code == 1);
+}
+
+TEST_CASE("BYO PTX: a kernel that faults -> exit 1 naming the PTX line", "[cli][byo]") {
+  TempDir t;
+  const std::string yaml = setup_byo(t, "byo_fault", "");
+  auto r = warptlm(t, "run " + q(yaml) + " --set sim.mode=functional --out " + q(t / "out"), t / "elsewhere");
+  INFO(r.out);
+  CHECK(r.code == 1);
+  CHECK((contains(r.out, "byo.ptx:") || contains(r.out, "PTX")));
+  CHECK(contains(lower(r.out), "0x"));
+}
+
+TEST_CASE("BYO PTX: malformed PTX -> exit 2 naming the .ptx file and line", "[cli][byo][error]") {
+  TempDir t;
+  std::string ptx = byo_ptx();
+  size_t pos = ptx.find(".address_size 64\n");
+  REQUIRE(pos != std::string::npos);
+  ptx.insert(pos + std::strlen(".address_size 64\n"), "this is not ptx ?!\n");
+  const int line = line_of(ptx, "this is not ptx");
+  REQUIRE(line > 0);
+  const std::string yaml = setup_byo(t, "byo_scale", "", ptx, "bad.ptx");
+  auto r = warptlm(t, "run " + q(yaml) + " --set sim.mode=functional --out " + q(t / "out"), t / "elsewhere");
+  INFO(r.out);
+  CHECK(r.code == 2);
+  CHECK(names_file_line(r.out, "bad.ptx", line));
+}
+
+TEST_CASE("BYO PTX: a kernel name not in the module -> exit 2", "[cli][byo][error]") {
+  TempDir t;
+  const std::string yaml = setup_byo(t, "no_such_entry", "");
+  auto r = warptlm(t, "run " + q(yaml) + " --set sim.mode=functional --out " + q(t / "out"), t / "elsewhere");
+  INFO(r.out);
+  CHECK(r.code == 2);
+  CHECK(contains(r.out, "no_such_entry"));
+}

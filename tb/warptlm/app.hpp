@@ -1,0 +1,39 @@
+// The warptlm command: run resolution (config layering, workload or
+// bring-your-own kernel), outputs, the demo.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/config.hpp"
+#include "common/stats.hpp"
+
+namespace warptlm {
+
+struct RunOptions {
+  std::string run_file;
+  std::string workload, size, config, out, vcd;
+  std::vector<std::string> overlays, sets;
+  bool quiet = false;
+};
+
+// Declare every module's parameters into the global table (once).
+void declare_all_params();
+
+// A config or overlay NAME -> scenarios/<kind>/NAME.yaml; a path is used as is.
+std::string resolve_scenario(const std::string& name_or_path, const std::string& kind);
+
+// One run; returns the exit code (0 verified, 1 wrong result). Throws
+// InputError (exit 2) and RunError (exit 1).
+int run_command(const RunOptions& opt);
+
+// The demo: a few workloads, functional, with a summary table.
+int demo_command();
+
+// Bring-your-own PTX: the run YAML's `kernel:` section. Fills `kernels`;
+// returns whether every compared buffer matched (true when none is compared).
+class Device;
+bool run_byo_kernel(Device& dev, const std::string& run_file, const std::string& out_dir, std::string& detail,
+                    bool& compared);
+
+}  // namespace warptlm

@@ -1,0 +1,114 @@
+// warptlm: the command-line front end (sc_main).
+//   warptlm run [RUN.yaml] [--workload NAME] [--size S] [--config C] [--overlay O ...] [--set k=v ...] [--out DIR] [--vcd F]
+//   warptlm demo | workloads | params
+// Exit 0 on success, 1 when a run fails (fault, deadlock, wrong result), 2 on bad usage or input.
+#include <boost/program_options.hpp>
+#include <cstdlib>
+#include <iomanip>
+#include <iostream>
+#include <systemc>
+
+#include "app.hpp"
+#include "common/errors.hpp"
+#include "common/params.hpp"
+#include "workloads/workload.hpp"
+
+namespace po = boost::program_options;
+using namespace warptlm;
+
+namespace {
+
+// Errors reach the user through SystemC's report handler, as one readable line.
+void report_handler(const sc_core::sc_report& rep, const sc_core::sc_actions& actions) {
+  if (actions & sc_core::SC_DISPLAY) {
+    const char* sev = rep.get_severity() >= sc_core::SC_ERROR ? "error" : rep.get_severity() == sc_core::SC_WARNING ? "warning" : "info";
+    std::cerr << "warptlm: " << sev << ": " << rep.get_msg() << std::endl;
+  }
+}
+
+void report_error(const std::string& msg) { SC_REPORT_ERROR("warptlm", msg.c_str()); }
+
+const char* kUsage =
+    "usage: warptlm [demo]\n"
+    "       warptlm run [RUN.yaml] [--workload NAME] [--size tiny|small|medium|large] [--config NAME|FILE]\n"
+    "                   [--overlay NAME|FILE ...] [--set key=value ...] [--out DIR] [--vcd FILE]\n"
+    "       warptlm workloads     list the workload library\n"
+    "       warptlm params        list every parameter with default, range and meaning\n";
+
+int params_command() {
+  declare_all_params();
+  const auto& specs = ParamTable::global().all();
+  size_t w = 0;
+  for (auto& s : specs) w = std::max(w, s.first.size());
+  for (auto& s : specs) {
+    std::cout << std::left << std::setw(int(w) + 2) << s.first << std::setw(8) << param_type_name(s.second.type)
+              << "default " << std::setw(12) << s.second.default_value << " range " << std::setw(24) << range_text(s.second)
+              << s.second.meaning << "\n";
+  }
+  return 0;
+}
+
+int run_main(int argc, char* argv[]) {
+  std::string cmd = argc > 1 ? argv[1] : "demo";
+  if (cmd == "-h" || cmd == "--help" || cmd == "help") { std::cout << kUsage; return 0; }
+  if (cmd == "demo") return demo_command();
+  if (cmd == "workloads") {
+    for (auto& n : workload_names()) std::cout << n << "\n";
+    return 0;
+  }
+  if (cmd == "params") return params_command();
+  if (cmd != "run") {
+    std::vector<std::string> cmds = {"run", "demo", "workloads", "params"};
+    std::string hint = closest_match(cmd, cmds);
+    throw InputError("unknown command '" + cmd + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") + "\n" + kUsage);
+  }
+  RunOptions opt;
+  po::options_description desc("warptlm run");
+  desc.add_options()("help,h", "this help")
+      ("run-file", po::value<std::string>(&opt.run_file), "run YAML")
+      ("workload", po::value<std::string>(&opt.workload), "workload name (see 'warptlm workloads')")
+      ("size", po::value<std::string>(&opt.size), "tiny|small|medium|large")
+      ("config", po::value<std::string>(&opt.config), "base config: NAME in scenarios/configs or a FILE")
+      ("overlay", po::value<std::vector<std::string>>(&opt.overlays)->composing(), "overlay NAME or FILE (repeatable)")
+      ("set", po::value<std::vector<std::string>>(&opt.sets)->composing(), "key=value (repeatable)")
+      ("out", po::value<std::string>(&opt.out), "output directory (default out/)")
+      ("vcd", po::value<std::string>(&opt.vcd), "VCD trace file")
+      ("quiet,q", po::bool_switch(&opt.quiet), "no summary line");
+  po::positional_options_description pos;
+  pos.add("run-file", 1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(argc - 1, argv + 1).options(desc).positional(pos).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw InputError(std::string(e.what()) + "\n" + kUsage);
+  }
+  if (vm.count("help")) { std::cout << desc << "\n"; return 0; }
+  return run_command(opt);
+}
+
+}  // namespace
+
+int sc_main(int argc, char* argv[]) {
+  sc_core::sc_report_handler::set_handler(report_handler);
+  sc_core::sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_DISPLAY);
+  try {
+    return run_main(argc, argv);
+  } catch (const InputError& e) {
+    report_error(e.what());
+    return 2;
+  } catch (const RunError& e) {
+    report_error(e.what());
+    return 1;
+  } catch (const std::exception& e) {
+    report_error(std::string("internal error: ") + e.what());
+    return 1;
+  }
+}
+
+// The process entry: keep stdout for results (no SystemC banner unless the
+// user sets SC_COPYRIGHT_MESSAGE), then enter SystemC, which calls sc_main.
+int main(int argc, char* argv[]) {
+  setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0);
+  return sc_core::sc_elab_and_sim(argc, argv);
+}

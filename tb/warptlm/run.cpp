@@ -1,0 +1,261 @@
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+#include <unistd.h>
+#include <yaml-cpp/yaml.h>
+
+#include "app.hpp"
+#include "common/errors.hpp"
+#include "gpu/gpu.hpp"
+#include "runtime/device.hpp"
+#include "workloads/workload.hpp"
+
+namespace fs = std::filesystem;
+
+namespace warptlm {
+
+void declare_all_params() {
+  static bool done = false;
+  if (done) return;
+  done = true;
+  GpuParams::declare(ParamTable::global());
+}
+
+static std::string exe_dir() {
+  char buf[4096];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+  if (n <= 0) return ".";
+  buf[n] = 0;
+  return fs::path(buf).parent_path().string();
+}
+
+std::string resolve_scenario(const std::string& name, const std::string& kind) {
+  bool is_path = name.find('/') != std::string::npos || (name.size() > 5 && name.substr(name.size() - 5) == ".yaml");
+  if (is_path) {
+    if (!fs::exists(name)) throw InputError("cannot open " + kind.substr(0, kind.size() - 1) + " file '" + name + "'");
+    return name;
+  }
+  std::vector<fs::path> roots;
+  if (const char* env = std::getenv("WARPTLM_SCENARIOS")) roots.push_back(env);
+  fs::path ed = exe_dir();
+  roots.push_back(ed / ".." / "scenarios");
+  roots.push_back(ed / ".." / "share" / "warptlm" / "scenarios");
+#ifdef WARPTLM_SOURCE_DIR
+  roots.push_back(fs::path(WARPTLM_SOURCE_DIR) / "scenarios");
+#endif
+  std::vector<std::string> known;
+  for (auto& r : roots) {
+    fs::path p = r / kind / (name + ".yaml");
+    if (fs::exists(p)) return p.lexically_normal().string();
+    if (fs::is_directory(r / kind))
+      for (auto& e : fs::directory_iterator(r / kind))
+        if (e.path().extension() == ".yaml") known.push_back(e.path().stem().string());
+  }
+  std::string hint = closest_match(name, known);
+  throw InputError("no " + kind.substr(0, kind.size() - 1) + " named '" + name + "' in scenarios/" + kind +
+                   (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
+}
+
+namespace {
+
+const std::vector<std::string> kRunKeys = {"workload", "size", "config", "overlays", "set", "kernel", "out", "vcd"};
+
+[[noreturn]] void bad(const std::string& file, const YAML::Node& n, const std::string& key, const std::string& msg) {
+  throw InputError(Place{file, n.Mark().line >= 0 ? n.Mark().line + 1 : 0, key}, msg);
+}
+
+std::string scalar(const std::string& file, const YAML::Node& n, const std::string& key) {
+  if (!n.IsScalar()) bad(file, n, key, "'" + key + "' must be a single value");
+  return n.Scalar();
+}
+
+struct RunFile {
+  YAML::Node root;
+  bool has_kernel = false;
+};
+
+RunFile load_run_file(const std::string& path, RunOptions& opt, std::vector<std::pair<std::string, std::string>>& yaml_sets,
+                      std::vector<std::string>& yaml_overlays) {
+  RunFile rf;
+  if (!fs::exists(path)) throw InputError("cannot open run file '" + path + "'");
+  try {
+    rf.root = YAML::LoadFile(path);
+  } catch (const YAML::ParserException& e) {
+    throw InputError(Place{path, e.mark.line + 1, ""}, "YAML syntax error: " + e.msg);
+  } catch (const YAML::BadFile&) {
+    throw InputError("cannot open run file '" + path + "'");
+  }
+  if (rf.root.IsNull()) return rf;
+  if (!rf.root.IsMap()) bad(path, rf.root, "", "a run file is a map of keys (workload, size, config, overlays, set, kernel, out, ...)");
+  for (auto it = rf.root.begin(); it != rf.root.end(); ++it) {
+    const std::string key = it->first.as<std::string>();
+    const YAML::Node v = it->second;
+    if (key == "workload") { if (opt.workload.empty()) opt.workload = scalar(path, v, key); }
+    else if (key == "size") { if (opt.size.empty()) opt.size = scalar(path, v, key); }
+    else if (key == "config") { if (opt.config.empty()) opt.config = scalar(path, v, key); }
+    else if (key == "out") { if (opt.out.empty()) opt.out = scalar(path, v, key); }
+    else if (key == "vcd") { if (opt.vcd.empty()) opt.vcd = scalar(path, v, key); }
+    else if (key == "kernel") {
+      if (!v.IsMap()) bad(path, v, key, "'kernel' must be a map (ptx, name, grid, block, buffers, args)");
+      rf.has_kernel = true;
+    } else if (key == "overlays") {
+      if (v.IsScalar()) yaml_overlays.push_back(v.Scalar());
+      else if (v.IsSequence()) for (auto o : v) yaml_overlays.push_back(scalar(path, o, key));
+      else bad(path, v, key, "'overlays' must be a name or a list of names");
+    } else if (key == "set") {
+      if (!v.IsMap()) bad(path, v, key, "'set' must be a map of parameter: value");
+      for (auto s = v.begin(); s != v.end(); ++s)
+        yaml_sets.push_back({s->first.as<std::string>(), scalar(path, s->second, s->first.as<std::string>())});
+    }
+  }
+  return rf;
+}
+
+// Relative paths in a config-layer list resolve against the run file's folder.
+std::string relative_to(const std::string& base_file, const std::string& p) {
+  if (p.empty() || fs::path(p).is_absolute() || base_file.empty()) return p;
+  bool is_path = p.find('/') != std::string::npos || (p.size() > 5 && p.substr(p.size() - 5) == ".yaml");
+  if (!is_path) return p;
+  return (fs::path(base_file).parent_path() / p).lexically_normal().string();
+}
+
+}  // namespace
+
+int run_command(const RunOptions& cli) {
+  declare_all_params();
+  RunOptions opt = cli;
+  std::vector<std::pair<std::string, std::string>> yaml_sets;
+  std::vector<std::string> yaml_overlays;
+  RunFile rf;
+  if (!opt.run_file.empty()) rf = load_run_file(opt.run_file, opt, yaml_sets, yaml_overlays);
+
+  Config cfg;
+  if (!opt.config.empty()) cfg.merge_file(resolve_scenario(relative_to(cli.config.empty() ? opt.run_file : "", opt.config), "configs"));
+  for (auto& o : yaml_overlays) cfg.merge_file(resolve_scenario(relative_to(opt.run_file, o), "overlays"));
+  for (auto& o : cli.overlays) cfg.merge_file(resolve_scenario(o, "overlays"));
+  if (!opt.run_file.empty()) cfg.merge_file(opt.run_file, kRunKeys);
+  for (auto& s : yaml_sets) cfg.set(s.first, s.second, opt.run_file);
+  for (auto& s : cli.sets) cfg.apply_set(s);
+
+  if (!opt.vcd.empty())
+    throw InputError("VCD tracing (--vcd) comes with the SM timing model; sim.mode=functional has no signals to trace");
+  if (opt.workload.empty() && !rf.has_kernel)
+    throw InputError("nothing to run: give --workload NAME (see 'warptlm workloads') or a run YAML with 'workload:' or 'kernel:'");
+  if (!opt.workload.empty() && rf.has_kernel)
+    throw InputError(opt.run_file + ": give either 'workload' or 'kernel', not both");
+  std::unique_ptr<Workload> wl;
+  Size size = Size::Tiny;
+  if (!opt.workload.empty()) {
+    wl = make_workload(opt.workload);
+    if (!wl) {
+      std::string hint = closest_match(opt.workload, workload_names());
+      throw InputError("unknown workload '" + opt.workload + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
+                       "; 'warptlm workloads' lists them");
+    }
+    if (!opt.size.empty() && !parse_size(opt.size, size))
+      throw InputError("unknown size '" + opt.size + "': tiny, small, medium or large");
+  }
+  const std::string out_dir = opt.out.empty() ? "out" : opt.out;
+  std::error_code ec;
+  fs::create_directories(out_dir, ec);
+  if (ec || !fs::is_directory(out_dir)) throw InputError("cannot create output directory '" + out_dir + "': " + ec.message());
+
+  StatsRegistry stats;
+  Gpu gpu(cfg, stats);
+  Device dev(gpu);
+  const auto t0 = std::chrono::steady_clock::now();
+  bool verified = false, compared = true;
+  std::string detail;
+  std::string label;
+  if (wl) {
+    WorkloadResult r = wl->run(dev, size, uint64_t(cfg.get_int("sim.seed")));
+    verified = r.verified;
+    detail = r.detail;
+    label = opt.workload + " (" + size_name(size) + ")";
+  } else {
+    verified = run_byo_kernel(dev, opt.run_file, out_dir, detail, compared);
+    label = opt.run_file;
+  }
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  std::vector<KernelStats> ks;
+  uint64_t cycles = 0, winst = 0, tinst = 0;
+  for (auto& l : gpu.launches()) {
+    KernelStats k;
+    k.name = l.kernel;
+    k.cycles = l.cycles;
+    k.warp_instructions = l.warp_instructions;
+    k.thread_instructions = l.thread_instructions;
+    k.verified = verified;
+    k.counters = l.counters;
+    cycles += l.cycles;
+    winst += l.warp_instructions;
+    tinst += l.thread_instructions;
+    ks.push_back(std::move(k));
+  }
+  SimSpeed sp;
+  sp.wall_seconds = wall;
+  sp.warp_inst_per_sec = wall > 0 ? double(winst) / wall : 0;
+  sp.cycles_per_sec = wall > 0 ? double(cycles) / wall : 0;
+  auto counters = stats.values();
+  write_file((fs::path(out_dir) / "stats.json").string(), stats_json(ks, counters, sp));
+  write_file((fs::path(out_dir) / "stats.txt").string(), stats_txt(ks, counters, sp));
+  cfg.write_resolved((fs::path(out_dir) / "config.resolved.yaml").string());
+
+  if (!opt.quiet) {
+    std::ostringstream os;
+    os << label << ": " << (verified ? "verified" : compared ? "WRONG RESULT" : "not checked (no reference)") << ", "
+       << ks.size() << " launch" << (ks.size() == 1 ? "" : "es") << ", " << winst << " warp instructions, " << tinst
+       << " thread instructions, " << std::fixed << std::setprecision(3) << wall << " s ("
+       << std::setprecision(1) << (wall > 0 ? double(tinst) / wall / 1e6 : 0.0) << " M thread-inst/s); stats in "
+       << out_dir << "/";
+    std::cout << os.str() << std::endl;
+  }
+  if (!verified && compared) throw RunError("result mismatch: " + detail);
+  return 0;
+}
+
+int demo_command() {
+  declare_all_params();
+  struct Row { const char* name; Size size; };
+  const Row rows[] = {{"vecadd", Size::Small}, {"matmul", Size::Small}, {"reduce_seq", Size::Small},
+                      {"transpose_padded", Size::Small}, {"histogram", Size::Small}, {"bfs", Size::Small},
+                      {"blackscholes", Size::Small}, {"nw", Size::Small}};
+  std::cout << "WarpTLM demo: functional runs of the workload library, each checked against its CPU reference\n\n";
+  std::cout << std::left << std::setw(18) << "workload" << std::setw(8) << "size" << std::right << std::setw(9) << "launches"
+            << std::setw(14) << "warp insts" << std::setw(15) << "thread insts" << std::setw(11) << "wall ms"
+            << std::setw(14) << "M thr-inst/s" << "  result\n";
+  int failures = 0;
+  for (auto& r : rows) {
+    auto wl = make_workload(r.name);
+    if (!wl) continue;
+    Config cfg;
+    StatsRegistry stats;
+    Gpu gpu(cfg, stats);
+    Device dev(gpu);
+    auto t0 = std::chrono::steady_clock::now();
+    WorkloadResult res;
+    try {
+      res = wl->run(dev, r.size, uint64_t(cfg.get_int("sim.seed")));
+    } catch (const std::exception& e) {
+      res.verified = false;
+      res.detail = e.what();
+    }
+    double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    uint64_t w = 0, t = 0;
+    for (auto& l : gpu.launches()) { w += l.warp_instructions; t += l.thread_instructions; }
+    std::cout << std::left << std::setw(18) << r.name << std::setw(8) << size_name(r.size) << std::right << std::setw(9)
+              << gpu.launches().size() << std::setw(14) << w << std::setw(15) << t << std::setw(11) << std::fixed
+              << std::setprecision(1) << wall * 1e3 << std::setw(14) << (wall > 0 ? t / wall / 1e6 : 0.0) << "  "
+              << (res.verified ? "verified" : "FAILED: " + res.detail) << "\n";
+    if (!res.verified) ++failures;
+  }
+  std::cout << "\nRun one yourself: warptlm run --workload matmul --size medium --out out/   (see 'warptlm workloads', 'warptlm params')\n";
+  return failures ? 1 : 0;
+}
+
+}  // namespace warptlm

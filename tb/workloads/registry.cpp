@@ -1,0 +1,67 @@
+// Size presets and the list of workloads.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "workloads/workload.hpp"
+
+namespace warptlm {
+
+std::unique_ptr<Workload> make_vecadd();
+std::unique_ptr<Workload> make_matmul();
+std::unique_ptr<Workload> make_reduce_conflict();
+std::unique_ptr<Workload> make_reduce_seq();
+std::unique_ptr<Workload> make_transpose_naive();
+std::unique_ptr<Workload> make_transpose_padded();
+std::unique_ptr<Workload> make_histogram();
+std::unique_ptr<Workload> make_jacobi2d();
+std::unique_ptr<Workload> make_scan();
+std::unique_ptr<Workload> make_bfs();
+std::unique_ptr<Workload> make_blackscholes();
+std::unique_ptr<Workload> make_nw();
+std::unique_ptr<Workload> make_backprop();
+std::unique_ptr<Workload> make_dct8x8();
+
+const char* size_name(Size s) {
+  switch (s) {
+    case Size::Tiny: return "tiny";
+    case Size::Small: return "small";
+    case Size::Medium: return "medium";
+    case Size::Large: return "large";
+  }
+  return "?";
+}
+
+bool parse_size(const std::string& s, Size& out) {
+  if (s == "tiny") out = Size::Tiny;
+  else if (s == "small") out = Size::Small;
+  else if (s == "medium") out = Size::Medium;
+  else if (s == "large") out = Size::Large;
+  else return false;
+  return true;
+}
+
+const std::vector<std::function<std::unique_ptr<Workload>()>>& workload_factories() {
+  static const std::vector<std::function<std::unique_ptr<Workload>()>> factories = {
+      make_vecadd,          make_matmul,     make_reduce_conflict, make_reduce_seq, make_transpose_naive,
+      make_transpose_padded, make_histogram, make_jacobi2d,        make_scan,       make_bfs,
+      make_blackscholes,    make_nw,         make_backprop,        make_dct8x8,
+  };
+  return factories;
+}
+
+std::unique_ptr<Workload> make_workload(const std::string& name) {
+  for (const auto& make : workload_factories()) {
+    std::unique_ptr<Workload> w = make();
+    if (name == w->name()) return w;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> workload_names() {
+  std::vector<std::string> names;
+  for (const auto& make : workload_factories()) names.push_back(make()->name());
+  return names;
+}
+
+}  // namespace warptlm
