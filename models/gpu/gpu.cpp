@@ -1,19 +1,36 @@
 #include "gpu/gpu.hpp"
 
 #include <sstream>
+#include <systemc>
 
 #include "common/errors.hpp"
+#include "common/gpu_payload.hpp"
+#include "gpu/flat_memory.hpp"
+#include "gpu/occupancy.hpp"
+#include "gpu/placement.hpp"
 #include "isa/simt.hpp"
+#include "sm/sm.hpp"
 
 namespace warptlm {
 
+std::unique_ptr<PlacementPolicy> make_placement(const std::string& name) {
+  if (name == "round_robin") return std::make_unique<RoundRobinPlacement>();
+  return nullptr;
+}
+
 void GpuParams::declare(ParamTable& t) {
-  t.enum_param("sim.mode", "functional", {"functional"},
-               "functional: run kernels on the SIMT executor with no timing model (the SM timing core adds 'timing')");
+  t.enum_param("sim.mode", "timing", {"timing", "functional"},
+               "timing: cycle-approximate SMs; functional: SIMT executor only, no cycles (fast-forward, checking)");
   t.int_param("sim.seed", 1, 0, 4294967295ll, "seed of workload inputs");
   t.int_param("gpu.num_sms", 15, 1, 1024, "streaming multiprocessors");
   t.int_param("gpu.max_threads_per_block", 1024, 32, 4096, "largest thread block a launch may request");
   t.int_param("gpu.max_shared_per_block", 49152, 0, 1 << 20, "bytes of shared memory (static + dynamic) one block may use");
+  t.int_param("gpu.core_clock_mhz", 700, 1, 10000, "SM (core) clock; cycles are reported in core cycles");
+  t.int_param("gpu.regs_per_thread", 0, 0, 255, "registers per thread for occupancy (0 = estimate from the kernel's PTX)");
+  t.enum_param("gpu.placement", "round_robin", {"round_robin"}, "thread-block placement policy");
+  t.int_param("mem.fixed_latency", 400, 1, 100000,
+              "core cycles of the placeholder global memory (replaced by the memory hierarchy)");
+  SmParams::declare(t);
 }
 
 GpuParams GpuParams::from(const Config& c) {
@@ -22,6 +39,10 @@ GpuParams GpuParams::from(const Config& c) {
   p.num_sms = uint32_t(c.get_int("gpu.num_sms"));
   p.max_threads_per_block = uint32_t(c.get_int("gpu.max_threads_per_block"));
   p.max_shared_per_block = uint32_t(c.get_int("gpu.max_shared_per_block"));
+  p.core_clock_mhz = uint32_t(c.get_int("gpu.core_clock_mhz"));
+  p.regs_per_thread = uint32_t(c.get_int("gpu.regs_per_thread"));
+  p.mem_latency = uint32_t(c.get_int("mem.fixed_latency"));
+  p.placement = c.get_string("gpu.placement");
   return p;
 }
 
@@ -30,6 +51,19 @@ Gpu::Gpu(const Config& cfg, StatsRegistry& stats) : p_(GpuParams::from(cfg)), st
   thread_insts_ = &stats_.counter("gpu.thread_instructions", "gpu.thread_instructions", "thread instructions (active lanes)");
   launches_ctr_ = &stats_.counter("gpu.launches", "gpu.launches", "kernel launches");
   blocks_ctr_ = &stats_.counter("gpu.blocks", "gpu.blocks", "thread blocks run");
+  cycles_ctr_ = &stats_.counter("gpu.cycles", "gpu.cycles", "core cycles of all launches");
+  if (!timing()) return;
+  // Elaborate the platform: SMs bound over TLM-2.0 to the (placeholder) memory.
+  sm_params_ = std::make_unique<SmParams>(SmParams::from(cfg));
+  period_ = std::make_unique<sc_core::sc_time>(1e6 / p_.core_clock_mhz, sc_core::SC_PS);
+  pool_ = std::make_unique<PayloadPool>();
+  flat_ = std::make_unique<FlatMemory>("memory", *period_ * double(p_.mem_latency), stats_);
+  for (uint32_t i = 0; i < p_.num_sms; ++i) {
+    sms_.push_back(std::make_unique<Sm>(("sm" + std::to_string(i)).c_str(), i, *sm_params_, *period_, stats_, *pool_));
+    sms_.back()->mem_socket.bind(flat_->socket);
+    sms_.back()->on_block_done = [this](Sm&) { block_retired(); };
+  }
+  placement_ = make_placement(p_.placement);
 }
 
 Gpu::~Gpu() = default;
@@ -69,7 +103,8 @@ LaunchResult Gpu::launch(const std::string& kernel, const LaunchDims& dims, cons
     std::string hint = closest_match(kernel, kernel_names());
     throw InputError("launch of unknown kernel '" + kernel + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
   }
-  LaunchState L;
+  launch_ = std::make_unique<LaunchState>();
+  LaunchState& L = *launch_;
   L.kernel = k;
   L.mem = &mem_;
   L.num_sms = p_.num_sms;
@@ -96,25 +131,97 @@ LaunchResult Gpu::launch(const std::string& kernel, const LaunchDims& dims, cons
   L.threads_per_block = uint32_t(threads);
   L.warps_per_block = uint32_t((threads + 31) / 32);
   L.params = params;
+  L.clock = &clock_;
 
   LaunchResult r;
   r.kernel = k->name;
   const StatsRegistry::Snapshot before = stats_.snapshot();
+  const uint32_t regs = dims.regs_per_thread ? dims.regs_per_thread : p_.regs_per_thread ? p_.regs_per_thread : k->regs_per_thread;
+  if (timing()) run_timing(*k, L, blocks, regs, r);
+  else run_functional(*k, L, blocks, r);
+  *warp_insts_ += r.warp_instructions;
+  *thread_insts_ += r.thread_instructions;
+  *cycles_ctr_ += r.cycles;
+  ++*launches_ctr_;
+  *blocks_ctr_ += blocks;
+  r.counters = StatsRegistry::delta(before, stats_.snapshot());
+  launches_.push_back(r);
+  return r;
+}
+
+void Gpu::run_functional(const KernelInfo& k, LaunchState& L, uint64_t blocks, LaunchResult& r) {
+  L.clock = nullptr;
   for (uint64_t id = 0; id < blocks; ++id) {
-    Block b(*k, L, uint32_t(id), uint32_t(id % p_.num_sms));
+    Block b(k, L, uint32_t(id), uint32_t(id % p_.num_sms));
     run_block_functional(b, L);
     for (auto& w : b.warps) {
       r.warp_instructions += w.warp_insts;
       r.thread_instructions += w.thread_insts;
     }
   }
-  *warp_insts_ += r.warp_instructions;
-  *thread_insts_ += r.thread_instructions;
-  ++*launches_ctr_;
-  *blocks_ctr_ += blocks;
-  r.counters = StatsRegistry::delta(before, stats_.snapshot());
-  launches_.push_back(r);
-  return r;
+}
+
+void Gpu::run_timing(const KernelInfo& k, LaunchState& L, uint64_t blocks, uint32_t regs, LaunchResult& r) {
+  Sm& sm0 = *sms_[0];
+  usage_ = std::make_unique<BlockUsage>(sm0.usage_of(L, regs));
+  if (!sm0.can_accept(*usage_) && sm0.resident_blocks() == 0) {
+    const SmParams& sp = sm0.params();
+    SmLimits lim;
+    lim.max_threads = sp.max_threads; lim.max_warps = sp.max_warps; lim.max_blocks = sp.max_blocks;
+    lim.registers = sp.registers; lim.reg_alloc_unit = sp.reg_alloc_unit;
+    lim.shared_mem = sp.shared_mem; lim.smem_alloc_unit = sp.smem_alloc_unit;
+    BlockFootprint fp{L.threads_per_block, regs, usage_->shared};
+    Occupancy o = compute_occupancy(lim, fp);
+    throw InputError("a block of kernel '" + k.name + "' (" + std::to_string(L.threads_per_block) + " threads, " +
+                     std::to_string(regs) + " registers per thread, " + std::to_string(usage_->shared) +
+                     " bytes of shared memory) does not fit on an SM: " + occupancy_limit_name(o.limit) + " limit");
+  }
+  for (auto& s : sms_) s->set_launch(&L, &clock_);
+  next_block_ = 0;
+  total_blocks_ = blocks;
+  blocks_retired_ = 0;
+  uint64_t wi0 = 0, ti0 = 0;
+  for (auto& s : sms_) { wi0 += s->retired_warp_instructions(); ti0 += s->retired_thread_instructions(); }
+  const uint64_t start = uint64_t(sc_core::sc_time_stamp() / *period_);
+  last_retire_cycle_ = start;
+  placement_->begin_launch(uint32_t(blocks));
+  dispatch();
+  sc_core::sc_start();  // runs until no module has anything left to do
+  if (blocks_retired_ < total_blocks_) {
+    std::ostringstream os;
+    os << "deadlock in kernel '" << k.name << "': " << (total_blocks_ - blocks_retired_)
+       << " blocks never finished; resident warps:";
+    for (auto& s : sms_)
+      for (auto& w : s->slots())
+        if (w.resident && !w.fw->done)
+          os << " sm" << s->id() << "/block " << w.block->linear_id << "/warp " << w.fw->index << " ("
+             << (w.fw->at_barrier ? "at a barrier, " : "") << k.origin << ":" << k.prog[w.fw->pc() == kNoPc ? 0 : w.fw->pc()].line << ")";
+    throw RunError(os.str());
+  }
+  r.cycles = last_retire_cycle_ - start + 1;
+  for (auto& s : sms_) { r.warp_instructions += s->retired_warp_instructions(); r.thread_instructions += s->retired_thread_instructions(); }
+  r.warp_instructions -= wi0;
+  r.thread_instructions -= ti0;
+  // the next launch starts on the next cycle edge
+  sc_core::sc_start(*period_);
+}
+
+void Gpu::dispatch() {
+  std::vector<bool> fits(sms_.size());
+  while (next_block_ < total_blocks_) {
+    for (size_t i = 0; i < sms_.size(); ++i) fits[i] = sms_[i]->can_accept(*usage_);
+    int s = placement_->choose(uint32_t(next_block_), fits);
+    if (s < 0) break;
+    auto b = std::make_unique<Block>(*launch_->kernel, *launch_, uint32_t(next_block_), uint32_t(s));
+    sms_[size_t(s)]->launch_block(std::move(b), *usage_);
+    ++next_block_;
+  }
+}
+
+void Gpu::block_retired() {
+  ++blocks_retired_;
+  last_retire_cycle_ = uint64_t(sc_core::sc_time_stamp() / *period_);
+  dispatch();  // a new block goes out as soon as one finishes
 }
 
 }  // namespace warptlm

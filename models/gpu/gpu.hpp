@@ -12,6 +12,9 @@
 #include "common/stats.hpp"
 #include "isa/memory.hpp"
 #include "isa/module.hpp"
+#include "isa/simt.hpp"
+
+namespace sc_core { class sc_time; }
 
 namespace warptlm {
 
@@ -20,6 +23,10 @@ struct GpuParams {
   uint32_t num_sms = 15;    // gpu.num_sms
   uint32_t max_threads_per_block = 1024;
   uint32_t max_shared_per_block = 49152;
+  uint32_t core_clock_mhz = 700;
+  uint32_t regs_per_thread = 0;   // 0: the kernel's estimate from its PTX
+  uint32_t mem_latency = 400;     // placeholder global memory, core cycles
+  std::string placement;
   static void declare(ParamTable& t);
   static GpuParams from(const Config& c);
 };
@@ -28,6 +35,7 @@ struct LaunchDims {
   uint32_t grid[3] = {1, 1, 1};
   uint32_t block[3] = {1, 1, 1};
   uint32_t dynamic_smem = 0;
+  uint32_t regs_per_thread = 0;  // 0: gpu.regs_per_thread, else the PTX estimate
 };
 
 struct LaunchResult {
@@ -37,6 +45,13 @@ struct LaunchResult {
   uint64_t thread_instructions = 0;
   std::map<std::string, double> counters;  // this launch's share of every counter
 };
+
+class Sm;
+class FlatMemory;
+class PayloadPool;
+class PlacementPolicy;
+struct BlockUsage;
+struct SmParams;
 
 class Gpu {
  public:
@@ -55,14 +70,35 @@ class Gpu {
 
   const std::vector<LaunchResult>& launches() const { return launches_; }
   const GpuParams& params() const { return p_; }
+  bool timing() const { return p_.mode == "timing"; }
+  // The SM modules (timing mode); empty in functional mode.
+  Sm& sm(uint32_t i) { return *sms_[i]; }
+  uint32_t num_sms() const { return uint32_t(sms_.size()); }
 
  private:
+  void run_functional(const KernelInfo& k, LaunchState& L, uint64_t blocks, LaunchResult& r);
+  void run_timing(const KernelInfo& k, LaunchState& L, uint64_t blocks, uint32_t regs, LaunchResult& r);
+  void dispatch();
+  void block_retired();
+
   GpuParams p_;
   StatsRegistry& stats_;
   GlobalMemory mem_;
   std::vector<std::unique_ptr<Module>> modules_;
   std::vector<LaunchResult> launches_;
-  Counter *warp_insts_, *thread_insts_, *launches_ctr_, *blocks_ctr_;
+  Counter *warp_insts_, *thread_insts_, *launches_ctr_, *blocks_ctr_, *cycles_ctr_;
+  // timing platform: SMs bound over TLM to the memory, a placement policy
+  std::unique_ptr<SmParams> sm_params_;
+  std::unique_ptr<PayloadPool> pool_;
+  std::unique_ptr<FlatMemory> flat_;
+  std::vector<std::unique_ptr<Sm>> sms_;
+  std::unique_ptr<PlacementPolicy> placement_;
+  std::unique_ptr<sc_core::sc_time> period_;
+  // the launch in flight
+  std::unique_ptr<LaunchState> launch_;
+  std::unique_ptr<BlockUsage> usage_;
+  uint64_t next_block_ = 0, total_blocks_ = 0, blocks_retired_ = 0, last_retire_cycle_ = 0;
+  uint64_t clock_ = 0;
 };
 
 }  // namespace warptlm

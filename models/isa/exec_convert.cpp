@@ -62,9 +62,13 @@ inline int64_t read_int(const uint64_t* p, unsigned l, DType t) {
   }
 }
 
+// A narrow result is chopped to its type, then extended to the register:
+// sign-extended for signed types (PTX cvt semantics), zero-extended otherwise.
 inline void write_bits(uint64_t* d, unsigned l, uint64_t v, DType t) {
   unsigned b = dtype_bytes(t);
-  d[l] = b >= 8 ? v : (v & ((uint64_t(1) << (8 * b)) - 1));
+  if (b >= 8) { d[l] = v; return; }
+  const unsigned sh = 64 - 8 * b;
+  d[l] = dtype_signed(t) ? uint64_t(int64_t(v << sh) >> sh) : (v & ((uint64_t(1) << (8 * b)) - 1));
 }
 
 // Clamp an integer (held as signed or unsigned 64-bit) into the destination range.

@@ -50,4 +50,39 @@ const char* op_name(Op op) {
   return names[size_t(op)];
 }
 
+static bool writes_first_operand(Op op) {
+  switch (op) {
+    case Op::St: case Op::Red: case Op::Bra: case Op::Call: case Op::Ret: case Op::Exit: case Op::Bar:
+    case Op::BarArrive: case Op::Membar: case Op::Fence: case Op::Trap: case Op::Prefetch: case Op::Nanosleep:
+      return false;
+    default: return true;
+  }
+}
+
+void collect_dependences(Instr& in, uint32_t num_regs) {
+  in.nreads = in.nwrites = 0;
+  auto rd = [&](uint32_t s) { if (in.nreads < 12) in.reads[in.nreads++] = s; };
+  auto wr = [&](uint32_t s) { if (in.nwrites < 4) in.writes[in.nwrites++] = s; };
+  if (in.guard >= 0) rd(num_regs + uint32_t(in.guard));
+  unsigned ndst = writes_first_operand(in.op) ? 1 : 0;
+  // Second destinations: setp p|q, shfl d|p.
+  if (ndst && in.nops >= 2 && in.ops[1].kind == OpKind::Pred && !in.ops[1].negate &&
+      ((in.op == Op::Setp && in.nops >= 4 && in.ops[2].kind != OpKind::Pred) || in.op == Op::Shfl))
+    ndst = 2;
+  for (unsigned i = 0; i < in.nops; ++i) {
+    const Operand& o = in.ops[i];
+    const bool dst = i < ndst;
+    switch (o.kind) {
+      case OpKind::Reg: dst ? wr(o.reg) : rd(o.reg); break;
+      case OpKind::Pred: dst ? wr(num_regs + o.reg) : rd(num_regs + o.reg); break;
+      case OpKind::Vec:
+        for (unsigned e = 0; e < o.nvec; ++e)
+          if (o.vec[e] != UINT32_MAX) dst ? wr(o.vec[e]) : rd(o.vec[e]);
+        break;
+      case OpKind::Addr: if (o.addr_has_reg) rd(o.reg); break;
+      default: break;
+    }
+  }
+}
+
 }  // namespace warptlm

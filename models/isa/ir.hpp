@@ -124,7 +124,15 @@ struct Instr {
   uint32_t call_site = 0;      // call: index into the kernel's call-site table
   uint32_t line = 0;           // PTX source line
   uint32_t pc = 0;             // index in the kernel program
+  // Scoreboard view: registers read and written (a predicate p is slot
+  // num_regs + p, so one table covers both files).
+  uint8_t nreads = 0, nwrites = 0;
+  uint32_t reads[12];
+  uint32_t writes[4];
   std::string text;            // the PTX source text, for reports
 };
+
+// Fill in.reads/in.writes from the operands; `num_regs` offsets predicate slots.
+void collect_dependences(Instr& in, uint32_t num_regs);
 
 }  // namespace warptlm

@@ -55,6 +55,59 @@ static UnitClass unit_of(const Instr& in) {
 
 namespace {
 
+// Registers a thread needs: the most 32-bit words live at once (backward
+// liveness over the CFG), an estimate of what register allocation would
+// assign; PTX's virtual register counts are far larger.
+uint32_t max_live_words(const FuncIR& f) {
+  const uint32_t n = uint32_t(f.body.size());
+  if (n == 0 || f.nregs == 0) return 0;
+  std::vector<Instr> body = f.body;
+  for (auto& in : body) collect_dependences(in, f.nregs);
+  Cfg g = build_cfg(body);
+  const size_t words = (f.nregs + 63) / 64;
+  using Bits = std::vector<uint64_t>;
+  auto set = [](Bits& b, uint32_t r) { b[r >> 6] |= uint64_t(1) << (r & 63); };
+  auto clr = [](Bits& b, uint32_t r) { b[r >> 6] &= ~(uint64_t(1) << (r & 63)); };
+  // live-in of each block, iterated to a fixed point
+  std::vector<Bits> live_in(g.blocks.size(), Bits(words, 0));
+  auto transfer = [&](uint32_t b, Bits live) {
+    for (uint32_t pc = g.blocks[b].last + 1; pc-- > g.blocks[b].first;) {
+      const Instr& in = body[pc];
+      for (unsigned i = 0; i < in.nwrites; ++i) if (in.writes[i] < f.nregs) clr(live, in.writes[i]);
+      for (unsigned i = 0; i < in.nreads; ++i) if (in.reads[i] < f.nregs) set(live, in.reads[i]);
+    }
+    return live;
+  };
+  auto live_out = [&](uint32_t b) {
+    Bits out(words, 0);
+    for (uint32_t s : g.blocks[b].succ)
+      if (s < g.blocks.size())
+        for (size_t w = 0; w < words; ++w) out[w] |= live_in[s][w];
+    return out;
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t b = uint32_t(g.blocks.size()); b-- > 0;) {
+      Bits in = transfer(b, live_out(b));
+      if (in != live_in[b]) { live_in[b] = std::move(in); changed = true; }
+    }
+  }
+  uint32_t best = 0;
+  for (uint32_t b = 0; b < g.blocks.size(); ++b) {
+    Bits live = live_out(b);
+    for (uint32_t pc = g.blocks[b].last + 1; pc-- > g.blocks[b].first;) {
+      const Instr& in = body[pc];
+      for (unsigned i = 0; i < in.nwrites; ++i) if (in.writes[i] < f.nregs) clr(live, in.writes[i]);
+      for (unsigned i = 0; i < in.nreads; ++i) if (in.reads[i] < f.nregs) set(live, in.reads[i]);
+      uint32_t cnt = 0;
+      for (uint32_t r = 0; r < f.nregs; ++r)
+        if (live[r >> 6] >> (r & 63) & 1) cnt += r < f.reg_words.size() ? f.reg_words[r] : 1;
+      best = std::max(best, cnt);
+    }
+  }
+  return best;
+}
+
 struct Linker {
   const ParsedModule& pm;
   const std::string& origin;
@@ -66,7 +119,9 @@ struct Linker {
   }
 
   std::unique_ptr<KernelInfo> link(const FuncIR& entry) {
+    static uint32_t next_uid = 0;
     auto k = std::make_unique<KernelInfo>();
+    k->uid = ++next_uid;
     k->name = entry.name;
     k->origin = origin;
     k->decl_line = entry.line;
@@ -106,13 +161,15 @@ struct Linker {
       pred += f->npreds;
       local += f->local_bytes;
       frame += f->frame_bytes;
-      k->regs_per_thread += f->regs32;
+      k->declared_regs += f->regs32;
+      k->regs_per_thread = std::max(k->regs_per_thread, max_live_words(*f));
     }
     k->num_regs = reg;
     k->num_preds = pred;
     k->local_bytes = local;
     k->frame_bytes = frame;
-    k->regs_per_thread = std::min<uint32_t>(std::max<uint32_t>(k->regs_per_thread, 1), 255);
+    // + 2 for the address and loop bookkeeping allocation keeps beside the live values
+    k->regs_per_thread = std::min<uint32_t>(k->regs_per_thread + 2, 255);
 
     // Shared memory layout: module-scope variables, then each function's, then
     // dynamic shared memory (all extern declarations alias its start).
@@ -188,6 +245,7 @@ struct Linker {
           }
           o.immv = k->imm_pool[it->second].data();
         }
+        collect_dependences(in, k->num_regs);
         in.unit = unit_of(in);
         in.is_control = in.op == Op::Bra || in.op == Op::Call || in.op == Op::Ret || in.op == Op::Exit ||
                         in.op == Op::Bar || in.op == Op::BarRed || in.op == Op::Trap;

@@ -43,6 +43,7 @@ struct CallSite {
 
 struct KernelInfo {
   std::string name;
+  uint32_t uid = 0;                // kernels loaded in this process, numbered in load order
   std::string origin;              // PTX file, for reports
   uint32_t decl_line = 0;
   std::vector<Instr> prog;
@@ -50,7 +51,8 @@ struct KernelInfo {
   uint32_t param_bytes = 0;
   uint32_t num_regs = 0;           // 64-bit register slots per lane (incl. hidden special-register slots)
   uint32_t num_preds = 0;
-  uint32_t regs_per_thread = 0;    // architectural 32-bit registers declared (occupancy estimate)
+  uint32_t regs_per_thread = 0;    // 32-bit registers a thread needs: max live words + 2 (occupancy estimate)
+  uint32_t declared_regs = 0;      // 32-bit words of all PTX virtual registers declared
   uint32_t static_smem = 0;        // bytes of .shared declared
   uint32_t local_bytes = 0;        // per-thread .local bytes
   uint32_t frame_bytes = 0;        // per-thread parameter frame for .func calls

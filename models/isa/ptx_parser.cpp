@@ -412,7 +412,10 @@ class Parser {
     auto& f = *fn_;
     uint32_t slot = pred ? f.npreds++ : f.nregs++;
     regs_[name] = {slot, pred};
-    if (!pred) f.regs32 += dtype_bytes(t) > 4 ? 2 : 1;
+    if (!pred) {
+      f.regs32 += dtype_bytes(t) > 4 ? 2 : 1;
+      f.reg_words.push_back(dtype_bytes(t) > 4 ? 2 : 1);
+    }
     return slot;
   }
 
@@ -511,6 +514,7 @@ class Parser {
     for (auto& p : fn_->sregs)
       if (p.second == s) return p.first;
     uint32_t slot = fn_->nregs++;
+    fn_->reg_words.push_back(1);
     fn_->sregs.push_back({slot, s});
     return slot;
   }

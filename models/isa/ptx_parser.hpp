@@ -41,6 +41,7 @@ struct FuncIR {
   std::vector<ParamInfo> results;      // func: return params (frame offsets)
   std::vector<Instr> body;
   uint32_t nregs = 0, npreds = 0, regs32 = 0;
+  std::vector<uint8_t> reg_words;       // 32-bit words of each register slot (1 or 2)
   std::vector<std::pair<uint32_t, SReg>> sregs;
   std::vector<VarDecl> shared;          // declared inside the function
   uint32_t local_bytes = 0;

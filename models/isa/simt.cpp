@@ -102,6 +102,11 @@ void Block::release_barrier() {
   barrier_expected = 0;
 }
 
+void Block::warp_exited() {
+  ++warps_done;
+  if (barrier_arrived && barrier_arrived >= (barrier_expected ? barrier_expected : live_warps())) release_barrier();
+}
+
 // ---------------------------------------------------------------- faults
 
 static std::string fault_message(const Warp& w, const Instr& in, const MemFault& f) {
@@ -213,12 +218,7 @@ void run_block_functional(Block& b, const LaunchState& L) {
       for (;;) {
         StepStatus s = step(w, L);
         if (s == StepStatus::Ok) continue;
-        if (s == StepStatus::Exited) {
-          ++b.warps_done;
-          // Finished warps no longer hold a barrier back.
-          if (b.barrier_arrived && b.barrier_arrived >= (b.barrier_expected ? b.barrier_expected : b.live_warps()))
-            b.release_barrier();
-        }
+        if (s == StepStatus::Exited) b.warp_exited();
         break;
       }
     }

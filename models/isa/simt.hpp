@@ -79,6 +79,8 @@ class Block {
   // A warp reached bar.sync; returns true when the barrier releases (all arrived).
   bool arrive_at_barrier(Warp& w, uint32_t expected_warps);
   void release_barrier();
+  // A warp finished: it no longer holds a pending barrier back.
+  void warp_exited();
 };
 
 // What every block of one launch shares.

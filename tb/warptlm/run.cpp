@@ -5,6 +5,8 @@
 #include <iomanip>
 #include <iostream>
 #include <sstream>
+#include <fstream>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <yaml-cpp/yaml.h>
 
@@ -219,42 +221,90 @@ int run_command(const RunOptions& cli) {
   return 0;
 }
 
+namespace {
+
+// Runs `warptlm run ...` as a child process (a SystemC design is elaborated
+// once per process) and returns its exit status.
+int run_child(const std::vector<std::string>& args, const std::string& log) {
+  std::vector<char*> argv;
+  std::string exe = "/proc/self/exe";
+  argv.push_back(const_cast<char*>(exe.c_str()));
+  for (auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  std::cout.flush();
+  pid_t pid = fork();
+  if (pid == 0) {
+    FILE* f = std::freopen(log.c_str(), "w", stdout);
+    (void)f;
+    dup2(fileno(stdout), fileno(stderr));
+    execv(exe.c_str(), argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+double num(const YAML::Node& n, const std::string& key) {
+  return n[key] ? n[key].as<double>() : 0.0;
+}
+
+}  // namespace
+
 int demo_command() {
   declare_all_params();
-  struct Row { const char* name; Size size; };
-  const Row rows[] = {{"vecadd", Size::Small}, {"matmul", Size::Small}, {"reduce_seq", Size::Small},
-                      {"transpose_padded", Size::Small}, {"histogram", Size::Small}, {"bfs", Size::Small},
-                      {"blackscholes", Size::Small}, {"nw", Size::Small}};
-  std::cout << "WarpTLM demo: functional runs of the workload library, each checked against its CPU reference\n\n";
-  std::cout << std::left << std::setw(18) << "workload" << std::setw(8) << "size" << std::right << std::setw(9) << "launches"
-            << std::setw(14) << "warp insts" << std::setw(15) << "thread insts" << std::setw(11) << "wall ms"
-            << std::setw(14) << "M thr-inst/s" << "  result\n";
+  struct Row { const char* name; const char* size; };
+  const Row rows[] = {{"vecadd", "small"}, {"matmul", "small"}, {"reduce_seq", "small"}, {"transpose_naive", "small"},
+                      {"histogram", "small"}, {"bfs", "small"}, {"blackscholes", "small"}, {"nw", "tiny"}};
+  const std::string config = "gtx480";
+  std::string tmp = (fs::temp_directory_path() / ("warptlm-demo-" + std::to_string(getpid()))).string();
+  fs::create_directories(tmp);
+  std::cout << "WarpTLM demo: cycle-approximate runs on the " << config
+            << " config, each result checked against its CPU reference\n"
+               "(issue-slot breakdown per scheduler-cycle: issued, waiting on memory, data dependence, structural, "
+               "barrier, fetch)\n\n";
+  std::cout << std::left << std::setw(17) << "workload" << std::setw(7) << "size" << std::right << std::setw(10)
+            << "cycles" << std::setw(12) << "warp insts" << std::setw(7) << "IPC" << std::setw(8) << "issue%"
+            << std::setw(6) << "mem%" << std::setw(6) << "dep%" << std::setw(7) << "unit%" << std::setw(6) << "bar%"
+            << std::setw(7) << "fetch%" << std::setw(11) << "K wi/s" << "  result\n";
   int failures = 0;
   for (auto& r : rows) {
-    auto wl = make_workload(r.name);
-    if (!wl) continue;
-    Config cfg;
-    StatsRegistry stats;
-    Gpu gpu(cfg, stats);
-    Device dev(gpu);
-    auto t0 = std::chrono::steady_clock::now();
-    WorkloadResult res;
-    try {
-      res = wl->run(dev, r.size, uint64_t(cfg.get_int("sim.seed")));
-    } catch (const std::exception& e) {
-      res.verified = false;
-      res.detail = e.what();
+    std::string out = tmp + "/" + r.name;
+    int rc = run_child({"run", "--workload", r.name, "--size", r.size, "--config", config, "--out", out, "-q"}, out + ".log");
+    std::cout << std::left << std::setw(17) << r.name << std::setw(7) << r.size << std::right;
+    if (rc != 0 || !fs::exists(out + "/stats.json")) {
+      std::ifstream lf(out + ".log");
+      std::string line, last;
+      while (std::getline(lf, line)) if (!line.empty()) last = line;
+      std::cout << "  FAILED (exit " << rc << "): " << last << "\n";
+      ++failures;
+      continue;
     }
-    double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    uint64_t w = 0, t = 0;
-    for (auto& l : gpu.launches()) { w += l.warp_instructions; t += l.thread_instructions; }
-    std::cout << std::left << std::setw(18) << r.name << std::setw(8) << size_name(r.size) << std::right << std::setw(9)
-              << gpu.launches().size() << std::setw(14) << w << std::setw(15) << t << std::setw(11) << std::fixed
-              << std::setprecision(1) << wall * 1e3 << std::setw(14) << (wall > 0 ? t / wall / 1e6 : 0.0) << "  "
-              << (res.verified ? "verified" : "FAILED: " + res.detail) << "\n";
-    if (!res.verified) ++failures;
+    YAML::Node st = YAML::LoadFile(out + "/stats.json");
+    double cycles = 0, winst = 0, tinst = 0;
+    bool ok = true;
+    for (auto k : st["kernels"]) {
+      cycles += num(k, "cycles");
+      winst += num(k, "warp_instructions");
+      tinst += num(k, "thread_instructions");
+      ok = ok && k["verified"].as<bool>();
+    }
+    const YAML::Node c = st["counters"];
+    double tot = 0;
+    for (const char* s : {"issued", "no_warp", "long_mem", "data", "structural", "barrier", "fetch", "other"})
+      tot += num(c, std::string("sched.") + s);
+    auto pct = [&](const char* s) { return tot > 0 ? 100.0 * num(c, std::string("sched.") + s) / tot : 0.0; };
+    const double wall = num(st["sim"], "wall_seconds");
+    std::cout << std::setw(10) << uint64_t(cycles) << std::setw(12) << uint64_t(winst) << std::fixed << std::setprecision(1)
+              << std::setw(7) << (cycles > 0 ? tinst / cycles : 0.0) << std::setw(8) << pct("issued") << std::setw(6)
+              << pct("long_mem") << std::setw(6) << pct("data") << std::setw(7) << pct("structural") << std::setw(6)
+              << pct("barrier") << std::setw(7) << pct("fetch") << std::setw(11) << std::setprecision(0)
+              << (wall > 0 ? winst / wall / 1e3 : 0.0) << "  " << (ok ? "verified" : "WRONG RESULT") << "\n";
+    if (!ok) ++failures;
   }
-  std::cout << "\nRun one yourself: warptlm run --workload matmul --size medium --out out/   (see 'warptlm workloads', 'warptlm params')\n";
+  fs::remove_all(tmp);
+  std::cout << "\nRun one yourself: warptlm run --workload matmul --size medium --config gtx480 --out out/\n"
+               "(warptlm workloads | warptlm params; stats in out/stats.json, out/stats.txt)\n";
   return failures ? 1 : 0;
 }
 

@@ -1,0 +1,67 @@
+// TLM-2.0 plumbing shared by every block: the GPU extension carried by each
+// generic payload, and a payload pool (no allocation per access).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include <tlm>
+
+namespace warptlm {
+
+enum class MemKind : uint8_t { Load, Store, Atomic, InstFetch, ConstLoad };
+
+// GPU facts that ride with a transaction: who asked, for what, from where.
+struct GpuExtension : tlm::tlm_extension<GpuExtension> {
+  uint16_t sm = 0;
+  uint16_t warp = 0;      // hardware warp slot in the SM
+  uint32_t block = 0;     // linear block id
+  uint32_t pc = 0;
+  uint32_t lane_mask = 0;
+  MemKind kind = MemKind::Load;
+  uint8_t space = 0;      // isa Space
+  uint64_t tag = 0;       // requester's cookie, returned untouched
+  uint64_t issue_cycle = 0;
+  int16_t route = -1;     // the target-side port a response returns through
+
+  tlm::tlm_extension_base* clone() const override { return new GpuExtension(*this); }
+  void copy_from(const tlm::tlm_extension_base& e) override { *this = static_cast<const GpuExtension&>(e); }
+};
+
+// Payloads are recycled: acquire() hands one out with its extension attached
+// and a reference taken; the last release() returns it here.
+class PayloadPool : public tlm::tlm_mm_interface {
+ public:
+  ~PayloadPool() override {
+    for (auto* p : all_) delete p;
+  }
+  tlm::tlm_generic_payload* acquire() {
+    tlm::tlm_generic_payload* p;
+    if (free_.empty()) {
+      p = new tlm::tlm_generic_payload(this);
+      p->set_extension(new GpuExtension);
+      all_.push_back(p);
+    } else {
+      p = free_.back();
+      free_.pop_back();
+    }
+    p->acquire();
+    p->set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    p->set_data_ptr(nullptr);
+    p->set_byte_enable_ptr(nullptr);
+    p->set_streaming_width(0);
+    return p;
+  }
+  void free(tlm::tlm_generic_payload* p) override { free_.push_back(p); }
+  size_t outstanding() const { return all_.size() - free_.size(); }
+
+ private:
+  std::vector<tlm::tlm_generic_payload*> all_, free_;
+};
+
+inline GpuExtension& gpu_ext(tlm::tlm_generic_payload& p) {
+  GpuExtension* e = nullptr;
+  p.get_extension(e);
+  return *e;
+}
+
+}  // namespace warptlm

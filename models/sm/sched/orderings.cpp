@@ -1,0 +1,122 @@
+// The baseline warp orderings.
+//   lrr:       loose round robin, starting after the warp issued last.
+//   gto:       greedy-then-oldest: keep issuing the same warp until it stalls, then the oldest.
+//   oldest:    strict age order.
+//   two_level: a small active set scheduled by an inner ordering; a warp that
+//              stalls on a long-latency load is demoted to the pending set and the
+//              outer policy promotes a pending warp (Narasiman et al., MICRO'11).
+#include <algorithm>
+
+#include "sm/sched/scheduler.hpp"
+
+namespace warptlm {
+
+const char* stall_name(Stall s) {
+  static const char* n[] = {"issued", "no_warp", "long_mem", "data", "structural", "barrier", "fetch", "other"};
+  return n[size_t(s)];
+}
+
+namespace {
+
+class Lrr : public WarpOrdering {
+ public:
+  const char* name() const override { return "lrr"; }
+  void order(const std::vector<WarpSlot*>& warps, std::vector<WarpSlot*>& out) override {
+    out.clear();
+    if (warps.empty()) return;
+    // rotate by hardware slot (stable), starting after the warp issued last
+    by_slot_ = warps;
+    std::sort(by_slot_.begin(), by_slot_.end(), [](WarpSlot* a, WarpSlot* b) { return a->slot < b->slot; });
+    size_t start = 0;
+    while (start < by_slot_.size() && by_slot_[start]->slot <= last_slot_) ++start;
+    if (start == by_slot_.size()) start = 0;
+    for (size_t i = 0; i < by_slot_.size(); ++i) out.push_back(by_slot_[(start + i) % by_slot_.size()]);
+  }
+  void issued(WarpSlot* w) override { last_slot_ = w->slot; }
+
+ private:
+  uint32_t last_slot_ = UINT32_MAX;
+  std::vector<WarpSlot*> by_slot_;
+};
+
+class Oldest : public WarpOrdering {
+ public:
+  const char* name() const override { return "oldest"; }
+  void order(const std::vector<WarpSlot*>& warps, std::vector<WarpSlot*>& out) override { out = warps; }
+};
+
+class Gto : public WarpOrdering {
+ public:
+  const char* name() const override { return "gto"; }
+  void order(const std::vector<WarpSlot*>& warps, std::vector<WarpSlot*>& out) override {
+    out.clear();
+    for (WarpSlot* w : warps)
+      if (w == last_) out.push_back(w);
+    for (WarpSlot* w : warps)
+      if (w != last_) out.push_back(w);
+  }
+  void issued(WarpSlot* w) override { last_ = w; }
+
+ private:
+  WarpSlot* last_ = nullptr;
+};
+
+class TwoLevel : public WarpOrdering {
+ public:
+  TwoLevel(uint32_t active, std::unique_ptr<WarpOrdering> inner, bool outer_lrr)
+      : size_(active), inner_(std::move(inner)), outer_lrr_(outer_lrr) {}
+  const char* name() const override { return "two_level"; }
+  void order(const std::vector<WarpSlot*>& warps, std::vector<WarpSlot*>& out) override {
+    // drop warps that left; fill the active set from the pending ones
+    active_.erase(std::remove_if(active_.begin(), active_.end(),
+                                 [&](WarpSlot* w) { return std::find(warps.begin(), warps.end(), w) == warps.end(); }),
+                  active_.end());
+    if (active_.size() < size_) {
+      std::vector<WarpSlot*> pending;
+      for (WarpSlot* w : warps)
+        if (std::find(active_.begin(), active_.end(), w) == active_.end()) pending.push_back(w);
+      if (outer_lrr_ && !pending.empty()) {
+        size_t s = 0;
+        while (s < pending.size() && pending[s]->slot <= last_promoted_) ++s;
+        std::rotate(pending.begin(), pending.begin() + long(s % pending.size()), pending.end());
+      }
+      // prefer pending warps that are not waiting on memory
+      std::stable_partition(pending.begin(), pending.end(), [](WarpSlot* w) { return w->last_stall != Stall::LongMem; });
+      for (WarpSlot* w : pending) {
+        if (active_.size() >= size_) break;
+        active_.push_back(w);
+        last_promoted_ = w->slot;
+      }
+    }
+    std::vector<WarpSlot*> act = active_;
+    std::sort(act.begin(), act.end(), [](WarpSlot* a, WarpSlot* b) { return a->age < b->age; });
+    inner_->order(act, out);
+  }
+  void issued(WarpSlot* w) override { inner_->issued(w); }
+  void stalled(WarpSlot* w, Stall why) override {
+    if (why != Stall::LongMem) return;
+    auto it = std::find(active_.begin(), active_.end(), w);
+    if (it != active_.end()) active_.erase(it);  // demoted to the pending set
+  }
+  const std::vector<WarpSlot*>& active_set() const { return active_; }
+
+ private:
+  uint32_t size_;
+  std::unique_ptr<WarpOrdering> inner_;
+  bool outer_lrr_;
+  std::vector<WarpSlot*> active_;
+  uint32_t last_promoted_ = UINT32_MAX;
+};
+
+}  // namespace
+
+std::unique_ptr<WarpOrdering> make_ordering(const std::string& name, const SmParams& p) {
+  if (name == "lrr") return std::make_unique<Lrr>();
+  if (name == "gto") return std::make_unique<Gto>();
+  if (name == "oldest") return std::make_unique<Oldest>();
+  if (name == "two_level")
+    return std::make_unique<TwoLevel>(p.two_level_active, make_ordering(p.two_level_inner, p), p.two_level_outer == "lrr");
+  return nullptr;
+}
+
+}  // namespace warptlm

@@ -1,0 +1,56 @@
+// Warp scheduler = an ordering (which warp first) plus issue filters (which
+// warps may issue at all). Mechanisms add orderings (OWF, locality groups) and
+// filters (throttling, bank-conflict masking, lock eligibility, hint mode)
+// without touching the SM.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sm/sm_params.hpp"
+#include "sm/warp_slot.hpp"
+
+namespace warptlm {
+
+class WarpOrdering {
+ public:
+  virtual ~WarpOrdering() = default;
+  virtual const char* name() const = 0;
+  // This cycle's priority order of `warps` (the scheduler's resident warps, oldest first).
+  virtual void order(const std::vector<WarpSlot*>& warps, std::vector<WarpSlot*>& out) = 0;
+  virtual void issued(WarpSlot*) {}
+  // The warp was considered and could not issue, for `why`.
+  virtual void stalled(WarpSlot*, Stall) {}
+};
+
+class IssueFilter {
+ public:
+  virtual ~IssueFilter() = default;
+  virtual const char* name() const = 0;
+  virtual bool may_issue(const WarpSlot& w) const = 0;
+};
+
+// Orderings by name: "lrr", "gto", "oldest", "two_level".
+std::unique_ptr<WarpOrdering> make_ordering(const std::string& name, const SmParams& p);
+
+class WarpScheduler {
+ public:
+  WarpScheduler(uint32_t id, std::unique_ptr<WarpOrdering> ordering) : id_(id), ordering_(std::move(ordering)) {}
+  uint32_t id() const { return id_; }
+  WarpOrdering& ordering() { return *ordering_; }
+  void add_filter(std::shared_ptr<IssueFilter> f) { filters_.push_back(std::move(f)); }
+  bool allowed(const WarpSlot& w) const {
+    for (auto& f : filters_)
+      if (!f->may_issue(w)) return false;
+    return true;
+  }
+  std::vector<WarpSlot*>& warps() { return warps_; }  // resident warps, oldest first
+
+ private:
+  uint32_t id_;
+  std::unique_ptr<WarpOrdering> ordering_;
+  std::vector<std::shared_ptr<IssueFilter>> filters_;
+  std::vector<WarpSlot*> warps_;
+};
+
+}  // namespace warptlm

@@ -1,0 +1,414 @@
+#include "sm/sm.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include "common/errors.hpp"
+
+namespace warptlm {
+
+namespace {
+// When several warps stall for different reasons, the scheduler-cycle is
+// charged to the most actionable one: structural, data, fetch, filtered, then
+// memory, barrier, no warp.
+int stall_rank(Stall s) {
+  switch (s) {
+    case Stall::Structural: return 0;
+    case Stall::Data: return 1;
+    case Stall::Fetch: return 2;
+    case Stall::Other: return 3;
+    case Stall::LongMem: return 4;
+    case Stall::Barrier: return 5;
+    default: return 6;
+  }
+}
+uint32_t lane_groups(uint32_t lanes) { return (32 + lanes - 1) / lanes; }
+}  // namespace
+
+Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc_time period, StatsRegistry& stats,
+       PayloadPool& pool)
+    : sc_core::sc_module(name), mem_socket("mem_socket"), id_(id), p_(p), period_(period), pool_(pool) {
+  slots_.resize(p_.max_warps);
+  for (uint32_t i = 0; i < p_.max_warps; ++i) slots_[i].slot = i;
+  for (uint32_t s = 0; s < p_.num_schedulers; ++s) {
+    auto ord = make_ordering(p_.warp_scheduler, p_);
+    if (!ord) throw InputError("unknown warp scheduler '" + p_.warp_scheduler + "'");
+    scheds_.push_back(std::make_unique<WarpScheduler>(s, std::move(ord)));
+  }
+  last_reason_.assign(p_.num_schedulers, Stall::NoWarp);
+  for (size_t k = 0; k < size_t(UnitKind::Count); ++k) unit_busy_[k].assign(p_.units[k].count, 0);
+  if (!p_.icache_perfect) icache_ = std::make_unique<InstructionCache>(p_.icache_size, p_.icache_line, p_.icache_assoc);
+  order_.reserve(p_.max_warps);
+
+  const std::string inst = "sm" + std::to_string(id);
+  StatGroup g(stats, inst, "sm");
+  warp_insts_ = &g.counter("warp_instructions", "warp instructions issued");
+  thread_insts_ = &g.counter("thread_instructions", "thread instructions issued (active lanes)");
+  active_cycles_ = &g.counter("active_cycles", "cycles with at least one resident block");
+  blocks_done_ = &g.counter("blocks", "thread blocks retired");
+  StatGroup ls(stats, inst + ".ldst", "ldst");
+  mem_requests_ = &ls.counter("requests", "memory requests sent (one per distinct line)");
+  mem_responses_ = &ls.counter("responses", "memory responses received");
+  stall_.resize(p_.num_schedulers);
+  for (uint32_t s = 0; s < p_.num_schedulers; ++s) {
+    StatGroup sg(stats, inst + ".sched" + std::to_string(s), "sched");
+    for (size_t r = 0; r < size_t(Stall::Count); ++r)
+      stall_[s][r] = &sg.counter(stall_name(Stall(r)), "scheduler cycles charged to this issue outcome");
+  }
+  if (icache_) {
+    StatGroup ic(stats, inst + ".icache", "icache");
+    icache_hits_ = &ic.counter("hits", "instruction cache hits");
+    icache_misses_ = &ic.counter("misses", "instruction cache misses");
+  }
+  mem_socket.register_nb_transport_bw(this, &Sm::nb_transport_bw);
+  SC_METHOD(tick);
+  sensitive << wake_;
+  dont_initialize();
+}
+
+uint64_t Sm::now_cycle() const { return uint64_t(sc_core::sc_time_stamp() / period_); }
+
+// ---------------------------------------------------------------- dispatch
+
+BlockUsage Sm::usage_of(const LaunchState& L, uint32_t regs_per_thread) const {
+  BlockUsage u;
+  u.warps = L.warps_per_block;
+  u.threads = u.warps * 32;
+  uint32_t per_warp = regs_per_thread * 32;
+  per_warp = (per_warp + p_.reg_alloc_unit - 1) / p_.reg_alloc_unit * p_.reg_alloc_unit;
+  u.registers = per_warp * u.warps;
+  const KernelInfo& k = *L.kernel;
+  uint32_t smem = L.dynamic_smem ? ((k.static_smem + 15) & ~15u) + L.dynamic_smem : k.static_smem;
+  u.shared = smem ? (smem + p_.smem_alloc_unit - 1) / p_.smem_alloc_unit * p_.smem_alloc_unit : 0;
+  return u;
+}
+
+bool Sm::can_accept(const BlockUsage& u) const {
+  return blocks_.size() < p_.max_blocks && used_.warps + u.warps <= p_.max_warps &&
+         used_.threads + u.threads <= p_.max_threads && used_.registers + u.registers <= p_.registers &&
+         used_.shared + u.shared <= p_.shared_mem;
+}
+
+void Sm::launch_block(std::unique_ptr<Block> b, const BlockUsage& u) {
+  const KernelInfo& k = b->kernel;
+  uint32_t next = 0;
+  for (Warp& fw : b->warps) {
+    while (slots_[next].resident) ++next;
+    WarpSlot& w = slots_[next];
+    w.resident = true;
+    w.fw = &fw;
+    w.block = b.get();
+    w.age = age_++;
+    w.ibuf_count = 0;
+    w.fetch_pending = false;
+    w.pending.assign(size_t(k.num_regs) + k.num_preds, 0);
+    w.pending_long.assign(size_t(k.num_regs) + k.num_preds, 0);
+    w.inflight = 0;
+    w.last_stall = Stall::Issued;
+    scheds_[w.slot % p_.num_schedulers]->warps().push_back(&w);
+  }
+  used_.warps += u.warps;
+  used_.threads += u.threads;
+  used_.registers += u.registers;
+  used_.shared += u.shared;
+  blocks_.push_back(Resident{std::move(b), u, 0});
+  update_warp_limit();
+  wake_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void Sm::add_issue_filter(std::shared_ptr<IssueFilter> f) {
+  for (auto& s : scheds_) s->add_filter(f);
+}
+
+void Sm::update_warp_limit() {
+  warp_limit_age_ = UINT64_MAX;
+  if (!p_.warp_limit) return;
+  std::vector<uint64_t> ages;
+  for (auto& w : slots_)
+    if (w.resident) ages.push_back(w.age);
+  if (ages.size() <= p_.warp_limit) return;
+  std::nth_element(ages.begin(), ages.begin() + (p_.warp_limit - 1), ages.end());
+  warp_limit_age_ = ages[p_.warp_limit - 1];
+}
+
+void Sm::retire_warp(WarpSlot& w) {
+  auto& list = scheds_[w.slot % p_.num_schedulers]->warps();
+  list.erase(std::find(list.begin(), list.end(), &w));
+  Block* b = w.block;
+  w.resident = false;
+  w.fw = nullptr;
+  w.block = nullptr;
+  for (auto& r : blocks_)
+    if (r.block.get() == b && ++r.warps_retired == b->warps.size()) {
+      retire_block(b);
+      break;
+    }
+}
+
+void Sm::retire_block(Block* b) {
+  auto it = std::find_if(blocks_.begin(), blocks_.end(), [&](const Resident& r) { return r.block.get() == b; });
+  used_.warps -= it->usage.warps;
+  used_.threads -= it->usage.threads;
+  used_.registers -= it->usage.registers;
+  used_.shared -= it->usage.shared;
+  for (auto& w : it->block->warps) { done_warp_insts_ += w.warp_insts; done_thread_insts_ += w.thread_insts; }
+  blocks_.erase(it);
+  ++*blocks_done_;
+  update_warp_limit();
+  if (on_block_done) on_block_done(*this);
+}
+
+// ---------------------------------------------------------------- the cycle
+
+void Sm::tick() {
+  cycle_ = now_cycle();
+  if (cycle_ == last_tick_) {  // woken twice in one cycle: the work is done; look again next cycle
+    next_trigger(period_);
+    return;
+  }
+  if (had_warps_ && last_tick_ != UINT64_MAX && cycle_ > last_tick_ + 1) {
+    const uint64_t skipped = cycle_ - last_tick_ - 1;
+    for (uint32_t s = 0; s < p_.num_schedulers; ++s) *stall_[s][size_t(last_reason_[s])] += skipped;
+    *active_cycles_ += skipped;
+  }
+  last_tick_ = cycle_;
+  if (blocks_.empty()) {
+    had_warps_ = false;
+    next_trigger(wake_);
+    return;
+  }
+  had_warps_ = true;
+  ++*active_cycles_;
+  writeback();
+  complete_fetches();
+  bool progress = false;
+  for (auto& s : scheds_) progress |= issue(*s) > 0;
+  progress |= start_fetches() > 0;
+  if (blocks_.empty()) {
+    had_warps_ = false;
+    next_trigger(wake_);
+    return;
+  }
+  // Sleep until the next cycle something can change.
+  uint64_t next = progress ? cycle_ + 1 : UINT64_MAX;
+  if (!completions_.empty()) next = std::min(next, std::max(completions_.top().cycle, cycle_ + 1));
+  for (auto& w : slots_)
+    if (w.resident && w.fetch_pending) next = std::min(next, w.fetch_ready);
+  for (auto& units : unit_busy_)
+    for (uint64_t b : units)
+      if (b > cycle_) next = std::min(next, b);
+  if (next == UINT64_MAX) next_trigger(wake_);  // waiting on memory
+  else next_trigger(period_ * double(next - cycle_), wake_);
+}
+
+void Sm::writeback() {
+  uint32_t ports = p_.writeback_ports ? p_.writeback_ports : UINT32_MAX, n = 0;
+  while (!completions_.empty() && completions_.top().cycle <= cycle_ && n < ports) {
+    Completion c = completions_.top();
+    completions_.pop();
+    release(slots_[c.slot], *c.in, c.long_latency);
+    ++n;
+  }
+}
+
+void Sm::release(WarpSlot& w, const Instr& in, bool long_latency) {
+  for (unsigned i = 0; i < in.nwrites; ++i) {
+    --w.pending[in.writes[i]];
+    if (long_latency) --w.pending_long[in.writes[i]];
+  }
+  --w.inflight;
+  if (w.ready_to_free()) retire_warp(w);
+}
+
+uint32_t Sm::issue(WarpScheduler& s) {
+  const uint32_t sid = s.id();
+  if (s.warps().empty()) {
+    ++*stall_[sid][size_t(Stall::NoWarp)];
+    last_reason_[sid] = Stall::NoWarp;
+    return 0;
+  }
+  s.ordering().order(s.warps(), order_);
+  uint32_t issued = 0;
+  Stall why = Stall::NoWarp;
+  for (WarpSlot* w : order_) {
+    const Instr* in = nullptr;
+    uint32_t unit = 0;
+    Stall r = check(s, *w, in, unit);
+    if (r == Stall::Issued) {
+      execute(*w, *in, unit);
+      s.ordering().issued(w);
+      if (++issued >= p_.issue_width) break;
+      continue;
+    }
+    w->last_stall = r;
+    s.ordering().stalled(w, r);
+    if (stall_rank(r) < stall_rank(why)) why = r;
+  }
+  Stall outcome = issued ? Stall::Issued : why;
+  ++*stall_[sid][size_t(outcome)];
+  last_reason_[sid] = outcome;
+  return issued;
+}
+
+Stall Sm::check(WarpScheduler& s, WarpSlot& w, const Instr*& in, uint32_t& unit) {
+  Warp& f = *w.fw;
+  if (f.done) return Stall::NoWarp;
+  if (f.at_barrier) return Stall::Barrier;
+  if (w.age > warp_limit_age_ || !s.allowed(w)) return Stall::Other;
+  const uint32_t pc = f.pc();
+  if (w.ibuf_count == 0 || w.ibuf_pc != pc) return Stall::Fetch;
+  in = &f.kernel.prog[pc];
+  bool data = false, mem = false;
+  for (unsigned i = 0; i < in->nreads; ++i)
+    if (w.pending[in->reads[i]]) (w.pending_long[in->reads[i]] ? mem : data) = true;
+  for (unsigned i = 0; i < in->nwrites; ++i)
+    if (w.pending[in->writes[i]]) (w.pending_long[in->writes[i]] ? mem : data) = true;
+  if (data) return Stall::Data;
+  if (mem) return Stall::LongMem;
+  const auto& units = unit_busy_[size_t(unit_of_class(op_class_of(*in)))];
+  for (uint32_t u = 0; u < units.size(); ++u)
+    if (units[u] <= cycle_) { unit = u; return Stall::Issued; }
+  return Stall::Structural;
+}
+
+void Sm::execute(WarpSlot& w, const Instr& in, uint32_t unit) {
+  Warp& f = *w.fw;
+  const OpClass cls = op_class_of(in);
+  const UnitKind kind = unit_of_class(cls);
+  const uint32_t groups = lane_groups(p_.units[size_t(kind)].lanes);
+  const OpClassParams& op = p_.ops[size_t(cls)];
+  unit_busy_[size_t(kind)][unit] = cycle_ + uint64_t(groups) * op.ii;
+  const uint32_t pc_before = f.pc();
+  const uint32_t active = f.active_mask();
+  f.addr_mask = 0;
+  if (clock_out_) *clock_out_ = cycle_;
+  const StepStatus st = step(f, *launch_);  // execute at issue: registers and memory change now
+  ++*warp_insts_;
+  *thread_insts_ += unsigned(__builtin_popcount(active));
+  // The buffer holds sequential instructions; a redirect flushes it.
+  if (f.done || f.pc() != pc_before + 1) w.ibuf_count = 0;
+  else { ++w.ibuf_pc; --w.ibuf_count; }
+  if (in.is_mem && f.addr_mask) {
+    send_memory(w, in, cycle_ + op.latency + groups - 1);
+  } else if (in.nwrites) {
+    for (unsigned i = 0; i < in.nwrites; ++i) ++w.pending[in.writes[i]];
+    ++w.inflight;
+    completions_.push(Completion{cycle_ + op.latency + groups - 1, seq_++, w.slot, &in, false});
+  }
+  if (st == StepStatus::Exited) {
+    w.block->warp_exited();
+    if (w.ready_to_free()) retire_warp(w);
+  }
+}
+
+// ---------------------------------------------------------------- LD/ST unit
+
+void Sm::send_memory(WarpSlot& w, const Instr& in, uint64_t agen_done) {
+  Warp& f = *w.fw;
+  Space sp = f.addr_space;
+  const uint32_t first = unsigned(__builtin_ctz(f.addr_mask));
+  if (sp == Space::Generic) {
+    uint64_t a = f.addr[first];
+    sp = (a >= kSharedWindow && a < kSharedWindow + kSharedWindowSize) ? Space::Shared
+         : (a >= kLocalWindow && a < kLocalWindow + kLocalWindowSize) ? Space::Local : Space::Global;
+  }
+  for (unsigned i = 0; i < in.nwrites; ++i) ++w.pending[in.writes[i]];
+  ++w.inflight;
+  if (sp != Space::Global && sp != Space::Local) {
+    // On-chip: shared memory, parameters and the constant cache answer in a fixed time.
+    completions_.push(Completion{agen_done + p_.shared_latency, seq_++, w.slot, &in, false});
+    return;
+  }
+  for (unsigned i = 0; i < in.nwrites; ++i) ++w.pending_long[in.writes[i]];
+  // Coalesce: one request per distinct line touched by the active lanes.
+  uint64_t lines[32];
+  uint32_t masks[32];
+  uint32_t n = 0;
+  for (uint32_t m = f.addr_mask; m; m &= m - 1) {
+    unsigned l = unsigned(__builtin_ctz(m));
+    uint64_t line = f.addr[l] / p_.mem_line;
+    uint32_t j = 0;
+    while (j < n && lines[j] != line) ++j;
+    if (j == n) { lines[n] = line; masks[n] = 0; ++n; }
+    masks[j] |= 1u << l;
+  }
+  uint32_t mo;
+  if (free_memops_.empty()) { mo = uint32_t(memops_.size()); memops_.push_back(MemOp{}); }
+  else { mo = free_memops_.back(); free_memops_.pop_back(); }
+  memops_[mo] = MemOp{w.slot, &in, n, in.nwrites > 0};
+  const bool store = in.op == Op::St;
+  for (uint32_t j = 0; j < n; ++j) {
+    tlm::tlm_generic_payload* p = pool_.acquire();
+    p->set_command(store ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+    p->set_address(lines[j] * p_.mem_line);
+    p->set_data_length(p_.mem_line);
+    GpuExtension& e = gpu_ext(*p);
+    e.sm = uint16_t(id_);
+    e.warp = uint16_t(w.slot);
+    e.block = w.block->linear_id;
+    e.pc = in.pc;
+    e.lane_mask = masks[j];
+    e.kind = store ? MemKind::Store : (in.op == Op::Atom || in.op == Op::Red) ? MemKind::Atomic : MemKind::Load;
+    e.space = uint8_t(sp);
+    e.tag = mo;
+    e.issue_cycle = cycle_;
+    tlm::tlm_phase ph = tlm::BEGIN_REQ;
+    sc_core::sc_time t = period_ * double(agen_done - cycle_);
+    ++*mem_requests_;
+    mem_socket->nb_transport_fw(*p, ph, t);
+  }
+}
+
+tlm::tlm_sync_enum Sm::nb_transport_bw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time&) {
+  if (ph != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;  // END_REQ: the request was taken
+  ++*mem_responses_;
+  const uint32_t mo = uint32_t(gpu_ext(p).tag);
+  p.release();
+  MemOp& m = memops_[mo];
+  if (--m.remaining == 0) {
+    WarpSlot& w = slots_[m.slot];
+    const Instr* in = m.in;
+    free_memops_.push_back(mo);
+    // the returning data takes a writeback slot at the next cycle edge
+    completions_.push(Completion{now_cycle() + 1, seq_++, w.slot, in, true});
+    wake_.notify(sc_core::SC_ZERO_TIME);
+  }
+  ph = tlm::END_RESP;
+  return tlm::TLM_COMPLETED;
+}
+
+// ---------------------------------------------------------------- front end
+
+void Sm::complete_fetches() {
+  for (auto& w : slots_)
+    if (w.resident && w.fetch_pending && w.fetch_ready <= cycle_) {
+      w.fetch_pending = false;
+      w.ibuf_pc = w.fetch_pc;
+      w.ibuf_count = p_.ibuffer_entries;
+    }
+}
+
+uint32_t Sm::start_fetches() {
+  uint32_t started = 0;
+  const uint32_t n = uint32_t(slots_.size());
+  for (uint32_t i = 0; i < n && started < p_.fetch_warps_per_cycle; ++i) {
+    WarpSlot& w = slots_[(fetch_rr_ + i) % n];
+    if (!w.resident || w.fetch_pending || w.fw->done) continue;
+    const uint32_t pc = w.fw->pc();
+    if (w.ibuf_count && w.ibuf_pc == pc) continue;
+    uint32_t lat = p_.icache_hit_latency;
+    if (icache_) {
+      if (icache_->access(w.block->kernel.uid, pc)) ++*icache_hits_;
+      else { ++*icache_misses_; lat = p_.icache_miss_latency; }
+    }
+    w.fetch_pending = true;
+    w.fetch_ready = cycle_ + lat;
+    w.fetch_pc = pc;
+    w.ibuf_count = 0;
+    fetch_rr_ = (w.slot + 1) % n;
+    ++started;
+  }
+  return started;
+}
+
+}  // namespace warptlm

@@ -1,0 +1,121 @@
+// The streaming multiprocessor: warp slots, fetch through an instruction
+// cache into per-warp instruction buffers, a scoreboard, N warp schedulers
+// (ordering + filters), functional-unit pipelines, writeback with a port
+// limit, barriers, and an LD/ST unit that talks TLM-2.0 to memory.
+//
+// Smart ticking: tick() is an SC_METHOD that re-arms itself for the next
+// cycle only while something can happen then; otherwise it sleeps until the
+// next known completion or until a memory response or a new block wakes it.
+// Skipped cycles are charged to the stall reason they would have repeated.
+#pragma once
+#include <functional>
+#include <memory>
+#include <queue>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "common/gpu_payload.hpp"
+#include "common/stats.hpp"
+#include "isa/simt.hpp"
+#include "sm/icache.hpp"
+#include "sm/sched/scheduler.hpp"
+#include "sm/sm_params.hpp"
+#include "sm/warp_slot.hpp"
+
+namespace warptlm {
+
+// What a resident block takes from the SM.
+struct BlockUsage {
+  uint32_t warps = 0, threads = 0, registers = 0, shared = 0;
+};
+
+class Sm : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_initiator_socket<Sm> mem_socket;
+
+  Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc_time period, StatsRegistry& stats,
+     PayloadPool& pool);
+  SC_HAS_PROCESS(Sm);
+
+  uint32_t id() const { return id_; }
+  const SmParams& params() const { return p_; }
+
+  // Thread-block dispatch.
+  BlockUsage usage_of(const LaunchState& L, uint32_t regs_per_thread) const;
+  bool can_accept(const BlockUsage& u) const;
+  void launch_block(std::unique_ptr<Block> b, const BlockUsage& u);
+  uint32_t resident_blocks() const { return uint32_t(blocks_.size()); }
+  std::function<void(Sm&)> on_block_done;  // called after a block retires
+
+  // Issue filters added by mechanisms apply to every scheduler of this SM.
+  void add_issue_filter(std::shared_ptr<IssueFilter> f);
+  WarpScheduler& scheduler(uint32_t i) { return *scheds_[i]; }
+  const std::vector<WarpSlot>& slots() const { return slots_; }
+
+  uint64_t cycle() const { return cycle_; }
+  // Instructions of the warps of retired blocks (the functional warps' own counts).
+  uint64_t retired_warp_instructions() const { return done_warp_insts_; }
+  uint64_t retired_thread_instructions() const { return done_thread_insts_; }
+  // The launch in flight; `clock` receives the current cycle for %clock.
+  void set_launch(const LaunchState* L, uint64_t* clock) { launch_ = L; clock_out_ = clock; }
+
+ private:
+  struct Resident { std::unique_ptr<Block> block; BlockUsage usage; uint32_t warps_retired; };
+  struct Completion {
+    uint64_t cycle;
+    uint64_t seq;          // tie-break: deterministic order
+    uint32_t slot;
+    const Instr* in;
+    bool long_latency;
+    bool operator>(const Completion& o) const { return cycle != o.cycle ? cycle > o.cycle : seq > o.seq; }
+  };
+  struct MemOp { uint32_t slot; const Instr* in; uint32_t remaining; bool writes; };
+
+  void tick();
+  uint64_t now_cycle() const;
+  void writeback();
+  uint32_t issue(WarpScheduler& s);
+  Stall check(WarpScheduler& s, WarpSlot& w, const Instr*& in, uint32_t& unit);
+  void execute(WarpSlot& w, const Instr& in, uint32_t unit);
+  void send_memory(WarpSlot& w, const Instr& in, uint64_t agen_done);
+  void complete_fetches();
+  uint32_t start_fetches();
+  void retire_warp(WarpSlot& w);
+  void retire_block(Block* b);
+  void release(WarpSlot& w, const Instr& in, bool long_latency);
+  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
+  void update_warp_limit();
+
+  uint32_t id_;
+  SmParams p_;
+  sc_core::sc_time period_;
+  PayloadPool& pool_;
+  const LaunchState* launch_ = nullptr;
+  uint64_t* clock_out_ = nullptr;
+  std::vector<WarpSlot> slots_;
+  std::vector<std::unique_ptr<WarpScheduler>> scheds_;
+  std::vector<Resident> blocks_;
+  BlockUsage used_;
+  std::array<std::vector<uint64_t>, size_t(UnitKind::Count)> unit_busy_;
+  std::priority_queue<Completion, std::vector<Completion>, std::greater<Completion>> completions_;
+  std::vector<MemOp> memops_;
+  std::vector<uint32_t> free_memops_;
+  uint64_t seq_ = 0, age_ = 0;
+  uint64_t cycle_ = 0, last_tick_ = UINT64_MAX;
+  bool had_warps_ = false;
+  uint32_t fetch_rr_ = 0;
+  sc_core::sc_event wake_;
+  std::unique_ptr<InstructionCache> icache_;
+  std::vector<WarpSlot*> order_;
+  std::vector<Stall> last_reason_;
+  uint64_t warp_limit_age_ = UINT64_MAX;  // static warp limiting: the youngest age allowed to issue
+
+  // stats
+  Counter *warp_insts_, *thread_insts_, *active_cycles_, *mem_requests_, *mem_responses_, *blocks_done_;
+  Counter *icache_hits_ = nullptr, *icache_misses_ = nullptr;
+  uint64_t done_warp_insts_ = 0, done_thread_insts_ = 0;
+  std::vector<std::array<Counter*, size_t(Stall::Count)>> stall_;
+};
+
+}  // namespace warptlm

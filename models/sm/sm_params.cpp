@@ -1,0 +1,133 @@
+#include "sm/sm_params.hpp"
+
+namespace warptlm {
+
+static const char* const kOpClassNames[] = {"alu", "imul", "idiv", "fp", "fdiv", "sfu", "dp", "mem", "branch", "barrier"};
+static const char* const kUnitNames[] = {"sp", "int", "sfu", "dp", "ldst", "branch"};
+
+const char* op_class_name(OpClass c) { return kOpClassNames[size_t(c)]; }
+const char* unit_kind_name(UnitKind k) { return kUnitNames[size_t(k)]; }
+
+OpClass op_class_of(const Instr& in) {
+  switch (in.op) {
+    case Op::Ld: case Op::Ldu: case Op::St: case Op::Atom: case Op::Red: case Op::Prefetch: return OpClass::Mem;
+    case Op::Bra: case Op::Call: case Op::Ret: case Op::Exit: case Op::Trap: return OpClass::Branch;
+    case Op::Bar: case Op::BarArrive: case Op::BarRed: case Op::Membar: case Op::Fence: return OpClass::Barrier;
+    default: break;
+  }
+  const bool f64 = in.type == DType::F64 || in.type2 == DType::F64;
+  switch (in.op) {
+    case Op::Sqrt: case Op::Rsqrt: case Op::Rcp: case Op::Sin: case Op::Cos: case Op::Lg2: case Op::Ex2: case Op::Tanh:
+      return f64 ? OpClass::Dp : OpClass::Sfu;
+    case Op::Div: case Op::Rem:
+      if (f64) return OpClass::Dp;
+      return dtype_float(in.type) ? OpClass::Fdiv : OpClass::Idiv;
+    default: break;
+  }
+  if (f64) return OpClass::Dp;
+  if (dtype_float(in.type) || dtype_float(in.type2)) return OpClass::Fp;
+  if (in.op == Op::Mul || in.op == Op::Mad || in.op == Op::Mul24 || in.op == Op::Mad24 || in.op == Op::Sad) return OpClass::Imul;
+  return OpClass::Alu;
+}
+
+UnitKind unit_of_class(OpClass c) {
+  switch (c) {
+    case OpClass::Alu: case OpClass::Imul: case OpClass::Idiv: return UnitKind::INT;
+    case OpClass::Fp: return UnitKind::SP;
+    case OpClass::Fdiv: case OpClass::Sfu: return UnitKind::SFU;
+    case OpClass::Dp: return UnitKind::DP;
+    case OpClass::Mem: return UnitKind::LDST;
+    default: return UnitKind::BRANCH;
+  }
+}
+
+void SmParams::declare(ParamTable& t) {
+  t.int_param("sm.max_threads", 1536, 32, 65536, "resident threads per SM (occupancy limit)");
+  t.int_param("sm.max_warps", 48, 1, 2048, "resident warps per SM (occupancy limit)");
+  t.int_param("sm.max_blocks", 8, 1, 256, "resident thread blocks per SM (occupancy limit)");
+  t.int_param("sm.registers", 32768, 0, 1 << 24, "32-bit registers per SM (occupancy limit)");
+  t.int_param("sm.reg_alloc_unit", 1, 1, 1024, "registers are allocated per warp in multiples of this many per thread");
+  t.int_param("sm.shared_mem", 49152, 0, 1 << 24, "bytes of shared memory per SM (occupancy limit)");
+  t.int_param("sm.smem_alloc_unit", 1, 1, 65536, "a block's shared memory is rounded up to a multiple of this many bytes");
+  t.bool_param("sm.icache.perfect", true, "instruction fetch always hits (no instruction cache model)");
+  t.int_param("sm.icache.size", 4096, 64, 1 << 20, "instruction cache bytes");
+  t.int_param("sm.icache.line", 128, 8, 4096, "instruction cache line bytes");
+  t.int_param("sm.icache.assoc", 4, 1, 64, "instruction cache ways");
+  t.int_param("sm.icache.hit_latency", 1, 1, 1000, "cycles from fetch to an instruction in the buffer on a hit");
+  t.int_param("sm.icache.miss_latency", 20, 1, 10000, "cycles for an instruction cache miss");
+  t.int_param("sm.ibuffer_entries", 2, 1, 64, "decoded instructions buffered per warp (one fetch fills them)");
+  t.int_param("sm.fetch_warps_per_cycle", 1, 1, 64, "warps the fetch stage serves per cycle");
+  t.int_param("sm.num_schedulers", 2, 1, 16, "warp schedulers per SM; scheduler i owns the warps with slot % N == i");
+  t.int_param("sm.issue_width", 1, 1, 8, "instructions each scheduler may issue per cycle (from different warps)");
+  t.enum_param("sm.warp_scheduler", "lrr", {"lrr", "gto", "two_level", "oldest"},
+               "warp ordering: loose round robin, greedy-then-oldest, two-level, oldest first");
+  t.int_param("sm.two_level.active", 8, 1, 256, "two-level: warps in the active set of each scheduler");
+  t.enum_param("sm.two_level.inner", "lrr", {"lrr", "gto", "oldest"}, "two-level: ordering inside the active set");
+  t.enum_param("sm.two_level.outer", "oldest", {"lrr", "oldest"}, "two-level: which pending warp is promoted");
+  t.int_param("sm.warp_limit", 0, 0, 2048, "static warp limiting: only the N oldest resident warps may issue (0 = off)");
+  struct UnitDef { UnitKind k; uint32_t count, lanes; const char* what; };
+  const UnitDef units[] = {{UnitKind::SP, 2, 16, "single-precision FP"}, {UnitKind::INT, 2, 16, "integer"},
+                           {UnitKind::SFU, 1, 4, "special-function"}, {UnitKind::DP, 1, 4, "double-precision"},
+                           {UnitKind::LDST, 1, 16, "load/store"}, {UnitKind::BRANCH, 1, 32, "branch/barrier"}};
+  for (auto& u : units) {
+    std::string p = std::string("sm.unit.") + unit_kind_name(u.k);
+    t.int_param(p + ".count", u.count, 1, 64, std::string("number of ") + u.what + " pipelines");
+    t.int_param(p + ".lanes", u.lanes, 1, 32, std::string("lanes of each ") + u.what + " pipeline (a warp holds it ceil(32/lanes) cycles)");
+  }
+  struct OpDef { OpClass c; uint32_t lat, ii; const char* what; };
+  const OpDef ops[] = {{OpClass::Alu, 4, 1, "integer add/logic/shift/compare/move"}, {OpClass::Imul, 5, 1, "integer multiply"},
+                       {OpClass::Idiv, 40, 8, "integer divide/remainder"}, {OpClass::Fp, 4, 1, "FP32 add/mul/fma/compare/convert"},
+                       {OpClass::Fdiv, 20, 4, "FP32 divide"}, {OpClass::Sfu, 8, 1, "transcendental and reciprocal"},
+                       {OpClass::Dp, 8, 2, "FP64 arithmetic"}, {OpClass::Mem, 1, 1, "address generation of a memory instruction"},
+                       {OpClass::Branch, 1, 1, "branch/call/return/exit"}, {OpClass::Barrier, 1, 1, "barrier and fence"}};
+  for (auto& o : ops) {
+    std::string p = std::string("sm.op.") + op_class_name(o.c);
+    t.int_param(p + ".latency", o.lat, 1, 100000, std::string("cycles until the result of ") + o.what + " can be read");
+    t.int_param(p + ".ii", o.ii, 1, 1000, std::string("initiation interval of ") + o.what + " (cycles per lane group)");
+  }
+  t.int_param("sm.writeback_ports", 0, 0, 64, "register-file writes per cycle, shared by ALU results and returning loads (0 = unlimited)");
+  t.int_param("sm.shared_latency", 24, 1, 10000, "cycles of a shared-memory access");
+  t.int_param("sm.mem_line", 128, 4, 4096, "bytes a global access coalesces over (one request per distinct line)");
+}
+
+SmParams SmParams::from(const Config& c) {
+  SmParams p;
+  p.max_threads = uint32_t(c.get_int("sm.max_threads"));
+  p.max_warps = uint32_t(c.get_int("sm.max_warps"));
+  p.max_blocks = uint32_t(c.get_int("sm.max_blocks"));
+  p.registers = uint32_t(c.get_int("sm.registers"));
+  p.reg_alloc_unit = uint32_t(c.get_int("sm.reg_alloc_unit"));
+  p.shared_mem = uint32_t(c.get_int("sm.shared_mem"));
+  p.smem_alloc_unit = uint32_t(c.get_int("sm.smem_alloc_unit"));
+  p.icache_perfect = c.get_bool("sm.icache.perfect");
+  p.icache_size = uint32_t(c.get_int("sm.icache.size"));
+  p.icache_line = uint32_t(c.get_int("sm.icache.line"));
+  p.icache_assoc = uint32_t(c.get_int("sm.icache.assoc"));
+  p.icache_hit_latency = uint32_t(c.get_int("sm.icache.hit_latency"));
+  p.icache_miss_latency = uint32_t(c.get_int("sm.icache.miss_latency"));
+  p.ibuffer_entries = uint32_t(c.get_int("sm.ibuffer_entries"));
+  p.fetch_warps_per_cycle = uint32_t(c.get_int("sm.fetch_warps_per_cycle"));
+  p.num_schedulers = uint32_t(c.get_int("sm.num_schedulers"));
+  p.issue_width = uint32_t(c.get_int("sm.issue_width"));
+  p.warp_scheduler = c.get_string("sm.warp_scheduler");
+  p.two_level_active = uint32_t(c.get_int("sm.two_level.active"));
+  p.two_level_inner = c.get_string("sm.two_level.inner");
+  p.two_level_outer = c.get_string("sm.two_level.outer");
+  p.warp_limit = uint32_t(c.get_int("sm.warp_limit"));
+  for (size_t k = 0; k < size_t(UnitKind::Count); ++k) {
+    std::string pre = std::string("sm.unit.") + unit_kind_name(UnitKind(k));
+    p.units[k].count = uint32_t(c.get_int(pre + ".count"));
+    p.units[k].lanes = uint32_t(c.get_int(pre + ".lanes"));
+  }
+  for (size_t k = 0; k < size_t(OpClass::Count); ++k) {
+    std::string pre = std::string("sm.op.") + op_class_name(OpClass(k));
+    p.ops[k].latency = uint32_t(c.get_int(pre + ".latency"));
+    p.ops[k].ii = uint32_t(c.get_int(pre + ".ii"));
+  }
+  p.writeback_ports = uint32_t(c.get_int("sm.writeback_ports"));
+  p.shared_latency = uint32_t(c.get_int("sm.shared_latency"));
+  p.mem_line = uint32_t(c.get_int("sm.mem_line"));
+  return p;
+}
+
+}  // namespace warptlm

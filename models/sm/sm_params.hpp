@@ -1,0 +1,53 @@
+// Parameters of one SM (all SMs of a GPU share them): resource limits for
+// occupancy, front end, warp schedulers, functional units, writeback.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "common/config.hpp"
+#include "isa/ir.hpp"
+
+namespace warptlm {
+
+// Opcode classes: each has a latency and an initiation interval and runs on one
+// functional-unit kind.
+enum class OpClass : uint8_t { Alu, Imul, Idiv, Fp, Fdiv, Sfu, Dp, Mem, Branch, Barrier, Count };
+const char* op_class_name(OpClass c);
+OpClass op_class_of(const Instr& in);
+
+// Functional-unit kinds (pipelines); a warp instruction holds one unit of its
+// kind for ceil(32 / lanes) * initiation-interval cycles.
+enum class UnitKind : uint8_t { SP, INT, SFU, DP, LDST, BRANCH, Count };
+const char* unit_kind_name(UnitKind k);
+UnitKind unit_of_class(OpClass c);
+
+struct UnitParams { uint32_t count = 1, lanes = 32; };
+struct OpClassParams { uint32_t latency = 1, ii = 1; };
+
+struct SmParams {
+  // resources (occupancy)
+  uint32_t max_threads = 1536, max_warps = 48, max_blocks = 8, registers = 32768, shared_mem = 49152;
+  uint32_t reg_alloc_unit = 1, smem_alloc_unit = 1;
+  // front end
+  bool icache_perfect = true;
+  uint32_t icache_size = 4096, icache_line = 128, icache_assoc = 4, icache_hit_latency = 1, icache_miss_latency = 20;
+  uint32_t ibuffer_entries = 2, fetch_warps_per_cycle = 1;
+  // issue
+  uint32_t num_schedulers = 2, issue_width = 1;
+  std::string warp_scheduler = "lrr";
+  uint32_t two_level_active = 8;
+  std::string two_level_inner = "lrr", two_level_outer = "oldest";
+  uint32_t warp_limit = 0;  // static warp limiting: 0 = off
+  // execution
+  std::array<UnitParams, size_t(UnitKind::Count)> units{};
+  std::array<OpClassParams, size_t(OpClass::Count)> ops{};
+  uint32_t writeback_ports = 0;  // 0 = unlimited
+  uint32_t shared_latency = 24;  // shared-memory access (the banked model replaces this)
+  uint32_t mem_line = 128;       // global accesses coalesce per line (the LD/ST unit refines this)
+
+  static void declare(ParamTable& t);
+  static SmParams from(const Config& c);
+};
+
+}  // namespace warptlm

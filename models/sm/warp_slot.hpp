@@ -1,0 +1,35 @@
+// A hardware warp slot of the SM: the timing state beside the functional warp
+// (instruction buffer, scoreboard, in-flight work).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "isa/simt.hpp"
+
+namespace warptlm {
+
+// Why a scheduler issued nothing in a cycle (one reason per scheduler-cycle).
+enum class Stall : uint8_t { Issued, NoWarp, LongMem, Data, Structural, Barrier, Fetch, Other, Count };
+const char* stall_name(Stall s);
+
+struct WarpSlot {
+  uint32_t slot = 0;         // hardware slot index in the SM
+  bool resident = false;
+  Warp* fw = nullptr;        // functional warp (execute at issue)
+  Block* block = nullptr;
+  uint64_t age = 0;          // dynamic warp id: order of arrival on the SM
+  // front end: decoded instructions buffered from ibuf_pc on
+  uint32_t ibuf_pc = 0, ibuf_count = 0;
+  bool fetch_pending = false;
+  uint64_t fetch_ready = 0;
+  uint32_t fetch_pc = 0;
+  // scoreboard: in-flight writes per register slot (predicates after registers),
+  // and which of them come from memory (long latency)
+  std::vector<uint8_t> pending, pending_long;
+  uint32_t inflight = 0;     // results and memory requests not yet back
+  Stall last_stall = Stall::Issued;
+
+  bool ready_to_free() const { return fw && fw->done && inflight == 0; }
+};
+
+}  // namespace warptlm
