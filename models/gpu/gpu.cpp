@@ -62,6 +62,10 @@ Gpu::Gpu(const Config& cfg, StatsRegistry& stats) : p_(GpuParams::from(cfg)), st
     sms_.push_back(std::make_unique<Sm>(("sm" + std::to_string(i)).c_str(), i, *sm_params_, *period_, stats_, *pool_));
     sms_.back()->mem_socket.bind(flat_->socket);
     sms_.back()->on_block_done = [this](Sm&) { block_retired(); };
+    sms_.back()->on_run_error = [this](const std::string& msg) {
+      if (run_error_.empty()) run_error_ = msg;
+      sc_core::sc_stop();
+    };
   }
   placement_ = make_placement(p_.placement);
 }
@@ -186,7 +190,9 @@ void Gpu::run_timing(const KernelInfo& k, LaunchState& L, uint64_t blocks, uint3
   last_retire_cycle_ = start;
   placement_->begin_launch(uint32_t(blocks));
   dispatch();
+  if (!run_error_.empty()) throw RunError(run_error_);  // a previous launch stopped the simulation
   sc_core::sc_start();  // runs until no module has anything left to do
+  if (!run_error_.empty()) throw RunError(run_error_);
   if (blocks_retired_ < total_blocks_) {
     std::ostringstream os;
     os << "deadlock in kernel '" << k.name << "': " << (total_blocks_ - blocks_retired_)

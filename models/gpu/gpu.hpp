@@ -99,6 +99,7 @@ class Gpu {
   std::unique_ptr<BlockUsage> usage_;
   uint64_t next_block_ = 0, total_blocks_ = 0, blocks_retired_ = 0, last_retire_cycle_ = 0;
   uint64_t clock_ = 0;
+  std::string run_error_;  // first fault raised inside the simulation
 };
 
 }  // namespace warptlm

@@ -112,6 +112,7 @@ void Sm::launch_block(std::unique_ptr<Block> b, const BlockUsage& u) {
   used_.registers += u.registers;
   used_.shared += u.shared;
   blocks_.push_back(Resident{std::move(b), u, 0});
+  peak_blocks_ = std::max(peak_blocks_, uint32_t(blocks_.size()));
   update_warp_limit();
   wake_.notify(sc_core::SC_ZERO_TIME);
 }
@@ -123,9 +124,10 @@ void Sm::add_issue_filter(std::shared_ptr<IssueFilter> f) {
 void Sm::update_warp_limit() {
   warp_limit_age_ = UINT64_MAX;
   if (!p_.warp_limit) return;
+  // the N oldest warps still running may issue
   std::vector<uint64_t> ages;
   for (auto& w : slots_)
-    if (w.resident) ages.push_back(w.age);
+    if (w.resident && !w.fw->done) ages.push_back(w.age);
   if (ages.size() <= p_.warp_limit) return;
   std::nth_element(ages.begin(), ages.begin() + (p_.warp_limit - 1), ages.end());
   warp_limit_age_ = ages[p_.warp_limit - 1];
@@ -161,6 +163,16 @@ void Sm::retire_block(Block* b) {
 // ---------------------------------------------------------------- the cycle
 
 void Sm::tick() {
+  try {
+    cycle_step();
+  } catch (const RunError& e) {
+    // Exceptions must not escape a SystemC process; the platform reports it.
+    if (on_run_error) on_run_error(e.what());
+    next_trigger(wake_);
+  }
+}
+
+void Sm::cycle_step() {
   cycle_ = now_cycle();
   if (cycle_ == last_tick_) {  // woken twice in one cycle: the work is done; look again next cycle
     next_trigger(period_);
@@ -297,6 +309,7 @@ void Sm::execute(WarpSlot& w, const Instr& in, uint32_t unit) {
   }
   if (st == StepStatus::Exited) {
     w.block->warp_exited();
+    if (p_.warp_limit) update_warp_limit();
     if (w.ready_to_free()) retire_warp(w);
   }
 }

@@ -46,7 +46,11 @@ class Sm : public sc_core::sc_module {
   bool can_accept(const BlockUsage& u) const;
   void launch_block(std::unique_ptr<Block> b, const BlockUsage& u);
   uint32_t resident_blocks() const { return uint32_t(blocks_.size()); }
+  uint32_t peak_resident_blocks() const { return peak_blocks_; }
   std::function<void(Sm&)> on_block_done;  // called after a block retires
+  // A kernel fault or deadlock found inside the simulation: the platform stops
+  // the simulation and reports it once sc_start returns.
+  std::function<void(const std::string&)> on_run_error;
 
   // Issue filters added by mechanisms apply to every scheduler of this SM.
   void add_issue_filter(std::shared_ptr<IssueFilter> f);
@@ -73,6 +77,7 @@ class Sm : public sc_core::sc_module {
   struct MemOp { uint32_t slot; const Instr* in; uint32_t remaining; bool writes; };
 
   void tick();
+  void cycle_step();
   uint64_t now_cycle() const;
   void writeback();
   uint32_t issue(WarpScheduler& s);
@@ -104,6 +109,7 @@ class Sm : public sc_core::sc_module {
   uint64_t seq_ = 0, age_ = 0;
   uint64_t cycle_ = 0, last_tick_ = UINT64_MAX;
   bool had_warps_ = false;
+  uint32_t peak_blocks_ = 0;
   uint32_t fetch_rr_ = 0;
   sc_core::sc_event wake_;
   std::unique_ptr<InstructionCache> icache_;

@@ -424,3 +424,20 @@ TEST_CASE("BYO PTX: a kernel name not in the module -> exit 2", "[cli][byo][erro
   CHECK(r.code == 2);
   CHECK(contains(r.out, "no_such_entry"));
 }
+
+TEST_CASE("timing runs are deterministic: every counter identical across two runs", "[cli]") {
+  TempDir t;
+  for (const char* wl : {"matmul", "bfs"}) {
+    std::string args = std::string("run --workload ") + wl + " --size tiny --config gtx480 --set sm.warp_scheduler=gto -q --out ";
+    auto r1 = warptlm(t, args + q(t / (std::string(wl) + "1")));
+    auto r2 = warptlm(t, args + q(t / (std::string(wl) + "2")));
+    REQUIRE(r1.code == 0);
+    REQUIRE(r2.code == 0);
+    YAML::Node a = YAML::LoadFile(t / (std::string(wl) + "1/stats.json"));
+    YAML::Node b = YAML::LoadFile(t / (std::string(wl) + "2/stats.json"));
+    CHECK(a["kernels"][0]["cycles"].as<uint64_t>() > 0);
+    a.remove("sim");  // wall-clock speed differs run to run; everything else must not
+    b.remove("sim");
+    CHECK(YAML::Dump(a) == YAML::Dump(b));
+  }
+}

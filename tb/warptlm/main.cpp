@@ -20,7 +20,8 @@ namespace {
 
 // Errors reach the user through SystemC's report handler, as one readable line.
 void report_handler(const sc_core::sc_report& rep, const sc_core::sc_actions& actions) {
-  if (actions & sc_core::SC_DISPLAY) {
+  // SystemC's own info messages (e.g. "stopped by user" after a fault stops the run) are not for the user.
+  if ((actions & sc_core::SC_DISPLAY) && rep.get_severity() >= sc_core::SC_WARNING) {
     const char* sev = rep.get_severity() >= sc_core::SC_ERROR ? "error" : rep.get_severity() == sc_core::SC_WARNING ? "warning" : "info";
     std::cerr << "warptlm: " << sev << ": " << rep.get_msg() << std::endl;
   }

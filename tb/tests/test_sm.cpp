@@ -1,0 +1,335 @@
+// SM timing core, driven by hand-built PTX instruction streams: issue timing
+// of dependent chains, sustained issue rate, warp-scheduler orderings
+// (observed through %clock read at issue), barriers, occupancy in the
+// dispatcher, stall accounting.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <sstream>
+
+#include "common/config.hpp"
+#include "common/stats.hpp"
+#include "gpu/gpu.hpp"
+#include "runtime/device.hpp"
+#include "sm/sm.hpp"
+
+using namespace warptlm;
+
+namespace {
+
+const char* kHeader = ".version 9.0\n.target sm_75\n.address_size 64\n";
+
+// One timing GPU per process (a SystemC design elaborates once).
+struct Rig {
+  Config cfg;
+  StatsRegistry stats;
+  std::unique_ptr<Gpu> gpu;
+  std::unique_ptr<Device> dev;
+  explicit Rig(const std::vector<std::pair<std::string, std::string>>& sets, const std::string& base = "") {
+    GpuParams::declare(ParamTable::global());
+    if (!base.empty()) cfg.merge_file(std::string(WARPTLM_SOURCE_DIR) + "/scenarios/configs/" + base + ".yaml");
+    cfg.set("sim.mode", "timing");
+    for (auto& s : sets) cfg.set(s.first, s.second);
+    gpu = std::make_unique<Gpu>(cfg, stats);
+    dev = std::make_unique<Device>(*gpu);
+  }
+  double counter(const std::string& n) { return stats.values().at(n); }
+};
+
+// A one-SM, one-scheduler machine with simple unit timing.
+std::vector<std::pair<std::string, std::string>> simple_sm(uint32_t alu_latency) {
+  return {{"gpu.num_sms", "1"}, {"sm.num_schedulers", "1"}, {"sm.issue_width", "1"},
+          {"sm.unit.int.count", "1"}, {"sm.unit.int.lanes", "32"}, {"sm.unit.sp.lanes", "32"},
+          {"sm.unit.branch.lanes", "32"}, {"sm.unit.ldst.lanes", "32"},
+          {"sm.op.alu.latency", std::to_string(alu_latency)}, {"sm.op.alu.ii", "1"},
+          {"sm.ibuffer_entries", "4"}, {"mem.fixed_latency", "100"}};
+}
+
+// chainN: N dependent adds on one register.
+std::string chain_kernel(const std::string& name, int n) {
+  std::ostringstream os;
+  os << ".visible .entry " << name << "(.param .u64 out)\n{\n .reg .b32 %r<3>;\n .reg .b64 %rd<3>;\n"
+     << " mov.u32 %r1, %tid.x;\n";
+  for (int i = 0; i < n; ++i) os << " add.s32 %r1, %r1, 1;\n";
+  os << " ld.param.u64 %rd1, [out];\n cvta.to.global.u64 %rd2, %rd1;\n st.global.u32 [%rd2], %r1;\n ret;\n}\n";
+  return os.str();
+}
+
+// indepN: N independent adds (each writes its own register).
+std::string independent_kernel(const std::string& name, int n) {
+  std::ostringstream os;
+  os << ".visible .entry " << name << "(.param .u64 out)\n{\n .reg .b32 %r<" << n + 4 << ">;\n .reg .b64 %rd<3>;\n"
+     << " mov.u32 %r1, %tid.x;\n";
+  for (int i = 0; i < n; ++i) os << " add.s32 %r" << i + 2 << ", %r1, " << i << ";\n";
+  os << " ld.param.u64 %rd1, [out];\n cvta.to.global.u64 %rd2, %rd1;\n st.global.u32 [%rd2], %r" << n + 1
+     << ";\n ret;\n}\n";
+  return os.str();
+}
+
+// Each warp records %clock at A (start), B (after 8 independent adds), then
+// loads from memory, uses the value (a long-latency stall), and records C.
+const char* kOrderKernel = R"(
+.visible .entry order(.param .u64 out, .param .u64 in)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<40>;
+  .reg .b64 %rd<10>;
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r10, %clock;
+  add.s32 %r20, %r1, 1;
+  add.s32 %r21, %r1, 2;
+  add.s32 %r22, %r1, 3;
+  add.s32 %r23, %r1, 4;
+  add.s32 %r24, %r1, 5;
+  add.s32 %r25, %r1, 6;
+  add.s32 %r26, %r1, 7;
+  add.s32 %r27, %r1, 8;
+  mov.u32 %r11, %clock;
+  ld.param.u64 %rd1, [in];
+  cvta.to.global.u64 %rd2, %rd1;
+  ld.global.u32 %r12, [%rd2];
+  add.s32 %r13, %r12, %r27;
+  mov.u32 %r14, %clock;
+  ld.param.u64 %rd3, [out];
+  cvta.to.global.u64 %rd4, %rd3;
+  shr.u32 %r2, %r1, 5;
+  mul.wide.u32 %rd5, %r2, 16;
+  add.s64 %rd6, %rd4, %rd5;
+  and.b32 %r3, %r1, 31;
+  setp.ne.u32 %p1, %r3, 0;
+  @%p1 bra DONE;
+  st.global.u32 [%rd6], %r10;
+  st.global.u32 [%rd6+4], %r11;
+  st.global.u32 [%rd6+8], %r14;
+  st.global.u32 [%rd6+12], %r13;
+DONE:
+  ret;
+}
+)";
+
+struct WarpTimes { uint32_t a, b, c; };
+
+std::vector<WarpTimes> run_order(Rig& rig, uint32_t warps) {
+  rig.dev->load_ptx(std::string(kHeader) + kOrderKernel, "order.ptx");
+  DevPtr out = rig.dev->malloc(16 * warps);
+  DevPtr in = rig.dev->upload(std::vector<uint32_t>{5});
+  rig.dev->launch("order", Dim3(1), Dim3(32 * warps), {arg(out), arg(in)});
+  auto v = rig.dev->download<uint32_t>(out, 4 * warps);
+  std::vector<WarpTimes> t;
+  for (uint32_t w = 0; w < warps; ++w) {
+    CHECK(v[4 * w + 3] == 5 + 32 * w + 8);  // the loaded value reached the dependent add
+    t.push_back(WarpTimes{v[4 * w], v[4 * w + 1], v[4 * w + 2]});
+  }
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("sm: a dependent chain of adds of latency L issues one instruction per L cycles") {
+  for (uint32_t L : {7u}) {
+    Rig rig(simple_sm(L));
+    rig.dev->load_ptx(std::string(kHeader) + chain_kernel("chain32", 32) + chain_kernel("chain96", 96), "chain.ptx");
+    DevPtr out = rig.dev->malloc(4);
+    rig.dev->launch("chain32", Dim3(1), Dim3(32), {arg(out)});
+    CHECK(rig.dev->download<uint32_t>(out, 1)[0] == 31 + 32);
+    rig.dev->launch("chain96", Dim3(1), Dim3(32), {arg(out)});
+    CHECK(rig.dev->download<uint32_t>(out, 1)[0] == 31 + 96);
+    const auto& ls = rig.gpu->launches();
+    REQUIRE(ls.size() == 2);
+    // 64 more dependent adds cost exactly 64 * L cycles.
+    CHECK(ls[1].cycles - ls[0].cycles == 64 * L);
+    // The scheduler waited on the dependence, not on anything else.
+    CHECK(rig.counter("sched.data") >= 64 * (L - 1));
+  }
+}
+
+TEST_CASE("sm: independent instructions from W warps reach the configured issue rate") {
+  // 2 schedulers, each issuing 1 per cycle into 2 integer pipelines of 32 lanes: 2 warp-instructions per cycle.
+  auto sets = simple_sm(4);
+  for (auto& s : sets) {
+    if (s.first == "sm.num_schedulers") s.second = "2";
+    if (s.first == "sm.unit.int.count") s.second = "2";
+    if (s.first == "sm.ibuffer_entries") s.second = "8";
+  }
+  sets.push_back({"sm.fetch_warps_per_cycle", "2"});
+  Rig rig(sets);
+  rig.dev->load_ptx(std::string(kHeader) + independent_kernel("ind64", 64) + independent_kernel("ind192", 192), "ind.ptx");
+  DevPtr out = rig.dev->malloc(4);
+  const uint32_t W = 8;
+  rig.dev->launch("ind64", Dim3(1), Dim3(32 * W), {arg(out)});
+  rig.dev->launch("ind192", Dim3(1), Dim3(32 * W), {arg(out)});
+  const auto& ls = rig.gpu->launches();
+  const double extra_insts = double(ls[1].warp_instructions - ls[0].warp_instructions);
+  CHECK(extra_insts == 128.0 * W);
+  const double extra_cycles = double(ls[1].cycles - ls[0].cycles);
+  const double rate = extra_insts / extra_cycles;
+  INFO("measured " << rate << " warp-instructions per cycle over " << extra_cycles << " cycles");
+  CHECK(rate == Approx(2.0).epsilon(0.03));
+}
+
+TEST_CASE("sm: issue rate follows the unit count and lane width") {
+  // One 8-lane integer pipeline: a warp holds it 4 cycles, so 0.25 warp-instructions per cycle.
+  auto sets = simple_sm(4);
+  for (auto& s : sets)
+    if (s.first == "sm.unit.int.lanes") s.second = "8";
+  Rig rig(sets);
+  rig.dev->load_ptx(std::string(kHeader) + independent_kernel("ind64", 64) + independent_kernel("ind192", 192), "ind.ptx");
+  DevPtr out = rig.dev->malloc(4);
+  rig.dev->launch("ind64", Dim3(1), Dim3(128), {arg(out)});
+  rig.dev->launch("ind192", Dim3(1), Dim3(128), {arg(out)});
+  const auto& ls = rig.gpu->launches();
+  const double rate = double(ls[1].warp_instructions - ls[0].warp_instructions) / double(ls[1].cycles - ls[0].cycles);
+  CHECK(rate == Approx(0.25).epsilon(0.02));
+  CHECK(rig.counter("sched.structural") > 0);
+}
+
+TEST_CASE("sm: lrr rotates over the warps") {
+  auto sets = simple_sm(1);
+  sets.push_back({"sm.warp_scheduler", "lrr"});
+  Rig rig(sets);
+  auto t = run_order(rig, 4);
+  // every warp starts before any warp finishes its 8 adds: strict rotation
+  for (int w = 0; w < 3; ++w) CHECK(t[w].a < t[w + 1].a);
+  CHECK(t[3].a < t[0].b);
+  CHECK(t[1].a - t[0].a == 1);
+}
+
+TEST_CASE("sm: gto stays on one warp until it stalls then takes the oldest") {
+  auto sets = simple_sm(1);
+  sets.push_back({"sm.warp_scheduler", "gto"});
+  Rig rig(sets);
+  auto t = run_order(rig, 4);
+  // greedy: each warp runs from A to B before the next warp starts; then by age
+  for (int w = 0; w < 3; ++w) {
+    CHECK(t[w].b < t[w + 1].a);
+    CHECK(t[w].a < t[w + 1].a);
+  }
+}
+
+TEST_CASE("sm: oldest-first issues in age order") {
+  auto sets = simple_sm(1);
+  sets.push_back({"sm.warp_scheduler", "oldest"});
+  Rig rig(sets);
+  auto t = run_order(rig, 4);
+  for (int w = 0; w < 3; ++w) CHECK(t[w].b < t[w + 1].a);
+  for (int w = 0; w < 3; ++w) CHECK(t[w].c <= t[w + 1].c);
+}
+
+TEST_CASE("sm: two-level keeps a small active set and demotes warps that wait on memory") {
+  auto sets = simple_sm(1);
+  sets.push_back({"sm.warp_scheduler", "two_level"});
+  sets.push_back({"sm.two_level.active", "2"});
+  sets.push_back({"sm.two_level.inner", "lrr"});
+  Rig rig(sets);
+  auto t = run_order(rig, 4);
+  // warps 0 and 1 rotate; warps 2 and 3 only start once 0 and 1 are demoted on their loads
+  CHECK(t[0].a < t[1].a);
+  CHECK(t[1].a < t[0].b);
+  CHECK(std::min(t[2].a, t[3].a) > std::max(t[0].b, t[1].b));
+  // ... and they start before the loads of 0 and 1 return (demotion, not completion)
+  CHECK(std::min(t[2].a, t[3].a) < std::min(t[0].c, t[1].c));
+}
+
+TEST_CASE("sm: a barrier holds every warp until the last one arrives") {
+  Rig rig(simple_sm(4));
+  const char* k = R"(
+.visible .entry bar(.param .u64 out)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<20>;
+  .reg .b64 %rd<6>;
+  mov.u32 %r1, %tid.x;
+  shr.u32 %r2, %r1, 5;
+  mov.u32 %r5, 0;
+  setp.ne.u32 %p1, %r2, 3;
+  @%p1 bra ARRIVE;
+LOOP:
+  add.s32 %r5, %r5, 1;
+  setp.lt.u32 %p2, %r5, 100;
+  @%p2 bra LOOP;
+ARRIVE:
+  mov.u32 %r10, %clock;
+  bar.sync 0;
+  mov.u32 %r11, %clock;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mul.wide.u32 %rd3, %r2, 8;
+  add.s64 %rd4, %rd2, %rd3;
+  st.global.u32 [%rd4], %r10;
+  st.global.u32 [%rd4+4], %r11;
+  ret;
+}
+)";
+  rig.dev->load_ptx(std::string(kHeader) + k, "bar.ptx");
+  DevPtr out = rig.dev->malloc(32);
+  rig.dev->launch("bar", Dim3(1), Dim3(128), {arg(out)});
+  auto v = rig.dev->download<uint32_t>(out, 8);
+  const uint32_t last_arrival = v[2 * 3];
+  for (int w = 0; w < 3; ++w) CHECK(v[2 * w] + 300 < last_arrival);   // warps 0-2 arrive long before warp 3
+  for (int w = 0; w < 4; ++w) CHECK(v[2 * w + 1] > last_arrival);     // nobody passes before warp 3 arrives
+}
+
+TEST_CASE("sm: every scheduler-cycle is charged to exactly one issue outcome") {
+  Rig rig({{"gpu.num_sms", "2"}}, "gtx480");
+  rig.dev->load_ptx(std::string(kHeader) + kOrderKernel, "order.ptx");
+  DevPtr out = rig.dev->malloc(16 * 64);
+  DevPtr in = rig.dev->upload(std::vector<uint32_t>{5});
+  rig.dev->launch("order", Dim3(8), Dim3(256), {arg(out), arg(in)});
+  auto v = rig.stats.values();
+  for (int s = 0; s < 2; ++s) {
+    const std::string sm = "sm" + std::to_string(s);
+    double active = v.at(sm + ".active_cycles");
+    CHECK(active > 0);
+    for (int k = 0; k < 2; ++k) {
+      double sum = 0;
+      for (const char* r : {"issued", "no_warp", "long_mem", "data", "structural", "barrier", "fetch", "other"})
+        sum += v.at(sm + ".sched" + std::to_string(k) + "." + r);
+      CHECK(sum == active);
+    }
+  }
+  CHECK(v.at("sched.issued") == v.at("sm.warp_instructions"));
+  CHECK(v.at("sm.warp_instructions") == v.at("gpu.warp_instructions"));
+  CHECK(v.at("ldst.requests") == v.at("ldst.responses"));
+  CHECK(v.at("mem.requests") == v.at("ldst.requests"));
+}
+
+TEST_CASE("sm: static warp limiting lets only the oldest warps issue") {
+  auto sets = simple_sm(1);
+  sets.push_back({"sm.warp_scheduler", "lrr"});
+  sets.push_back({"sm.warp_limit", "2"});
+  Rig rig(sets);
+  auto t = run_order(rig, 4);
+  CHECK(std::min(t[2].a, t[3].a) > std::max(t[0].c, t[1].c) - 2);  // 2 and 3 wait until 0 and 1 are done
+  CHECK(rig.counter("sched.other") > 0);
+}
+
+namespace {
+// A block with `smem` bytes of shared memory and some work, so blocks overlap.
+std::string footprint_kernel(uint32_t smem) {
+  std::ostringstream os;
+  os << kHeader << ".visible .entry fp(.param .u64 out)\n{\n .reg .pred %p<2>;\n .reg .b32 %r<8>;\n .reg .b64 %rd<4>;\n"
+     << " .shared .align 4 .b8 buf[" << smem << "];\n"
+     << " mov.u32 %r1, %tid.x;\n shl.b32 %r2, %r1, 2;\n mov.u32 %r3, buf;\n add.s32 %r4, %r3, %r2;\n"
+     << " st.shared.u32 [%r4], %r1;\n mov.u32 %r5, 0;\nLOOP:\n add.s32 %r5, %r5, 1;\n setp.lt.u32 %p1, %r5, 50;\n"
+     << " @%p1 bra LOOP;\n bar.sync 0;\n ld.shared.u32 %r6, [%r4];\n ld.param.u64 %rd1, [out];\n"
+     << " cvta.to.global.u64 %rd2, %rd1;\n st.global.u32 [%rd2], %r6;\n ret;\n}\n";
+  return os.str();
+}
+
+// Resident blocks per SM the dispatcher reaches on ss_baseline (16 KB, 3072 threads, 16 blocks).
+uint32_t peak_blocks(uint32_t smem, uint32_t threads) {
+  Rig rig({{"gpu.num_sms", "2"}}, "ss_baseline");
+  rig.dev->load_ptx(footprint_kernel(smem), "fp.ptx");
+  DevPtr out = rig.dev->malloc(4);
+  rig.dev->launch("fp", Dim3(64), Dim3(threads), {arg(out)});
+  return std::max(rig.gpu->sm(0).peak_resident_blocks(), rig.gpu->sm(1).peak_resident_blocks());
+}
+}  // namespace
+
+// Baseline (unshared) blocks per SM of spec 000, Table 1 / section 6.4, reached by the live dispatcher.
+TEST_CASE("sm: dispatcher occupancy backprop 9408 B by 256 threads is 1 block per SM") { CHECK(peak_blocks(9408, 256) == 1); }
+TEST_CASE("sm: dispatcher occupancy FDTD3d 3840 B by 128 threads is 4 blocks per SM") { CHECK(peak_blocks(3840, 128) == 4); }
+TEST_CASE("sm: dispatcher occupancy kmeans 4608 B by 576 threads is 3 blocks per SM") { CHECK(peak_blocks(4608, 576) == 3); }
+TEST_CASE("sm: dispatcher occupancy lud 3872 B by 484 threads is 4 blocks per SM") { CHECK(peak_blocks(3872, 484) == 4); }
+TEST_CASE("sm: dispatcher occupancy NW 8452 B by 32 threads is 1 block per SM") { CHECK(peak_blocks(8452, 32) == 1); }
+TEST_CASE("sm: dispatcher occupancy without a shared-memory limit is the 16-block cap") { CHECK(peak_blocks(256, 64) == 16); }
