@@ -36,6 +36,9 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
     scheds_.push_back(std::make_unique<WarpScheduler>(s, std::move(ord)));
   }
   last_reason_.assign(p_.num_schedulers, Stall::NoWarp);
+  ready_.assign(p_.num_schedulers, 0);
+  blocked_.assign(p_.num_schedulers, {});
+  needs_fetch_.assign((p_.max_warps + 63) / 64, 0);
   for (size_t k = 0; k < size_t(UnitKind::Count); ++k) unit_busy_[k].assign(p_.units[k].count, 0);
   if (!p_.icache_perfect) icache_ = std::make_unique<InstructionCache>(p_.icache_size, p_.icache_line, p_.icache_assoc);
   order_.reserve(p_.max_warps);
@@ -105,6 +108,9 @@ void Sm::launch_block(std::unique_ptr<Block> b, const BlockUsage& u) {
     w.pending_long.assign(size_t(k.num_regs) + k.num_preds, 0);
     w.inflight = 0;
     w.last_stall = Stall::Issued;
+    w.blocked = Stall::Issued;
+    ++ready_[w.slot % p_.num_schedulers];
+    set_needs_fetch(w, true);
     scheds_[w.slot % p_.num_schedulers]->warps().push_back(&w);
   }
   used_.warps += u.warps;
@@ -137,6 +143,10 @@ void Sm::retire_warp(WarpSlot& w) {
   auto& list = scheds_[w.slot % p_.num_schedulers]->warps();
   list.erase(std::find(list.begin(), list.end(), &w));
   Block* b = w.block;
+  if (w.fetch_pending) { w.fetch_pending = false; --fetches_pending_; }
+  set_blocked(w, Stall::Issued);
+  --ready_[w.slot % p_.num_schedulers];
+  set_needs_fetch(w, false);
   w.resident = false;
   w.fw = nullptr;
   w.block = nullptr;
@@ -202,10 +212,15 @@ void Sm::cycle_step() {
     return;
   }
   // Sleep until the next cycle something can change.
-  uint64_t next = progress ? cycle_ + 1 : UINT64_MAX;
-  if (!completions_.empty()) next = std::min(next, std::max(completions_.top().cycle, cycle_ + 1));
-  for (auto& w : slots_)
-    if (w.resident && w.fetch_pending) next = std::min(next, w.fetch_ready);
+  if (progress) {
+    next_trigger(period_);
+    return;
+  }
+  uint64_t next = UINT64_MAX;
+  if (!completions_.empty()) next = std::max(completions_.top().cycle, cycle_ + 1);
+  if (fetches_pending_)
+    for (auto& w : slots_)
+      if (w.fetch_pending) next = std::min(next, w.fetch_ready);
   for (auto& units : unit_busy_)
     for (uint64_t b : units)
       if (b > cycle_) next = std::min(next, b);
@@ -229,7 +244,17 @@ void Sm::release(WarpSlot& w, const Instr& in, bool long_latency) {
     if (long_latency) --w.pending_long[in.writes[i]];
   }
   --w.inflight;
+  set_blocked(w, Stall::Issued);
   if (w.ready_to_free()) retire_warp(w);
+}
+
+Stall Sm::set_blocked(WarpSlot& w, Stall s) {
+  if (w.blocked == s) return s;
+  const uint32_t sid = w.slot % p_.num_schedulers;
+  if (w.blocked == Stall::Issued) --ready_[sid]; else --blocked_[sid][size_t(w.blocked)];
+  if (s == Stall::Issued) ++ready_[sid]; else ++blocked_[sid][size_t(s)];
+  w.blocked = s;
+  return s;
 }
 
 uint32_t Sm::issue(WarpScheduler& s) {
@@ -237,6 +262,15 @@ uint32_t Sm::issue(WarpScheduler& s) {
   if (s.warps().empty()) {
     ++*stall_[sid][size_t(Stall::NoWarp)];
     last_reason_[sid] = Stall::NoWarp;
+    return 0;
+  }
+  if (ready_[sid] == 0) {
+    // Every warp waits on its registers or its fetch, as already recorded.
+    Stall why = Stall::NoWarp;
+    for (size_t r = 0; r < size_t(Stall::Count); ++r)
+      if (blocked_[sid][r] && stall_rank(Stall(r)) < stall_rank(why)) why = Stall(r);
+    ++*stall_[sid][size_t(why)];
+    last_reason_[sid] = why;
     return 0;
   }
   s.ordering().order(s.warps(), order_);
@@ -267,16 +301,17 @@ Stall Sm::check(WarpScheduler& s, WarpSlot& w, const Instr*& in, uint32_t& unit)
   if (f.done) return Stall::NoWarp;
   if (f.at_barrier) return Stall::Barrier;
   if (w.age > warp_limit_age_ || !s.allowed(w)) return Stall::Other;
+  if (w.blocked != Stall::Issued) return w.blocked;
   const uint32_t pc = f.pc();
-  if (w.ibuf_count == 0 || w.ibuf_pc != pc) return Stall::Fetch;
+  if (w.ibuf_count == 0 || w.ibuf_pc != pc) return set_blocked(w, Stall::Fetch);
   in = &f.kernel.prog[pc];
   bool data = false, mem = false;
   for (unsigned i = 0; i < in->nreads; ++i)
     if (w.pending[in->reads[i]]) (w.pending_long[in->reads[i]] ? mem : data) = true;
   for (unsigned i = 0; i < in->nwrites; ++i)
     if (w.pending[in->writes[i]]) (w.pending_long[in->writes[i]] ? mem : data) = true;
-  if (data) return Stall::Data;
-  if (mem) return Stall::LongMem;
+  if (data) return set_blocked(w, Stall::Data);
+  if (mem) return set_blocked(w, Stall::LongMem);
   const auto& units = unit_busy_[size_t(unit_of_class(op_class_of(*in)))];
   for (uint32_t u = 0; u < units.size(); ++u)
     if (units[u] <= cycle_) { unit = u; return Stall::Issued; }
@@ -300,6 +335,7 @@ void Sm::execute(WarpSlot& w, const Instr& in, uint32_t unit) {
   // The buffer holds sequential instructions; a redirect flushes it.
   if (f.done || f.pc() != pc_before + 1) w.ibuf_count = 0;
   else { ++w.ibuf_pc; --w.ibuf_count; }
+  if (w.ibuf_count == 0 && !f.done) set_needs_fetch(w, true);
   if (in.is_mem && f.addr_mask) {
     send_memory(w, in, cycle_ + op.latency + groups - 1);
   } else if (in.nwrites) {
@@ -393,33 +429,48 @@ tlm::tlm_sync_enum Sm::nb_transport_bw(tlm::tlm_generic_payload& p, tlm::tlm_pha
 // ---------------------------------------------------------------- front end
 
 void Sm::complete_fetches() {
+  if (!fetches_pending_) return;
   for (auto& w : slots_)
-    if (w.resident && w.fetch_pending && w.fetch_ready <= cycle_) {
+    if (w.fetch_pending && w.fetch_ready <= cycle_) {
       w.fetch_pending = false;
+      --fetches_pending_;
       w.ibuf_pc = w.fetch_pc;
       w.ibuf_count = p_.ibuffer_entries;
+      set_blocked(w, Stall::Issued);
     }
 }
 
 uint32_t Sm::start_fetches() {
+  // Round robin over the warps with an empty buffer, starting after the one served last.
   uint32_t started = 0;
-  const uint32_t n = uint32_t(slots_.size());
-  for (uint32_t i = 0; i < n && started < p_.fetch_warps_per_cycle; ++i) {
-    WarpSlot& w = slots_[(fetch_rr_ + i) % n];
-    if (!w.resident || w.fetch_pending || w.fw->done) continue;
-    const uint32_t pc = w.fw->pc();
-    if (w.ibuf_count && w.ibuf_pc == pc) continue;
-    uint32_t lat = p_.icache_hit_latency;
-    if (icache_) {
-      if (icache_->access(w.block->kernel.uid, pc)) ++*icache_hits_;
-      else { ++*icache_misses_; lat = p_.icache_miss_latency; }
+  const uint32_t n = uint32_t(slots_.size()), words = uint32_t(needs_fetch_.size());
+  uint32_t from = fetch_rr_;
+  for (uint32_t pass = 0; pass < 2 && started < p_.fetch_warps_per_cycle; ++pass) {
+    const uint32_t lo = pass == 0 ? from : 0, hi = pass == 0 ? n : from;
+    for (uint32_t wd = lo >> 6; wd < words && started < p_.fetch_warps_per_cycle; ++wd) {
+      uint64_t bits = needs_fetch_[wd];
+      if (wd == (lo >> 6)) bits &= ~uint64_t(0) << (lo & 63);
+      while (bits && started < p_.fetch_warps_per_cycle) {
+        const uint32_t i = wd * 64 + uint32_t(__builtin_ctzll(bits));
+        bits &= bits - 1;
+        if (i >= hi) { wd = words; break; }
+        WarpSlot& w = slots_[i];
+        const uint32_t pc = w.fw->stack.back().pc;
+        uint32_t lat = p_.icache_hit_latency;
+        if (icache_) {
+          if (icache_->access(w.block->kernel.uid, pc)) ++*icache_hits_;
+          else { ++*icache_misses_; lat = p_.icache_miss_latency; }
+        }
+        w.fetch_pending = true;
+        ++fetches_pending_;
+        w.fetch_ready = cycle_ + lat;
+        w.fetch_pc = pc;
+        w.ibuf_count = 0;
+        set_needs_fetch(w, false);
+        fetch_rr_ = (i + 1 == n) ? 0 : i + 1;
+        ++started;
+      }
     }
-    w.fetch_pending = true;
-    w.fetch_ready = cycle_ + lat;
-    w.fetch_pc = pc;
-    w.ibuf_count = 0;
-    fetch_rr_ = (w.slot + 1) % n;
-    ++started;
   }
   return started;
 }

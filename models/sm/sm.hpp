@@ -91,6 +91,13 @@ class Sm : public sc_core::sc_module {
   void release(WarpSlot& w, const Instr& in, bool long_latency);
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
   void update_warp_limit();
+  // Cached stall of a warp, kept in per-scheduler counts so a scheduler whose
+  // warps are all stalled is charged without looking at each of them.
+  Stall set_blocked(WarpSlot& w, Stall s);
+  void set_needs_fetch(const WarpSlot& w, bool v) {
+    uint64_t bit = uint64_t(1) << (w.slot & 63);
+    if (v) needs_fetch_[w.slot >> 6] |= bit; else needs_fetch_[w.slot >> 6] &= ~bit;
+  }
 
   uint32_t id_;
   SmParams p_;
@@ -111,6 +118,10 @@ class Sm : public sc_core::sc_module {
   bool had_warps_ = false;
   uint32_t peak_blocks_ = 0;
   uint32_t fetch_rr_ = 0;
+  uint32_t fetches_pending_ = 0;
+  std::vector<uint64_t> needs_fetch_;                                  // slots with an empty instruction buffer
+  std::vector<uint32_t> ready_;                                        // per scheduler: warps not known to be stalled
+  std::vector<std::array<uint32_t, size_t(Stall::Count)>> blocked_;    // per scheduler: warps stalled, by reason
   sc_core::sc_event wake_;
   std::unique_ptr<InstructionCache> icache_;
   std::vector<WarpSlot*> order_;

@@ -28,6 +28,9 @@ struct WarpSlot {
   std::vector<uint8_t> pending, pending_long;
   uint32_t inflight = 0;     // results and memory requests not yet back
   Stall last_stall = Stall::Issued;
+  // A warp stalled on its own registers or on fetch stays stalled until one of
+  // its results returns or its fetch completes: the scheduler does not look again.
+  Stall blocked = Stall::Issued;
 
   bool ready_to_free() const { return fw && fw->done && inflight == 0; }
 };
