@@ -21,11 +21,26 @@ struct GpuExtension : tlm::tlm_extension<GpuExtension> {
   uint8_t space = 0;      // isa Space
   uint64_t tag = 0;       // requester's cookie, returned untouched
   uint64_t issue_cycle = 0;
-  int16_t route = -1;     // the target-side port a response returns through
+  uint32_t sector_mask = 0;          // 32-byte sectors of the line the request needs (bit i = sector i)
+  uint8_t access_bytes = 0;          // bytes per lane (shared-memory requests)
+  const uint64_t* lane_addr = nullptr;  // per-lane addresses (shared-memory requests: 32 entries, lane_mask says which)
+
+  // Blocks that fan in (crossbar, multi-port targets) push the port a request
+  // came through and pop it to send the response back the same way.
+  void push_route(int16_t port) { route_stack[route_depth++] = port; }
+  int16_t pop_route() { return route_stack[--route_depth]; }
+  uint8_t route_depth = 0;
+  int16_t route_stack[6] = {0, 0, 0, 0, 0, 0};
 
   tlm::tlm_extension_base* clone() const override { return new GpuExtension(*this); }
   void copy_from(const tlm::tlm_extension_base& e) override { *this = static_cast<const GpuExtension&>(e); }
 };
+
+inline GpuExtension& gpu_ext(tlm::tlm_generic_payload& p) {
+  GpuExtension* e = nullptr;
+  p.get_extension(e);
+  return *e;
+}
 
 // Payloads are recycled: acquire() hands one out with its extension attached
 // and a reference taken; the last release() returns it here.
@@ -45,6 +60,7 @@ class PayloadPool : public tlm::tlm_mm_interface {
       free_.pop_back();
     }
     p->acquire();
+    gpu_ext(*p) = GpuExtension{};
     p->set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     p->set_data_ptr(nullptr);
     p->set_byte_enable_ptr(nullptr);
@@ -57,11 +73,5 @@ class PayloadPool : public tlm::tlm_mm_interface {
  private:
   std::vector<tlm::tlm_generic_payload*> all_, free_;
 };
-
-inline GpuExtension& gpu_ext(tlm::tlm_generic_payload& p) {
-  GpuExtension* e = nullptr;
-  p.get_extension(e);
-  return *e;
-}
 
 }  // namespace warptlm

@@ -31,14 +31,14 @@ class FlatMemory : public sc_core::sc_module {
   tlm::tlm_sync_enum nb_transport_fw(int id, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t) {
     if (ph != tlm::BEGIN_REQ) return tlm::TLM_ACCEPTED;  // END_RESP: nothing to do
     ++*requests_;
-    gpu_ext(p).route = int16_t(id);
+    gpu_ext(p).push_route(int16_t(id));
     peq_.notify(p, t + latency_);
     ph = tlm::END_REQ;  // accepted at once: this memory never back-pressures
     return tlm::TLM_UPDATED;
   }
   void respond() {
     while (tlm::tlm_generic_payload* p = peq_.get_next_transaction()) {
-      int id = gpu_ext(*p).route;
+      int id = gpu_ext(*p).pop_route();
       p->set_response_status(tlm::TLM_OK_RESPONSE);
       tlm::tlm_phase ph = tlm::BEGIN_RESP;
       sc_core::sc_time t = sc_core::SC_ZERO_TIME;

@@ -1,5 +1,6 @@
 #include "gpu/gpu.hpp"
 
+#include <chrono>
 #include <sstream>
 #include <systemc>
 
@@ -9,7 +10,12 @@
 #include "gpu/occupancy.hpp"
 #include "gpu/placement.hpp"
 #include "isa/simt.hpp"
+#include "dram/dram_channel.hpp"
+#include "interconnect/crossbar.hpp"
+#include "l1/l1_cache.hpp"
+#include "l2/l2_slice.hpp"
 #include "sm/sm.hpp"
+#include "smem/shared_memory.hpp"
 
 namespace warptlm {
 
@@ -28,9 +34,16 @@ void GpuParams::declare(ParamTable& t) {
   t.int_param("gpu.core_clock_mhz", 700, 1, 10000, "SM (core) clock; cycles are reported in core cycles");
   t.int_param("gpu.regs_per_thread", 0, 0, 255, "registers per thread for occupancy (0 = estimate from the kernel's PTX)");
   t.enum_param("gpu.placement", "round_robin", {"round_robin"}, "thread-block placement policy");
-  t.int_param("mem.fixed_latency", 400, 1, 100000,
-              "core cycles of the placeholder global memory (replaced by the memory hierarchy)");
+  t.enum_param("mem.model", "hierarchy", {"hierarchy", "flat"},
+               "global memory below the SMs: L1D, crossbar, L2 slices and DRAM channels, or one fixed-latency target");
+  t.int_param("mem.partitions", 6, 1, 64, "memory partitions: one L2 slice and one DRAM channel each");
+  t.int_param("mem.fixed_latency", 400, 1, 100000, "core cycles of the flat global memory (mem.model: flat)");
   SmParams::declare(t);
+  SharedMemoryParams::declare(t);
+  L1Params::declare(t);
+  IcnParams::declare(t);
+  L2Params::declare(t);
+  DramParams::declare(t);
 }
 
 GpuParams GpuParams::from(const Config& c) {
@@ -42,6 +55,8 @@ GpuParams GpuParams::from(const Config& c) {
   p.core_clock_mhz = uint32_t(c.get_int("gpu.core_clock_mhz"));
   p.regs_per_thread = uint32_t(c.get_int("gpu.regs_per_thread"));
   p.mem_latency = uint32_t(c.get_int("mem.fixed_latency"));
+  p.mem_model = c.get_string("mem.model");
+  p.partitions = uint32_t(c.get_int("mem.partitions"));
   p.placement = c.get_string("gpu.placement");
   return p;
 }
@@ -53,16 +68,54 @@ Gpu::Gpu(const Config& cfg, StatsRegistry& stats) : p_(GpuParams::from(cfg)), st
   blocks_ctr_ = &stats_.counter("gpu.blocks", "gpu.blocks", "thread blocks run");
   cycles_ctr_ = &stats_.counter("gpu.cycles", "gpu.cycles", "core cycles of all launches");
   if (!timing()) return;
-  // Elaborate the platform: SMs bound over TLM-2.0 to the (placeholder) memory.
+  // Elaborate the platform. Each SM has its banked shared memory and its L1
+  // data cache; the L1s reach the memory partitions (L2 slice + DRAM channel)
+  // through the crossbar. Every link is a TLM-2.0 AT socket.
   sm_params_ = std::make_unique<SmParams>(SmParams::from(cfg));
   period_ = std::make_unique<sc_core::sc_time>(1e6 / p_.core_clock_mhz, sc_core::SC_PS);
   pool_ = std::make_unique<PayloadPool>();
-  flat_ = std::make_unique<FlatMemory>("memory", *period_ * double(p_.mem_latency), stats_);
+  const SharedMemoryParams smem_p = SharedMemoryParams::from(cfg);
+  const bool hierarchy = p_.mem_model == "hierarchy";
+  if (hierarchy) {
+    const IcnParams icn_p = IcnParams::from(cfg);
+    const L2Params l2_p = L2Params::from(cfg);
+    const DramParams dram_p = DramParams::from(cfg);
+    icn_ = std::make_unique<Crossbar>("icn", icn_p, p_.partitions, sc_core::sc_time(icn_p.period_ps(), sc_core::SC_PS), stats_);
+    for (uint32_t q = 0; q < p_.partitions; ++q) {
+      const std::string n = std::to_string(q);
+      l2s_.push_back(std::make_unique<L2Slice>(("part" + n + "_l2").c_str(), q, l2_p, icn_->map(),
+                                               sc_core::sc_time(l2_p.period_ps(), sc_core::SC_PS), stats_, *pool_));
+      drams_.push_back(std::make_unique<DramChannel>(("dram" + n).c_str(), q, dram_p,
+                                                     sc_core::sc_time(dram_p.period_ps(), sc_core::SC_PS), stats_));
+      icn_->part_socket[q].bind(l2s_.back()->up);
+      l2s_.back()->down.bind(drams_.back()->socket);
+      const PartitionMap& map = icn_->map();
+      drams_.back()->local_address = [&map](uint64_t a) { return map.local_address(a); };
+    }
+    stats_.derived("dram.bw_util", [this] {
+      uint64_t busy = 0, elapsed = 0;
+      for (auto& d : drams_) { busy += d->busy_cycles(); elapsed += d->elapsed_cycles(); }
+      return elapsed ? double(busy) / double(elapsed) : 0.0;
+    }, "DRAM data-bus utilisation over all channels (0..1)");
+  } else {
+    flat_ = std::make_unique<FlatMemory>("memory", *period_ * double(p_.mem_latency), stats_);
+  }
+  const L1Params l1_p = L1Params::from(cfg);
   for (uint32_t i = 0; i < p_.num_sms; ++i) {
-    sms_.push_back(std::make_unique<Sm>(("sm" + std::to_string(i)).c_str(), i, *sm_params_, *period_, stats_, *pool_));
-    sms_.back()->mem_socket.bind(flat_->socket);
-    sms_.back()->on_block_done = [this](Sm&) { block_retired(); };
-    sms_.back()->on_run_error = [this](const std::string& msg) {
+    const std::string n = "sm" + std::to_string(i);
+    sms_.push_back(std::make_unique<Sm>(n.c_str(), i, *sm_params_, *period_, stats_, *pool_));
+    Sm& sm = *sms_.back();
+    smems_.push_back(std::make_unique<SharedMemory>((n + "_smem").c_str(), i, smem_p, *period_, stats_));
+    sm.smem_socket.bind(smems_.back()->socket);
+    if (hierarchy) {
+      l1s_.push_back(std::make_unique<L1DataCache>((n + "_l1d").c_str(), i, l1_p, *period_, stats_, *pool_));
+      sm.mem_socket.bind(l1s_.back()->upstream);
+      l1s_.back()->downstream.bind(icn_->sm_socket);
+    } else {
+      sm.mem_socket.bind(flat_->socket);
+    }
+    sm.on_block_done = [this](Sm&) { block_retired(); };
+    sm.on_run_error = [this](const std::string& msg) {
       if (run_error_.empty()) run_error_ = msg;
       sc_core::sc_stop();
     };
@@ -141,8 +194,10 @@ LaunchResult Gpu::launch(const std::string& kernel, const LaunchDims& dims, cons
   r.kernel = k->name;
   const StatsRegistry::Snapshot before = stats_.snapshot();
   const uint32_t regs = dims.regs_per_thread ? dims.regs_per_thread : p_.regs_per_thread ? p_.regs_per_thread : k->regs_per_thread;
+  const auto t0 = std::chrono::steady_clock::now();
   if (timing()) run_timing(*k, L, blocks, regs, r);
   else run_functional(*k, L, blocks, r);
+  sim_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   *warp_insts_ += r.warp_instructions;
   *thread_insts_ += r.thread_instructions;
   *cycles_ctr_ += r.cycles;

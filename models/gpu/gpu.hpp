@@ -25,7 +25,9 @@ struct GpuParams {
   uint32_t max_shared_per_block = 49152;
   uint32_t core_clock_mhz = 700;
   uint32_t regs_per_thread = 0;   // 0: the kernel's estimate from its PTX
-  uint32_t mem_latency = 400;     // placeholder global memory, core cycles
+  uint32_t mem_latency = 400;     // flat global memory (mem.model: flat), core cycles
+  std::string mem_model;          // hierarchy | flat
+  uint32_t partitions = 6;
   std::string placement;
   static void declare(ParamTable& t);
   static GpuParams from(const Config& c);
@@ -48,6 +50,11 @@ struct LaunchResult {
 
 class Sm;
 class FlatMemory;
+class SharedMemory;
+class L1DataCache;
+class Crossbar;
+class L2Slice;
+class DramChannel;
 class PayloadPool;
 class PlacementPolicy;
 struct BlockUsage;
@@ -71,6 +78,8 @@ class Gpu {
   const std::vector<LaunchResult>& launches() const { return launches_; }
   const GpuParams& params() const { return p_; }
   bool timing() const { return p_.mode == "timing"; }
+  // Wall-clock seconds spent simulating launches (host-side setup and checking excluded).
+  double simulated_seconds() const { return sim_seconds_; }
   // The SM modules (timing mode); empty in functional mode.
   Sm& sm(uint32_t i) { return *sms_[i]; }
   uint32_t num_sms() const { return uint32_t(sms_.size()); }
@@ -92,6 +101,11 @@ class Gpu {
   std::unique_ptr<PayloadPool> pool_;
   std::unique_ptr<FlatMemory> flat_;
   std::vector<std::unique_ptr<Sm>> sms_;
+  std::vector<std::unique_ptr<SharedMemory>> smems_;
+  std::vector<std::unique_ptr<L1DataCache>> l1s_;
+  std::unique_ptr<Crossbar> icn_;
+  std::vector<std::unique_ptr<L2Slice>> l2s_;
+  std::vector<std::unique_ptr<DramChannel>> drams_;
   std::unique_ptr<PlacementPolicy> placement_;
   std::unique_ptr<sc_core::sc_time> period_;
   // the launch in flight
@@ -100,6 +114,7 @@ class Gpu {
   uint64_t next_block_ = 0, total_blocks_ = 0, blocks_retired_ = 0, last_retire_cycle_ = 0;
   uint64_t clock_ = 0;
   std::string run_error_;  // first fault raised inside the simulation
+  double sim_seconds_ = 0;
 };
 
 }  // namespace warptlm

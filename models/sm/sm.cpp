@@ -27,7 +27,7 @@ uint32_t lane_groups(uint32_t lanes) { return (32 + lanes - 1) / lanes; }
 
 Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc_time period, StatsRegistry& stats,
        PayloadPool& pool)
-    : sc_core::sc_module(name), mem_socket("mem_socket"), id_(id), p_(p), period_(period), pool_(pool) {
+    : sc_core::sc_module(name), mem_socket("mem_socket"), smem_socket("smem_socket"), id_(id), p_(p), period_(period), pool_(pool) {
   slots_.resize(p_.max_warps);
   for (uint32_t i = 0; i < p_.max_warps; ++i) slots_[i].slot = i;
   for (uint32_t s = 0; s < p_.num_schedulers; ++s) {
@@ -58,12 +58,21 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
     for (size_t r = 0; r < size_t(Stall::Count); ++r)
       stall_[s][r] = &sg.counter(stall_name(Stall(r)), "scheduler cycles charged to this issue outcome");
   }
+  {
+    StatGroup cc(stats, inst + ".ccache", "ccache");
+    ccache_hits_ = &cc.counter("hits", "constant cache hits");
+    ccache_misses_ = &cc.counter("misses", "constant cache misses");
+  }
   if (icache_) {
     StatGroup ic(stats, inst + ".icache", "icache");
     icache_hits_ = &ic.counter("hits", "instruction cache hits");
     icache_misses_ = &ic.counter("misses", "instruction cache misses");
   }
-  mem_socket.register_nb_transport_bw(this, &Sm::nb_transport_bw);
+  mem_socket.register_nb_transport_bw(this, &Sm::mem_bw);
+  smem_socket.register_nb_transport_bw(this, &Sm::smem_bw);
+  gq_.init(p_.ldst_queue + 64);
+  sq_.init(64);
+  ccache_ = std::make_unique<InstructionCache>(p_.ccache_size, p_.ccache_line, p_.ccache_assoc);
   SC_METHOD(tick);
   sensitive << wake_;
   dont_initialize();
@@ -206,6 +215,7 @@ void Sm::cycle_step() {
   bool progress = false;
   for (auto& s : scheds_) progress |= issue(*s) > 0;
   progress |= start_fetches() > 0;
+  progress |= send_requests();
   if (blocks_.empty()) {
     had_warps_ = false;
     next_trigger(wake_);
@@ -312,7 +322,9 @@ Stall Sm::check(WarpScheduler& s, WarpSlot& w, const Instr*& in, uint32_t& unit)
     if (w.pending[in->writes[i]]) (w.pending_long[in->writes[i]] ? mem : data) = true;
   if (data) return set_blocked(w, Stall::Data);
   if (mem) return set_blocked(w, Stall::LongMem);
-  const auto& units = unit_busy_[size_t(unit_of_class(op_class_of(*in)))];
+  const OpClass cls = op_class_of(*in);
+  if (cls == OpClass::Mem && gq_.size() >= p_.ldst_queue) return Stall::Structural;  // requests still waiting to leave
+  const auto& units = unit_busy_[size_t(unit_of_class(cls))];
   for (uint32_t u = 0; u < units.size(); ++u)
     if (units[u] <= cycle_) { unit = u; return Stall::Issued; }
   return Stall::Structural;
@@ -348,82 +360,6 @@ void Sm::execute(WarpSlot& w, const Instr& in, uint32_t unit) {
     if (p_.warp_limit) update_warp_limit();
     if (w.ready_to_free()) retire_warp(w);
   }
-}
-
-// ---------------------------------------------------------------- LD/ST unit
-
-void Sm::send_memory(WarpSlot& w, const Instr& in, uint64_t agen_done) {
-  Warp& f = *w.fw;
-  Space sp = f.addr_space;
-  const uint32_t first = unsigned(__builtin_ctz(f.addr_mask));
-  if (sp == Space::Generic) {
-    uint64_t a = f.addr[first];
-    sp = (a >= kSharedWindow && a < kSharedWindow + kSharedWindowSize) ? Space::Shared
-         : (a >= kLocalWindow && a < kLocalWindow + kLocalWindowSize) ? Space::Local : Space::Global;
-  }
-  for (unsigned i = 0; i < in.nwrites; ++i) ++w.pending[in.writes[i]];
-  ++w.inflight;
-  if (sp != Space::Global && sp != Space::Local) {
-    // On-chip: shared memory, parameters and the constant cache answer in a fixed time.
-    completions_.push(Completion{agen_done + p_.shared_latency, seq_++, w.slot, &in, false});
-    return;
-  }
-  for (unsigned i = 0; i < in.nwrites; ++i) ++w.pending_long[in.writes[i]];
-  // Coalesce: one request per distinct line touched by the active lanes.
-  uint64_t lines[32];
-  uint32_t masks[32];
-  uint32_t n = 0;
-  for (uint32_t m = f.addr_mask; m; m &= m - 1) {
-    unsigned l = unsigned(__builtin_ctz(m));
-    uint64_t line = f.addr[l] / p_.mem_line;
-    uint32_t j = 0;
-    while (j < n && lines[j] != line) ++j;
-    if (j == n) { lines[n] = line; masks[n] = 0; ++n; }
-    masks[j] |= 1u << l;
-  }
-  uint32_t mo;
-  if (free_memops_.empty()) { mo = uint32_t(memops_.size()); memops_.push_back(MemOp{}); }
-  else { mo = free_memops_.back(); free_memops_.pop_back(); }
-  memops_[mo] = MemOp{w.slot, &in, n, in.nwrites > 0};
-  const bool store = in.op == Op::St;
-  for (uint32_t j = 0; j < n; ++j) {
-    tlm::tlm_generic_payload* p = pool_.acquire();
-    p->set_command(store ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-    p->set_address(lines[j] * p_.mem_line);
-    p->set_data_length(p_.mem_line);
-    GpuExtension& e = gpu_ext(*p);
-    e.sm = uint16_t(id_);
-    e.warp = uint16_t(w.slot);
-    e.block = w.block->linear_id;
-    e.pc = in.pc;
-    e.lane_mask = masks[j];
-    e.kind = store ? MemKind::Store : (in.op == Op::Atom || in.op == Op::Red) ? MemKind::Atomic : MemKind::Load;
-    e.space = uint8_t(sp);
-    e.tag = mo;
-    e.issue_cycle = cycle_;
-    tlm::tlm_phase ph = tlm::BEGIN_REQ;
-    sc_core::sc_time t = period_ * double(agen_done - cycle_);
-    ++*mem_requests_;
-    mem_socket->nb_transport_fw(*p, ph, t);
-  }
-}
-
-tlm::tlm_sync_enum Sm::nb_transport_bw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time&) {
-  if (ph != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;  // END_REQ: the request was taken
-  ++*mem_responses_;
-  const uint32_t mo = uint32_t(gpu_ext(p).tag);
-  p.release();
-  MemOp& m = memops_[mo];
-  if (--m.remaining == 0) {
-    WarpSlot& w = slots_[m.slot];
-    const Instr* in = m.in;
-    free_memops_.push_back(mo);
-    // the returning data takes a writeback slot at the next cycle edge
-    completions_.push(Completion{now_cycle() + 1, seq_++, w.slot, in, true});
-    wake_.notify(sc_core::SC_ZERO_TIME);
-  }
-  ph = tlm::END_RESP;
-  return tlm::TLM_COMPLETED;
 }
 
 // ---------------------------------------------------------------- front end

@@ -8,6 +8,7 @@
 // next known completion or until a memory response or a new block wakes it.
 // Skipped cycles are charged to the stall reason they would have repeated.
 #pragma once
+#include <deque>
 #include <functional>
 #include <memory>
 #include <queue>
@@ -32,7 +33,8 @@ struct BlockUsage {
 
 class Sm : public sc_core::sc_module {
  public:
-  tlm_utils::simple_initiator_socket<Sm> mem_socket;
+  tlm_utils::simple_initiator_socket<Sm> mem_socket;   // global and local memory: to the L1 data cache
+  tlm_utils::simple_initiator_socket<Sm> smem_socket;  // shared memory
 
   Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc_time period, StatsRegistry& stats,
      PayloadPool& pool);
@@ -74,7 +76,33 @@ class Sm : public sc_core::sc_module {
     bool long_latency;
     bool operator>(const Completion& o) const { return cycle != o.cycle ? cycle > o.cycle : seq > o.seq; }
   };
-  struct MemOp { uint32_t slot; const Instr* in; uint32_t remaining; bool writes; };
+  struct MemOp {
+    uint32_t slot;
+    const Instr* in;
+    uint32_t remaining;   // responses still to come
+    bool long_latency;    // global/local (true) or shared (false)
+    uint64_t lanes[32];   // shared-memory requests: per-lane offsets, owned here while in flight
+  };
+  // Requests waiting to leave the LD/ST unit, in order, one per cycle per path.
+  struct RequestQueue {
+    std::vector<tlm::tlm_generic_payload*> ring;
+    size_t head = 0, count = 0;
+    bool waiting_end_req = false;
+    tlm::tlm_generic_payload* awaiting = nullptr;  // the request not yet accepted
+    void init(size_t n) { ring.assign(n, nullptr); }
+    size_t size() const { return count; }
+    void push(tlm::tlm_generic_payload* p) {
+      if (count == ring.size()) {  // grow (rare: only when a deep burst meets back-pressure)
+        std::vector<tlm::tlm_generic_payload*> r(ring.size() * 2);
+        for (size_t i = 0; i < count; ++i) r[i] = ring[(head + i) % ring.size()];
+        ring.swap(r);
+        head = 0;
+      }
+      ring[(head + count++) % ring.size()] = p;
+    }
+    tlm::tlm_generic_payload* front() const { return ring[head]; }
+    void pop() { head = (head + 1) % ring.size(); --count; }
+  };
 
   void tick();
   void cycle_step();
@@ -83,13 +111,23 @@ class Sm : public sc_core::sc_module {
   uint32_t issue(WarpScheduler& s);
   Stall check(WarpScheduler& s, WarpSlot& w, const Instr*& in, uint32_t& unit);
   void execute(WarpSlot& w, const Instr& in, uint32_t unit);
+  // LD/ST unit (ldst_unit.cpp)
   void send_memory(WarpSlot& w, const Instr& in, uint64_t agen_done);
+  void coalesce_global(WarpSlot& w, const Instr& in, Space sp, uint32_t mo);
+  void send_shared(WarpSlot& w, const Instr& in, uint32_t mo);
+  uint32_t alloc_memop(WarpSlot& w, const Instr& in, bool long_latency);
+  tlm::tlm_generic_payload* new_request(WarpSlot& w, const Instr& in, uint32_t mo);
+  bool send_requests();
+  bool send_one(RequestQueue& q, tlm_utils::simple_initiator_socket<Sm>& s);
+  void response_arrived(uint32_t mo);
+  tlm::tlm_sync_enum backward(RequestQueue& q, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph);
+  tlm::tlm_sync_enum mem_bw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
+  tlm::tlm_sync_enum smem_bw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
   void complete_fetches();
   uint32_t start_fetches();
   void retire_warp(WarpSlot& w);
   void retire_block(Block* b);
   void release(WarpSlot& w, const Instr& in, bool long_latency);
-  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
   void update_warp_limit();
   // Cached stall of a warp, kept in per-scheduler counts so a scheduler whose
   // warps are all stalled is charged without looking at each of them.
@@ -111,7 +149,7 @@ class Sm : public sc_core::sc_module {
   BlockUsage used_;
   std::array<std::vector<uint64_t>, size_t(UnitKind::Count)> unit_busy_;
   std::priority_queue<Completion, std::vector<Completion>, std::greater<Completion>> completions_;
-  std::vector<MemOp> memops_;
+  std::deque<MemOp> memops_;  // stable addresses: in-flight shared requests point at their lanes
   std::vector<uint32_t> free_memops_;
   uint64_t seq_ = 0, age_ = 0;
   uint64_t cycle_ = 0, last_tick_ = UINT64_MAX;
@@ -124,13 +162,15 @@ class Sm : public sc_core::sc_module {
   std::vector<std::array<uint32_t, size_t(Stall::Count)>> blocked_;    // per scheduler: warps stalled, by reason
   sc_core::sc_event wake_;
   std::unique_ptr<InstructionCache> icache_;
+  std::unique_ptr<InstructionCache> ccache_;  // constant cache: same tag-array model
+  RequestQueue gq_, sq_;
   std::vector<WarpSlot*> order_;
   std::vector<Stall> last_reason_;
   uint64_t warp_limit_age_ = UINT64_MAX;  // static warp limiting: the youngest age allowed to issue
 
   // stats
   Counter *warp_insts_, *thread_insts_, *active_cycles_, *mem_requests_, *mem_responses_, *blocks_done_;
-  Counter *icache_hits_ = nullptr, *icache_misses_ = nullptr;
+  Counter *icache_hits_ = nullptr, *icache_misses_ = nullptr, *ccache_hits_ = nullptr, *ccache_misses_ = nullptr;
   uint64_t done_warp_insts_ = 0, done_thread_insts_ = 0;
   std::vector<std::array<Counter*, size_t(Stall::Count)>> stall_;
 };

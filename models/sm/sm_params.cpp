@@ -86,8 +86,15 @@ void SmParams::declare(ParamTable& t) {
     t.int_param(p + ".ii", o.ii, 1, 1000, std::string("initiation interval of ") + o.what + " (cycles per lane group)");
   }
   t.int_param("sm.writeback_ports", 0, 0, 64, "register-file writes per cycle, shared by ALU results and returning loads (0 = unlimited)");
-  t.int_param("sm.shared_latency", 24, 1, 10000, "cycles of a shared-memory access");
-  t.int_param("sm.mem_line", 128, 4, 4096, "bytes a global access coalesces over (one request per distinct line)");
+  t.int_param("sm.mem_line", 128, 32, 4096, "bytes of a cache line: global and local accesses coalesce per line");
+  t.enum_param("sm.coalesce", "line", {"line", "sector"},
+               "coalescing: one request per line with a sector mask (Fermi, L1-cached) or one per 32-byte sector (Kepler global loads)");
+  t.int_param("sm.ldst_queue", 32, 1, 4096, "line requests the LD/ST unit holds before it stops taking memory instructions");
+  t.int_param("sm.ccache.size", 8192, 64, 1 << 20, "constant cache bytes");
+  t.int_param("sm.ccache.line", 64, 8, 4096, "constant cache line bytes");
+  t.int_param("sm.ccache.assoc", 2, 1, 64, "constant cache ways");
+  t.int_param("sm.ccache.hit_latency", 4, 1, 10000, "cycles of a constant-cache hit or a kernel-parameter read");
+  t.int_param("sm.ccache.miss_latency", 200, 1, 100000, "cycles of a constant-cache miss (served from the memory below)");
 }
 
 SmParams SmParams::from(const Config& c) {
@@ -125,8 +132,14 @@ SmParams SmParams::from(const Config& c) {
     p.ops[k].ii = uint32_t(c.get_int(pre + ".ii"));
   }
   p.writeback_ports = uint32_t(c.get_int("sm.writeback_ports"));
-  p.shared_latency = uint32_t(c.get_int("sm.shared_latency"));
   p.mem_line = uint32_t(c.get_int("sm.mem_line"));
+  p.coalesce_sectors = c.get_string("sm.coalesce") == "sector";
+  p.ldst_queue = uint32_t(c.get_int("sm.ldst_queue"));
+  p.ccache_size = uint32_t(c.get_int("sm.ccache.size"));
+  p.ccache_line = uint32_t(c.get_int("sm.ccache.line"));
+  p.ccache_assoc = uint32_t(c.get_int("sm.ccache.assoc"));
+  p.ccache_hit_latency = uint32_t(c.get_int("sm.ccache.hit_latency"));
+  p.ccache_miss_latency = uint32_t(c.get_int("sm.ccache.miss_latency"));
   return p;
 }
 

@@ -43,8 +43,10 @@ struct SmParams {
   std::array<UnitParams, size_t(UnitKind::Count)> units{};
   std::array<OpClassParams, size_t(OpClass::Count)> ops{};
   uint32_t writeback_ports = 0;  // 0 = unlimited
-  uint32_t shared_latency = 24;  // shared-memory access (the banked model replaces this)
-  uint32_t mem_line = 128;       // global accesses coalesce per line (the LD/ST unit refines this)
+  uint32_t mem_line = 128;         // global/local accesses coalesce per line
+  bool coalesce_sectors = false;   // one request per 32-byte sector instead of per line
+  uint32_t ldst_queue = 32;
+  uint32_t ccache_size = 8192, ccache_line = 64, ccache_assoc = 2, ccache_hit_latency = 4, ccache_miss_latency = 200;
 
   static void declare(ParamTable& t);
   static SmParams from(const Config& c);

@@ -42,7 +42,7 @@ std::vector<std::pair<std::string, std::string>> simple_sm(uint32_t alu_latency)
           {"sm.unit.int.count", "1"}, {"sm.unit.int.lanes", "32"}, {"sm.unit.sp.lanes", "32"},
           {"sm.unit.branch.lanes", "32"}, {"sm.unit.ldst.lanes", "32"},
           {"sm.op.alu.latency", std::to_string(alu_latency)}, {"sm.op.alu.ii", "1"},
-          {"sm.ibuffer_entries", "4"}, {"mem.fixed_latency", "100"}};
+          {"sm.ibuffer_entries", "4"}, {"mem.model", "flat"}, {"mem.fixed_latency", "100"}};
 }
 
 // chainN: N dependent adds on one register.
@@ -289,8 +289,14 @@ TEST_CASE("sm: every scheduler-cycle is charged to exactly one issue outcome") {
   }
   CHECK(v.at("sched.issued") == v.at("sm.warp_instructions"));
   CHECK(v.at("sm.warp_instructions") == v.at("gpu.warp_instructions"));
+  // every request gets exactly one response, at every level of the hierarchy
   CHECK(v.at("ldst.requests") == v.at("ldst.responses"));
-  CHECK(v.at("mem.requests") == v.at("ldst.requests"));
+  CHECK(v.at("l1d.requests") == v.at("ldst.requests") - v.at("smem.requests"));
+  for (const char* b : {"l1d", "smem", "icn", "l2", "dram"}) {
+    INFO(b);
+    if (std::string(b) != "smem") CHECK(v.at(std::string(b) + ".requests") > 0);  // this kernel uses no shared memory
+    CHECK(v.at(std::string(b) + ".requests") == v.at(std::string(b) + ".responses"));
+  }
 }
 
 TEST_CASE("sm: static warp limiting lets only the oldest warps issue") {
@@ -333,3 +339,72 @@ TEST_CASE("sm: dispatcher occupancy kmeans 4608 B by 576 threads is 3 blocks per
 TEST_CASE("sm: dispatcher occupancy lud 3872 B by 484 threads is 4 blocks per SM") { CHECK(peak_blocks(3872, 484) == 4); }
 TEST_CASE("sm: dispatcher occupancy NW 8452 B by 32 threads is 1 block per SM") { CHECK(peak_blocks(8452, 32) == 1); }
 TEST_CASE("sm: dispatcher occupancy without a shared-memory limit is the 16-block cap") { CHECK(peak_blocks(256, 64) == 16); }
+
+TEST_CASE("sm: a writeback port limit delays results that complete in the same cycle") {
+  // Two warps on two schedulers run dependent chains in lockstep: with one
+  // writeback port their results collide every time and one chain slips.
+  const char* k = R"(
+.visible .entry chains(.param .u64 out)
+{
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<6>;
+  mov.u32 %r1, %tid.x;
+  shr.u32 %r2, %r1, 5;
+  mov.u32 %r10, %clock;
+  add.s32 %r3, %r1, 1;
+  add.s32 %r3, %r3, 1;
+  add.s32 %r3, %r3, 1;
+  add.s32 %r3, %r3, 1;
+  add.s32 %r3, %r3, 1;
+  add.s32 %r3, %r3, 1;
+  add.s32 %r3, %r3, 1;
+  add.s32 %r3, %r3, 1;
+  mov.u32 %r11, %clock;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mul.wide.u32 %rd3, %r2, 8;
+  add.s64 %rd4, %rd2, %rd3;
+  st.global.u32 [%rd4], %r10;
+  st.global.u32 [%rd4+4], %r11;
+  ret;
+}
+)";
+  auto sets = simple_sm(6);
+  for (auto& s : sets) {
+    if (s.first == "sm.num_schedulers") s.second = "2";
+    if (s.first == "sm.unit.int.count") s.second = "2";
+  }
+  sets.push_back({"sm.writeback_ports", "1"});
+  Rig rig(sets);
+  rig.dev->load_ptx(std::string(kHeader) + k, "chains.ptx");
+  DevPtr out = rig.dev->malloc(16);
+  rig.dev->launch("chains", Dim3(1), Dim3(64), {arg(out)});
+  auto v = rig.dev->download<uint32_t>(out, 4);
+  const uint32_t span0 = v[1] - v[0], span1 = v[3] - v[2];
+  // Without contention: the first add issues the cycle after the first clock read,
+  // each later add L = 6 cycles after the one it depends on, and the second
+  // clock read (independent of the chain) the cycle after the last add: 2 + 7L.
+  // The shared port makes at least one chain longer.
+  CHECK(std::min(span0, span1) >= 2 + 7 * 6);
+  CHECK(std::max(span0, span1) > 2 + 7 * 6);
+}
+
+TEST_CASE("sm: an instruction cache costs misses that a perfect front end does not") {
+  auto sets = simple_sm(4);
+  sets.push_back({"sm.icache.perfect", "false"});
+  sets.push_back({"sm.icache.size", "256"});
+  sets.push_back({"sm.icache.line", "64"});
+  sets.push_back({"sm.icache.assoc", "2"});
+  sets.push_back({"sm.icache.miss_latency", "30"});
+  Rig rig(sets);
+  rig.dev->load_ptx(std::string(kHeader) + independent_kernel("ind192", 192), "ind.ptx");
+  DevPtr out = rig.dev->malloc(4);
+  rig.dev->launch("ind192", Dim3(1), Dim3(32), {arg(out)});
+  // 192+ instructions of 8 bytes span 25+ lines of 64 bytes; a 256-byte cache holds 4 of them.
+  const double misses = rig.counter("icache.misses"), hits = rig.counter("icache.hits");
+  CHECK(misses >= 24);
+  CHECK(hits > 0);
+  // every miss costs miss_latency cycles in which this single warp cannot issue
+  CHECK(rig.gpu->launches()[0].cycles >= uint64_t(misses) * 30);
+  CHECK(rig.counter("sched.fetch") >= misses * 29);
+}

@@ -1,10 +1,5 @@
-// Host driver for transpose_padded: a seeded height x width float matrix (not
-// square, not always a multiple of the tile), one launch, exact check (pure
-// data movement).
-#include <random>
-
-#include "workloads/util.hpp"
-#include "workloads/workload.hpp"
+// Host driver for transpose_padded: see drivers.hpp.
+#include "workloads/drivers.hpp"
 
 namespace warptlm {
 namespace {
@@ -16,28 +11,7 @@ class TransposePadded : public Workload {
     return "32x33 padded shared-tile matrix transpose (conflict free)";
   }
   WorkloadResult run(Device& dev, Size size, uint64_t seed) override {
-    const int width = wl::by_size(size, 72, 320, 1024, 4096);
-    const int height = wl::by_size(size, 40, 256, 1024, 2048);
-    const uint32_t tdim = 32, trows = 8;
-    std::mt19937_64 rng(seed);
-    const size_t count = size_t(width) * height;
-    std::vector<float> in(count);
-    for (auto& v : in) v = wl::uniform_float(rng, -1000.0f, 1000.0f);
-
-    dev.load_ptx(embedded_ptx("transpose_padded"), "transpose_padded.ptx");
-    DevPtr din = dev.upload(in);
-    DevPtr dout = dev.malloc(count * sizeof(float));
-    dev.launch("transpose_padded", Dim3(wl::ceil_div(width, tdim), wl::ceil_div(height, tdim)), Dim3(tdim, trows),
-               {arg(din), arg(dout), arg(int32_t(width)), arg(int32_t(height))});
-    std::vector<float> out = dev.download<float>(dout, count);
-    dev.free(din);
-    dev.free(dout);
-
-    // out is width x height: out[c][r] = in[r][c].
-    std::vector<float> ref(count);
-    for (int r = 0; r < height; ++r)
-      for (int c = 0; c < width; ++c) ref[size_t(c) * height + r] = in[size_t(r) * width + c];
-    return wl::check_exact("out", out, ref);
+    return wl::run_transpose(dev, "transpose_padded", size, seed);
   }
 };
 

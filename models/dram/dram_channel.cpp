@@ -1,0 +1,309 @@
+#include "dram/dram_channel.hpp"
+
+#include <algorithm>
+#include <string>
+
+namespace warptlm {
+
+DramChannel::DramChannel(sc_core::sc_module_name name, uint32_t id, const DramParams& p, sc_core::sc_time period,
+                         StatsRegistry& stats)
+    : sc_core::sc_module(name), socket("socket"), p_(p), id_(id), period_(period) {
+  banks_.resize(p_.banks);
+  entries_.resize(p_.queue);
+  free_.reserve(p_.queue);
+  for (uint32_t i = p_.queue; i-- > 0;) free_.push_back(uint16_t(i));
+  order_.reserve(p_.queue);
+  ring_.resize(size_t(p_.queue) + 8);
+
+  const std::string inst = "dram" + std::to_string(id_);
+  StatGroup g(stats, inst, "dram");
+  requests_ = &g.counter("requests", "requests that reached the channel (BEGIN_REQ)");
+  responses_ = &g.counter("responses", "responses the channel sent (BEGIN_RESP)");
+  reads_ = &g.counter("reads", "read requests");
+  writes_ = &g.counter("writes", "write requests");
+  row_hits_ = &g.counter("row_hits", "requests served from the row already open for them (no activate)");
+  row_misses_ = &g.counter("row_misses", "requests that needed an activate (bank closed or another row open)");
+  latency_ = &g.counter("latency_cycles", "sum over requests of DRAM cycles from BEGIN_REQ to BEGIN_RESP");
+  busy_ = &g.counter("busy_cycles", "DRAM cycles the data bus carried data");
+  activates_ = &g.counter("activates", "activate commands");
+  precharges_ = &g.counter("precharges", "precharges, explicit and automatic (closed page)");
+  stats.derived(
+      inst + ".avg_latency",
+      [this] {
+        const uint64_t n = responses_->value;
+        return n ? double(latency_->value) / double(n) : 0.0;
+      },
+      "average DRAM cycles from request to response");
+  stats.derived(inst + ".bw_util", [this] { return bw_util(); },
+                "data-bus busy cycles / DRAM cycles since the first request (0..1)");
+
+  socket.register_nb_transport_fw(this, &DramChannel::nb_transport_fw);
+  SC_METHOD(tick);
+  sensitive << wake_;
+  dont_initialize();
+}
+
+uint64_t DramChannel::cycle() const { return sc_core::sc_time_stamp().value() / period_.value(); }
+
+int64_t DramChannel::edge_of(const sc_core::sc_time& t) const {
+  const uint64_t pv = period_.value();
+  return int64_t((t.value() + pv - 1) / pv);
+}
+
+uint64_t DramChannel::elapsed_cycles() const {
+  if (first_request_ < 0) return 0;
+  const int64_t now = int64_t(cycle());
+  return now > first_request_ ? uint64_t(now - first_request_) : 0;
+}
+
+double DramChannel::bw_util() const {
+  const uint64_t e = elapsed_cycles();
+  if (!e) return 0.0;
+  return std::min(1.0, double(busy_->value) / double(e));
+}
+
+// Address mapping, high to low bits: row | bank | column. The column bits are
+// the low log2(row_bytes) bits, so a streaming access stays in one row for
+// row_bytes bytes and then moves to the next bank, whose activate can overlap
+// the current row's transfers (GPGPU-Sim's GTX480 mapping has the same shape:
+// 11 column bits, 4 bank bits, row above). The _xor variant hashes the bank
+// index with the low row bits (permutation interleaving) so that strides of
+// banks * row_bytes spread over banks instead of conflicting in one.
+DramChannel::Location DramChannel::locate(uint64_t a) const {
+  Location l;
+  l.column = uint32_t(a % p_.row_bytes);
+  const uint64_t chunk = a / p_.row_bytes;
+  l.bank = uint32_t(chunk % p_.banks);
+  l.row = chunk / p_.banks;
+  if (p_.address_mapping == DramMapping::RowBankColumnXor) l.bank = uint32_t((l.bank ^ l.row) & (p_.banks - 1));
+  return l;
+}
+
+// ---------------------------------------------------------------- requests
+
+tlm::tlm_sync_enum DramChannel::nb_transport_fw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph,
+                                                sc_core::sc_time& t) {
+  if (ph == tlm::END_RESP) return tlm::TLM_COMPLETED;
+  if (ph != tlm::BEGIN_REQ) return tlm::TLM_ACCEPTED;
+  const int64_t arrive = edge_of(sc_core::sc_time_stamp() + t);
+  ++*requests_;
+  if (first_request_ < 0) first_request_ = arrive;
+  if (free_.empty()) {
+    // Queue full: hold the request and withhold END_REQ until a slot frees.
+    if (waiting_) SC_REPORT_ERROR(name(), "BEGIN_REQ while an earlier request still waits for END_REQ");
+    waiting_ = &p;
+    waiting_sent_ = arrive;
+    return tlm::TLM_ACCEPTED;
+  }
+  admit(p, arrive, arrive);
+  ph = tlm::END_REQ;
+  return tlm::TLM_UPDATED;
+}
+
+void DramChannel::admit(tlm::tlm_generic_payload& p, int64_t sent, int64_t arrive) {
+  const uint16_t slot = free_.back();
+  free_.pop_back();
+  Entry& e = entries_[slot];
+  const uint64_t addr = local_address ? local_address(p.get_address()) : p.get_address();
+  const Location l = locate(addr);
+  e.payload = &p;
+  e.arrive = arrive;
+  e.sent = sent;
+  e.row = l.row;
+  e.bank = l.bank;
+  e.bytes = p.get_data_length();
+  e.write = p.is_write();
+  e.activated = false;
+  ++*(e.write ? writes_ : reads_);
+  order_.push_back(slot);
+  const int64_t now = int64_t(cycle());
+  if (arrive <= now) wake_.notify(sc_core::SC_ZERO_TIME);
+  else wake_.notify(period_ * double(arrive) - sc_core::sc_time_stamp());
+}
+
+// ---------------------------------------------------------------- the cycle
+
+void DramChannel::tick() {
+  const int64_t now = int64_t(cycle());
+  respond(now);
+  int64_t next = order_.empty() ? kNone : schedule(now);
+  // A slot freed: take the request that was refused and give its END_REQ
+  // (last, because the initiator may send its next request from inside it).
+  if (waiting_ && !free_.empty()) {
+    tlm::tlm_generic_payload* p = waiting_;
+    const int64_t sent = waiting_sent_;
+    waiting_ = nullptr;
+    admit(*p, sent, std::max(sent, now));
+    tlm::tlm_phase ph = tlm::END_REQ;
+    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+    socket->nb_transport_bw(*p, ph, t);
+  }
+  if (ring_count_) next = std::min(next, ring_[ring_head_].done);
+  if (next == kNone) {
+    next_trigger(wake_);  // idle: sleep until a request arrives
+    return;
+  }
+  next = std::max(next, now + 1);
+  next_trigger(period_ * double(next - now), wake_);
+}
+
+// The last data beat of a request has crossed the bus: answer it.
+void DramChannel::respond(int64_t now) {
+  while (ring_count_ && ring_[ring_head_].done <= now) {
+    const InFlight f = ring_[ring_head_];
+    ring_head_ = (ring_head_ + 1) % ring_.size();
+    --ring_count_;
+    ++*responses_;
+    *latency_ += uint64_t(f.done - f.sent);
+    f.payload->set_response_status(tlm::TLM_OK_RESPONSE);
+    tlm::tlm_phase ph = tlm::BEGIN_RESP;
+    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+    socket->nb_transport_bw(*f.payload, ph, t);  // TLM_COMPLETED, or END_RESP later: nothing waits on it
+  }
+}
+
+// The memory controller's decision for one cycle. The command bus carries one
+// command per cycle. Column commands go first (they move data); then a row
+// command (precharge or activate) prepares a bank for its oldest request.
+//  - FR-FCFS: the oldest queued row hit whose column command can issue now;
+//    a bank's open row is kept while any queued request hits it.
+//  - FIFO: only the oldest request may take its column command; banks are
+//    still prepared for their own oldest requests in the background.
+int64_t DramChannel::schedule(int64_t now) {
+  if (last_cmd_ >= now) return now + 1;
+  const bool fifo = p_.scheduler == DramScheduler::Fifo;
+  int64_t next = kNone;
+
+  for (Bank& b : banks_) {
+    b.queued_hits = 0;
+    b.seen = false;
+  }
+  for (uint16_t s : order_) {
+    const Entry& e = entries_[s];
+    if (e.arrive <= now && banks_[e.bank].open_row == int64_t(e.row)) ++banks_[e.bank].queued_hits;
+  }
+
+  // Column command.
+  for (size_t i = 0; i < order_.size(); ++i) {
+    const Entry& e = entries_[order_[i]];
+    if (e.arrive > now) {
+      next = std::min(next, e.arrive);
+    } else if (banks_[e.bank].open_row == int64_t(e.row)) {
+      const int64_t r = column_ready(e);
+      if (r <= now) {
+        issue_column(i, now);
+        return now + 1;
+      }
+      next = std::min(next, r);
+    }
+    if (fifo) break;
+  }
+
+  // Row command for the oldest request of each bank, oldest bank first.
+  for (uint16_t s : order_) {
+    Entry& e = entries_[s];
+    if (e.arrive > now) continue;
+    Bank& b = banks_[e.bank];
+    if (b.seen) continue;
+    b.seen = true;
+    if (b.open_row == int64_t(e.row)) continue;  // waits for its column command
+    if (b.open_row >= 0) {
+      if (!fifo && b.queued_hits) continue;  // FR-FCFS: serve the open row's hits first
+      if (b.pre_ok <= now) {
+        precharge(b, now);
+        last_cmd_ = now;
+        return now + 1;
+      }
+      next = std::min(next, b.pre_ok);
+    } else {
+      const int64_t r = std::max(b.act_ok, last_act_ + p_.tRRD);
+      if (r <= now) {
+        activate(e, now);
+        return now + 1;
+      }
+      next = std::min(next, r);
+    }
+  }
+  return next;
+}
+
+// Earliest cycle the column command of `e` (its row open) may issue.
+int64_t DramChannel::column_ready(const Entry& e) const {
+  int64_t r = std::max({banks_[e.bank].col_ok, next_col_, last_cmd_ + 1, e.arrive});
+  if (e.write) {
+    // Read-to-write: the write data may only follow the read data on the bus.
+    r = std::max(r, bus_free_ - int64_t(p_.tWL));
+  } else {
+    // Write-to-read: tWTR after the last write data; read data follows the bus.
+    r = std::max({r, bus_free_ - int64_t(p_.tCL), last_write_end_ + int64_t(p_.tWTR)});
+  }
+  return r;
+}
+
+void DramChannel::issue_column(size_t pos, int64_t now) {
+  const uint16_t slot = order_[pos];
+  Entry& e = entries_[slot];
+  Bank& b = banks_[e.bank];
+  const uint32_t bc = p_.burst_cycles();
+  const uint32_t bursts = e.bytes ? (e.bytes + p_.burst_bytes() - 1) / p_.burst_bytes() : 1;
+  const uint32_t xfer = bursts * bc;
+  // A line is several bursts: one column command per burst, tCCD apart and a
+  // burst's bus time apart, modelled here as one command of that length.
+  const int64_t start = now + int64_t(e.write ? p_.tWL : p_.tCL);
+  const int64_t end = start + xfer;
+  last_cmd_ = now;
+  next_col_ = now + int64_t(bursts) * int64_t(std::max(p_.tCCD, bc));
+  bus_free_ = end;
+  *busy_ += xfer;
+  if (e.write) {
+    last_write_end_ = end;
+    b.pre_ok = std::max(b.pre_ok, end + int64_t(p_.tWR));  // write recovery
+  } else {
+    b.pre_ok = std::max(b.pre_ok, next_col_);  // read-to-precharge: one burst after the last column command
+  }
+  ++*(e.activated ? row_misses_ : row_hits_);
+
+  // Closed page: auto-precharge (RDA/WRA) unless another queued request wants this row.
+  if (p_.page_policy == DramPagePolicy::Closed) {
+    bool more = false;
+    for (uint16_t s : order_)
+      if (s != slot && entries_[s].arrive <= now && entries_[s].bank == e.bank && entries_[s].row == e.row) more = true;
+    if (!more) precharge(b, b.pre_ok);
+  }
+
+  if (ring_count_ == ring_.size()) {  // never expected: the ring holds more than the queue
+    std::vector<InFlight> bigger(ring_.size() * 2);
+    for (size_t i = 0; i < ring_count_; ++i) bigger[i] = ring_[(ring_head_ + i) % ring_.size()];
+    ring_.swap(bigger);
+    ring_head_ = 0;
+  }
+  // Data leaves the bus in column-command order, so the ring stays sorted by `done`.
+  ring_[(ring_head_ + ring_count_) % ring_.size()] = InFlight{e.payload, end, e.sent};
+  ++ring_count_;
+
+  e.payload = nullptr;
+  order_.erase(order_.begin() + std::ptrdiff_t(pos));
+  free_.push_back(slot);
+}
+
+// Close the open row at cycle `at` (an explicit command now, or the automatic
+// precharge of a closed-page access once tRAS/write recovery allow it).
+void DramChannel::precharge(Bank& b, int64_t at) {
+  b.open_row = -1;
+  b.act_ok = std::max(b.act_ok, at + int64_t(p_.tRP));
+  ++*precharges_;
+}
+
+void DramChannel::activate(Entry& e, int64_t now) {
+  Bank& b = banks_[e.bank];
+  b.open_row = int64_t(e.row);
+  b.col_ok = now + p_.tRCD;
+  b.pre_ok = now + p_.tRAS;
+  b.act_ok = now + p_.tRC;
+  last_act_ = now;
+  last_cmd_ = now;
+  e.activated = true;
+  ++*activates_;
+}
+
+}  // namespace warptlm

@@ -1,0 +1,130 @@
+// One DRAM channel behind one memory partition: a memory controller with a
+// request queue and a row-buffer-aware scheduler in front of `banks` banks
+// that share one command bus and one data bus. The L2 slice above is the
+// channel's only initiator. Transactions carry timing only: data was moved by
+// the functional model when the instruction issued.
+//
+// Each bank is closed (precharged) or has one open row. A request to the open
+// row is a row hit and needs only a column command; any other request is a row
+// miss: precharge the open row (tRP, not before tRAS after its activate), then
+// activate (tRCD; tRRD after any activate, tRC after this bank's last one),
+// then the column command. Read data appears tCL after its column command,
+// write data tWL after, and holds the shared data bus for whole bursts.
+//
+// Smart ticking: tick() runs only at DRAM clock edges where a command may
+// issue or a response is due, computed from the timing state; an idle channel
+// has no pending event.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+#include <vector>
+
+#include "common/gpu_payload.hpp"
+#include "common/stats.hpp"
+#include "dram/dram_params.hpp"
+
+namespace warptlm {
+
+class DramChannel : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<DramChannel> socket;
+
+  // `id` names the stats ("dram<id>.reads", summed as "dram.reads");
+  // `period` is the DRAM clock period (all timing is counted in it).
+  DramChannel(sc_core::sc_module_name name, uint32_t id, const DramParams& p, sc_core::sc_time period,
+              StatsRegistry& stats);
+  SC_HAS_PROCESS(DramChannel);
+
+  // The partition above may hand the channel global addresses: this maps one
+  // to the channel-local address that row/bank/column are taken from
+  // (default: the address as given). Called once per request.
+  std::function<uint64_t(uint64_t)> local_address;
+
+  // Where a channel-local address lands.
+  struct Location { uint32_t bank; uint64_t row; uint32_t column; };
+  Location locate(uint64_t local_addr) const;
+
+  // Data-bus utilisation since the first request: busy / elapsed DRAM cycles.
+  // The platform sums busy and elapsed cycles over channels for dram.bw_util.
+  uint64_t busy_cycles() const { return busy_->value; }
+  uint64_t elapsed_cycles() const;
+  double bw_util() const;
+
+  uint64_t cycle() const;               // the current DRAM cycle
+  uint32_t queued() const { return uint32_t(order_.size()); }
+  const DramParams& params() const { return p_; }
+
+ private:
+  static constexpr int64_t kNever = INT64_MIN / 4;
+  static constexpr int64_t kNone = INT64_MAX / 4;
+
+  // One row buffer.
+  struct Bank {
+    int64_t open_row = -1;      // -1: precharged
+    int64_t col_ok = kNever;    // earliest column command (activate + tRCD)
+    int64_t pre_ok = kNever;    // earliest precharge (tRAS, read-to-precharge, write recovery)
+    int64_t act_ok = kNever;    // earliest activate (precharge + tRP, last activate + tRC)
+    uint16_t queued_hits = 0;   // scratch: queued requests to the open row
+    bool seen = false;          // scratch: oldest request of this bank already looked at
+  };
+  // One request-queue entry.
+  struct Entry {
+    tlm::tlm_generic_payload* payload = nullptr;
+    int64_t sent = 0;      // DRAM cycle of its BEGIN_REQ (latency is counted from here)
+    int64_t arrive = 0;    // DRAM cycle it entered the queue (later than sent after back-pressure)
+    uint64_t row = 0;
+    uint32_t bank = 0;
+    uint32_t bytes = 0;
+    bool write = false;
+    bool activated = false;  // an activate was issued for this request: a row miss
+  };
+  // A request whose column command has issued, waiting for its last data beat.
+  struct InFlight {
+    tlm::tlm_generic_payload* payload;
+    int64_t done;
+    int64_t sent;
+  };
+
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
+  void tick();
+  void admit(tlm::tlm_generic_payload& p, int64_t sent, int64_t arrive);
+  void respond(int64_t now);
+  // Picks and issues at most one command this cycle; returns the earliest
+  // later cycle at which some command could issue (kNone when none waits).
+  int64_t schedule(int64_t now);
+  int64_t column_ready(const Entry& e) const;
+  void issue_column(size_t pos, int64_t now);
+  void precharge(Bank& b, int64_t at);
+  void activate(Entry& e, int64_t now);
+  int64_t edge_of(const sc_core::sc_time& t) const;  // first DRAM edge at or after t
+
+  DramParams p_;
+  uint32_t id_;
+  sc_core::sc_time period_;
+  sc_core::sc_event wake_;
+
+  std::vector<Bank> banks_;
+  std::vector<Entry> entries_;     // queue storage, `queue` slots
+  std::vector<uint16_t> free_;     // free slots
+  std::vector<uint16_t> order_;    // occupied slots, oldest first
+  std::vector<InFlight> ring_;     // column issued, in data order (grows only if ever too small)
+  size_t ring_head_ = 0, ring_count_ = 0;
+  tlm::tlm_generic_payload* waiting_ = nullptr;  // a request refused for a full queue (END_REQ withheld)
+  int64_t waiting_sent_ = 0;
+
+  // channel-wide timing state
+  int64_t last_cmd_ = kNever;        // one command per cycle on the command bus
+  int64_t next_col_ = kNever;        // tCCD and burst spacing of column commands
+  int64_t bus_free_ = kNever;        // the data bus is busy until here
+  int64_t last_write_end_ = kNever;  // for write-to-read turnaround
+  int64_t last_act_ = kNever;        // for tRRD
+  int64_t first_request_ = -1;
+
+  Counter *requests_, *responses_, *reads_, *writes_, *row_hits_, *row_misses_;
+  Counter *latency_, *busy_, *activates_, *precharges_;
+};
+
+}  // namespace warptlm

@@ -1,0 +1,71 @@
+#include "dram/dram_params.hpp"
+
+#include "common/errors.hpp"
+
+namespace warptlm {
+
+void DramParams::declare(ParamTable& t) {
+  t.int_param("dram.banks", 16, 1, 256, "banks per DRAM channel, each with its own row buffer");
+  t.int_param("dram.row_bytes", 2048, 128, 1 << 20,
+              "bytes of one row of one bank across the channel (a multiple of 128: a line never straddles rows)");
+  t.int_param("dram.tCL", 12, 1, 1000, "DRAM cycles from a read command to its first data (CAS latency)");
+  t.int_param("dram.tRCD", 12, 1, 1000, "DRAM cycles from activate to a column command in that bank");
+  t.int_param("dram.tRP", 12, 1, 1000, "DRAM cycles from precharge to the next activate in that bank");
+  t.int_param("dram.tRAS", 28, 1, 1000, "DRAM cycles from activate to the earliest precharge of that bank");
+  t.int_param("dram.tRC", 40, 1, 1000, "DRAM cycles between two activates of the same bank");
+  t.int_param("dram.tCCD", 2, 1, 1000, "DRAM cycles between column commands (per burst) on the channel");
+  t.int_param("dram.tRRD", 6, 0, 1000, "DRAM cycles between activates of different banks");
+  t.int_param("dram.tWR", 12, 0, 1000, "DRAM cycles from the end of write data to a precharge of that bank");
+  t.int_param("dram.tWTR", 5, 0, 1000, "DRAM cycles from the end of write data to the next read command");
+  t.int_param("dram.tWL", 4, 0, 1000, "DRAM cycles from a write command to its first data (write latency)");
+  t.int_param("dram.burst_length", 8, 1, 64, "transfers per column access; a request moves whole bursts");
+  t.int_param("dram.bus_width", 8, 1, 1024, "bytes per transfer on one channel's data bus");
+  t.int_param("dram.data_rate", 4, 1, 8, "transfers per DRAM clock: 1 SDR, 2 DDR, 4 QDR (GDDR5)");
+  t.int_param("dram.queue", 16, 1, 1024, "request queue entries per channel; a full queue withholds END_REQ");
+  t.enum_param("dram.scheduler", "frfcfs", {"frfcfs", "fifo"},
+               "request order: first-ready FCFS (oldest row hit first) or strict arrival order");
+  t.enum_param("dram.page_policy", "open", {"open", "closed"},
+               "open: a row stays open until a conflict; closed: auto-precharge after the last queued hit");
+  t.enum_param("dram.address_mapping", "row_bank_column", {"row_bank_column", "row_bank_column_xor"},
+               "channel-local address bits, high to low; _xor hashes the bank with the low row bits (banks: power of 2)");
+  t.float_param("dram.clock_mhz", 924, 1, 100000, "DRAM command clock in MHz (data moves data_rate times per clock)");
+}
+
+DramParams DramParams::from(const Config& c) {
+  DramParams p;
+  p.banks = uint32_t(c.get_int("dram.banks"));
+  p.row_bytes = uint32_t(c.get_int("dram.row_bytes"));
+  p.tCL = uint32_t(c.get_int("dram.tCL"));
+  p.tRCD = uint32_t(c.get_int("dram.tRCD"));
+  p.tRP = uint32_t(c.get_int("dram.tRP"));
+  p.tRAS = uint32_t(c.get_int("dram.tRAS"));
+  p.tRC = uint32_t(c.get_int("dram.tRC"));
+  p.tCCD = uint32_t(c.get_int("dram.tCCD"));
+  p.tRRD = uint32_t(c.get_int("dram.tRRD"));
+  p.tWR = uint32_t(c.get_int("dram.tWR"));
+  p.tWTR = uint32_t(c.get_int("dram.tWTR"));
+  p.tWL = uint32_t(c.get_int("dram.tWL"));
+  p.burst_length = uint32_t(c.get_int("dram.burst_length"));
+  p.bus_width = uint32_t(c.get_int("dram.bus_width"));
+  p.data_rate = uint32_t(c.get_int("dram.data_rate"));
+  p.queue = uint32_t(c.get_int("dram.queue"));
+  p.scheduler = c.get_string("dram.scheduler") == "fifo" ? DramScheduler::Fifo : DramScheduler::FrFcfs;
+  p.page_policy = c.get_string("dram.page_policy") == "closed" ? DramPagePolicy::Closed : DramPagePolicy::Open;
+  p.address_mapping = c.get_string("dram.address_mapping") == "row_bank_column_xor" ? DramMapping::RowBankColumnXor
+                                                                                     : DramMapping::RowBankColumn;
+  p.clock_mhz = c.get_float("dram.clock_mhz");
+  if (p.row_bytes % 128 != 0)
+    throw InputError(Place{"", 0, "dram.row_bytes"}, "dram.row_bytes " + std::to_string(p.row_bytes) +
+                                                         " is not a multiple of 128 (a line would straddle two rows)");
+  if (p.address_mapping == DramMapping::RowBankColumnXor && (p.banks & (p.banks - 1)) != 0)
+    throw InputError(Place{"", 0, "dram.address_mapping"},
+                     "dram.address_mapping row_bank_column_xor needs dram.banks to be a power of 2, not " +
+                         std::to_string(p.banks));
+  return p;
+}
+
+double peak_bytes_per_second(const DramParams& p) {
+  return p.clock_mhz * 1e6 * double(p.data_rate) * double(p.bus_width);
+}
+
+}  // namespace warptlm

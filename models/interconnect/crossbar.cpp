@@ -1,0 +1,213 @@
+#include "interconnect/crossbar.hpp"
+
+#include <algorithm>
+#include <string>
+
+namespace warptlm {
+
+Crossbar::Crossbar(sc_core::sc_module_name name, const IcnParams& p, uint32_t partitions, sc_core::sc_time period,
+                   StatsRegistry& stats)
+    : sc_core::sc_module(name),
+      sm_socket("sm_socket"),
+      part_socket("part_socket", partitions),
+      p_(p),
+      map_(p.map(partitions)),
+      period_(period),
+      stats_(stats),
+      out_(partitions) {
+  StatGroup g(stats, "icn", "icn");
+  requests_ = &g.counter("requests", "requests taken from the SM side");
+  responses_ = &g.counter("responses", "responses delivered to the SM side");
+  queue_wait_ = &g.counter("queue_wait_cycles", "cycles requests waited in output FIFOs for their port");
+  resp_queue_wait_ = &g.counter("resp_queue_wait_cycles", "cycles responses waited for their SM return port");
+  backpressured_ = &g.counter("backpressure_stalls", "requests whose END_REQ was withheld (output FIFO full)");
+  backpressure_cycles_ = &g.counter("backpressure_cycles", "cycles requests waited for an output FIFO slot");
+  for (uint32_t q = 0; q < partitions; ++q) {
+    OutPort& o = out_[q];
+    o.fifo.reserve(p_.queue);
+    o.busy = &g.counter("to_part" + std::to_string(q) + ".busy_cycles", "cycles this output port moved a request");
+    part_socket[q].register_nb_transport_bw(this, &Crossbar::nb_transport_bw, int(q));
+  }
+  sm_socket.register_nb_transport_fw(this, &Crossbar::nb_transport_fw);
+  SC_METHOD(tick);
+  sensitive << wake_;
+  dont_initialize();
+}
+
+// The SM side is known once everything is bound: one return port per binding.
+void Crossbar::end_of_elaboration() {
+  const uint32_t n = uint32_t(sm_socket.size());
+  ret_.resize(n);
+  StatGroup g(stats_, "icn", "icn");
+  for (uint32_t i = 0; i < n; ++i) {
+    ret_[i].fifo.reserve(16);
+    ret_[i].busy = &g.counter("to_sm" + std::to_string(i) + ".busy_cycles", "cycles this return port moved a response");
+  }
+  for (OutPort& o : out_) o.waiters.reserve(n);
+}
+
+uint64_t Crossbar::cycle_at(const sc_core::sc_time& t) const {
+  const uint64_t T = period_.value();
+  return (t.value() + T - 1) / T;
+}
+
+void Crossbar::wake_at(uint64_t c) {
+  const sc_core::sc_time at = period_ * double(c);
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  wake_.notify(at > now ? at - now : sc_core::SC_ZERO_TIME);  // an event keeps its earliest notification
+}
+
+// Reads send a header only; writes and atomics carry their data (data_length bytes).
+uint32_t Crossbar::request_beats(const tlm::tlm_generic_payload& p) const {
+  const GpuExtension* e = p.get_extension<GpuExtension>();
+  const bool data = (e && e->kind == MemKind::Atomic) || p.is_write();
+  if (!data) return 1;
+  return std::max(1u, (p.get_data_length() + p_.port_width - 1) / p_.port_width);
+}
+
+// Read and atomic responses carry data; write acknowledgements are a header.
+uint32_t Crossbar::response_beats(const tlm::tlm_generic_payload& p) const {
+  const GpuExtension* e = p.get_extension<GpuExtension>();
+  const bool data = (e && e->kind == MemKind::Atomic) || !p.is_write();
+  if (!data) return 1;
+  return std::max(1u, (p.get_data_length() + p_.port_width - 1) / p_.port_width);
+}
+
+// ---------------------------------------------------------------- forward
+
+tlm::tlm_sync_enum Crossbar::nb_transport_fw(int port, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph,
+                                             sc_core::sc_time& t) {
+  const uint32_t i = uint32_t(port);
+  if (ph == tlm::END_RESP) {  // the SM took a response it had answered with TLM_ACCEPTED
+    ret_[i].awaiting_end_resp = false;
+    wake_at(cycle_at(sc_core::sc_time_stamp() + t));
+    return tlm::TLM_COMPLETED;
+  }
+  if (ph != tlm::BEGIN_REQ) return tlm::TLM_ACCEPTED;
+  const uint64_t at = cycle_at(sc_core::sc_time_stamp() + t);
+  const uint32_t q = map_.partition_of(p.get_address());
+  OutPort& o = out_[q];
+  if (o.fifo.size() < p_.queue) {
+    enqueue_request(i, q, p, at);
+    ph = tlm::END_REQ;
+    return tlm::TLM_UPDATED;
+  }
+  // Output FIFO full: hold END_REQ until a slot frees (partition_accepted).
+  o.waiters.push_back(Stalled{&p, i, at});
+  ++*backpressured_;
+  return tlm::TLM_ACCEPTED;
+}
+
+// The request wins its output port in FIFO order: it starts when the port has
+// finished the transfer before it, holds it for its beats, and reaches the
+// partition `latency` cycles after its last beat left.
+void Crossbar::enqueue_request(uint32_t sm_port, uint32_t q, tlm::tlm_generic_payload& p, uint64_t at) {
+  OutPort& o = out_[q];
+  const uint32_t beats = request_beats(p);
+  const uint64_t start = std::max(at, o.free_at);
+  o.free_at = start + beats;
+  *o.busy += beats;
+  *queue_wait_ += start - at;
+  ++*requests_;
+  gpu_ext(p).push_route(int16_t(sm_port));
+  const uint64_t deliver = start + beats - 1 + p_.latency;
+  o.fifo.push_back(Transfer{&p, deliver});
+  if (o.fifo.size() == 1) wake_at(deliver);
+}
+
+void Crossbar::deliver_request(uint32_t q, uint64_t now) {
+  OutPort& o = out_[q];
+  if (o.fifo.empty() || o.awaiting_end_req || o.fifo.front().deliver > now || o.last_delivery == now) return;
+  o.last_delivery = now;
+  o.awaiting_end_req = true;
+  tlm::tlm_generic_payload* p = o.fifo.front().p;
+  tlm::tlm_phase ph = tlm::BEGIN_REQ;
+  sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+  const tlm::tlm_sync_enum s = part_socket[q]->nb_transport_fw(*p, ph, t);
+  const bool taken = s == tlm::TLM_COMPLETED || (s == tlm::TLM_UPDATED && (ph == tlm::END_REQ || ph == tlm::BEGIN_RESP));
+  if (taken && o.awaiting_end_req && !o.fifo.empty() && o.fifo.front().p == p) partition_accepted(q, now);
+  if (s == tlm::TLM_COMPLETED || (s == tlm::TLM_UPDATED && ph == tlm::BEGIN_RESP)) enqueue_response(q, *p, now);
+}
+
+// The partition took the head: its FIFO slot frees, and the oldest SM port
+// waiting for this partition gets its END_REQ.
+void Crossbar::partition_accepted(uint32_t q, uint64_t now) {
+  OutPort& o = out_[q];
+  o.fifo.pop_front();
+  o.awaiting_end_req = false;
+  if (!o.fifo.empty()) wake_at(std::max(o.fifo.front().deliver, now + 1));
+  if (o.waiters.empty()) return;
+  const Stalled s = o.waiters.front();
+  o.waiters.pop_front();
+  const uint32_t i = s.sm_port;
+  const uint64_t at = std::max(now, s.since);
+  *backpressure_cycles_ += at - s.since;
+  enqueue_request(i, q, *s.p, at);
+  tlm::tlm_phase ph = tlm::END_REQ;
+  sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+  sm_socket[i]->nb_transport_bw(*s.p, ph, t);
+}
+
+// ---------------------------------------------------------------- return
+
+tlm::tlm_sync_enum Crossbar::nb_transport_bw(int part, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph,
+                                             sc_core::sc_time& t) {
+  const uint32_t q = uint32_t(part);
+  OutPort& o = out_[q];
+  const uint64_t at = cycle_at(sc_core::sc_time_stamp() + t);
+  const bool is_head = o.awaiting_end_req && !o.fifo.empty() && o.fifo.front().p == &p;
+  if (ph == tlm::END_REQ) {
+    if (is_head) partition_accepted(q, at);
+    return tlm::TLM_ACCEPTED;
+  }
+  if (ph != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
+  if (is_head) partition_accepted(q, at);  // BEGIN_RESP implies END_REQ
+  enqueue_response(q, p, at);
+  ph = tlm::END_RESP;
+  return tlm::TLM_COMPLETED;
+}
+
+void Crossbar::enqueue_response(uint32_t, tlm::tlm_generic_payload& p, uint64_t at) {
+  const uint32_t i = uint32_t(gpu_ext(p).pop_route());
+  ReturnPort& r = ret_[i];
+  const uint32_t beats = response_beats(p);
+  const uint64_t start = std::max(at, r.free_at);
+  r.free_at = start + beats;
+  *r.busy += beats;
+  *resp_queue_wait_ += start - at;
+  const uint64_t deliver = start + beats - 1 + p_.latency;
+  r.fifo.push_back(Transfer{&p, deliver});
+  if (r.fifo.size() == 1) wake_at(deliver);
+}
+
+void Crossbar::deliver_response(uint32_t i, uint64_t now) {
+  ReturnPort& r = ret_[i];
+  if (r.fifo.empty() || r.awaiting_end_resp || r.fifo.front().deliver > now || r.last_delivery == now) return;
+  tlm::tlm_generic_payload* p = r.fifo.front().p;
+  r.fifo.pop_front();
+  r.last_delivery = now;
+  r.awaiting_end_resp = true;
+  ++*responses_;
+  tlm::tlm_phase ph = tlm::BEGIN_RESP;
+  sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+  const tlm::tlm_sync_enum s = sm_socket[i]->nb_transport_bw(*p, ph, t);
+  if (s == tlm::TLM_COMPLETED || (s == tlm::TLM_UPDATED && ph == tlm::END_RESP)) r.awaiting_end_resp = false;
+  if (!r.fifo.empty() && !r.awaiting_end_resp) wake_at(std::max(r.fifo.front().deliver, now + 1));
+}
+
+// ---------------------------------------------------------------- the cycle
+
+void Crossbar::tick() {
+  const uint64_t now = cycle();
+  for (uint32_t q = 0; q < out_.size(); ++q) deliver_request(q, now);
+  for (uint32_t i = 0; i < ret_.size(); ++i) deliver_response(i, now);
+  // Sleep until the earliest transfer due; queues that wait on END_REQ/END_RESP wake us when it comes.
+  uint64_t next = UINT64_MAX;
+  for (const OutPort& o : out_)
+    if (!o.fifo.empty() && !o.awaiting_end_req) next = std::min(next, std::max(o.fifo.front().deliver, now + 1));
+  for (const ReturnPort& r : ret_)
+    if (!r.fifo.empty() && !r.awaiting_end_resp) next = std::min(next, std::max(r.fifo.front().deliver, now + 1));
+  if (next != UINT64_MAX) wake_at(next);
+}
+
+}  // namespace warptlm

@@ -1,0 +1,104 @@
+// The crossbar between the SMs (their L1s) and the memory partitions (their
+// L2 slices): two disjoint subnetworks, one per direction (the switch the
+// HAWS thesis describes, spec 004 section 2.8; GPGPU-Sim's local crossbar).
+//
+// Forward: a request arriving on SM port i goes to partition
+// PartitionMap::partition_of(addr) and waits in that output port's FIFO. Each
+// output port moves one transfer at a time: a transfer of D bytes holds it
+// ceil(D / port_width) cycles (reads send a header only: 1 cycle; writes and
+// atomics carry their data), then takes `latency` cycles through the switch.
+// A full output FIFO withholds END_REQ from the SM port (back-pressure); an
+// L2 slice that withholds END_REQ keeps the FIFO's head, so its back-pressure
+// reaches the SMs the same way.
+// Return: each SM-side return port likewise moves one response at a time
+// (read and atomic responses carry data; write acknowledgements 1 cycle) and
+// adds `latency`. The SM port rides on the payload's route stack.
+//
+// Smart ticking: tick() runs only at cycles where a transfer is due; every
+// delivery time is computed when the transfer is queued.
+#pragma once
+#include <cstdint>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <vector>
+
+#include "common/gpu_payload.hpp"
+#include "common/stats.hpp"
+#include "interconnect/icn_params.hpp"
+#include "interconnect/partition_map.hpp"
+#include "interconnect/ring.hpp"
+
+namespace warptlm {
+
+class Crossbar : public sc_core::sc_module {
+ public:
+  // SM side: every L1 (or SM) binds its initiator socket here; port i is the i-th binding.
+  tlm_utils::multi_passthrough_target_socket<Crossbar> sm_socket;
+  // Partition side: part_socket[p] binds to the upstream target of L2 slice p.
+  sc_core::sc_vector<tlm_utils::simple_initiator_socket_tagged<Crossbar>> part_socket;
+
+  // `partitions`: memory partitions (output ports); `period`: the crossbar clock.
+  Crossbar(sc_core::sc_module_name name, const IcnParams& p, uint32_t partitions, sc_core::sc_time period,
+           StatsRegistry& stats);
+  SC_HAS_PROCESS(Crossbar);
+
+  const PartitionMap& map() const { return map_; }
+  uint32_t partitions() const { return uint32_t(out_.size()); }
+  uint64_t cycle() const { return uint64_t(sc_core::sc_time_stamp().value() / period_.value()); }
+
+ private:
+  struct Transfer {
+    tlm::tlm_generic_payload* p = nullptr;
+    uint64_t deliver = 0;  // cycle it reaches the far side of the switch
+  };
+  struct Stalled {
+    tlm::tlm_generic_payload* p = nullptr;
+    uint32_t sm_port = 0;
+    uint64_t since = 0;
+  };
+  // Toward one partition.
+  struct OutPort {
+    Ring<Transfer> fifo;            // accepted, not yet taken by the partition
+    Ring<Stalled> waiters;          // requests that found the FIFO full, oldest first (END_REQ withheld)
+    uint64_t free_at = 0;           // first cycle the port can start a new transfer
+    uint64_t last_delivery = UINT64_MAX;
+    bool awaiting_end_req = false;  // head delivered, partition has not taken it yet
+    Counter* busy = nullptr;
+  };
+  // Toward one SM.
+  struct ReturnPort {
+    Ring<Transfer> fifo;
+    uint64_t free_at = 0;
+    uint64_t last_delivery = UINT64_MAX;
+    bool awaiting_end_resp = false;
+    Counter* busy = nullptr;
+  };
+  void end_of_elaboration() override;
+  tlm::tlm_sync_enum nb_transport_fw(int port, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
+  tlm::tlm_sync_enum nb_transport_bw(int part, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
+  void tick();
+  // hardware steps
+  void enqueue_request(uint32_t sm_port, uint32_t part, tlm::tlm_generic_payload& p, uint64_t at);
+  void deliver_request(uint32_t part, uint64_t now);
+  void partition_accepted(uint32_t part, uint64_t now);
+  void enqueue_response(uint32_t part, tlm::tlm_generic_payload& p, uint64_t at);
+  void deliver_response(uint32_t sm_port, uint64_t now);
+  uint32_t request_beats(const tlm::tlm_generic_payload& p) const;
+  uint32_t response_beats(const tlm::tlm_generic_payload& p) const;
+  uint64_t cycle_at(const sc_core::sc_time& t) const;  // first clock edge at or after t
+  void wake_at(uint64_t cycle);
+
+  IcnParams p_;
+  PartitionMap map_;
+  sc_core::sc_time period_;
+  StatsRegistry& stats_;
+  std::vector<OutPort> out_;
+  std::vector<ReturnPort> ret_;
+  sc_core::sc_event wake_;
+
+  Counter *requests_, *responses_, *queue_wait_, *resp_queue_wait_, *backpressured_, *backpressure_cycles_;
+};
+
+}  // namespace warptlm

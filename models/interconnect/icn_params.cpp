@@ -1,0 +1,32 @@
+#include "interconnect/icn_params.hpp"
+
+namespace warptlm {
+
+// Defaults: the GTX480 as GPGPU-Sim 3.x configures it (spec 002 section 1.2:
+// interconnect clock 700 MHz, 32-byte flits; 256-byte partition interleave
+// from its dramid@8 address mapping). The papers give no crossbar latency or
+// buffer sizes; 8 cycles and 32 entries are assumptions.
+void IcnParams::declare(ParamTable& t) {
+  t.int_param("icn.latency", 8, 0, 10000, "crossbar cycles a transfer takes through the switch, each way");
+  t.int_param("icn.port_width", 32, 1, 4096,
+              "bytes per crossbar cycle on each port; a transfer of D bytes holds its port ceil(D/width) cycles");
+  t.int_param("icn.queue", 32, 1, 65536,
+              "request entries per output port; a full queue withholds END_REQ from the SM side");
+  t.float_param("icn.clock_mhz", 700, 1, 100000, "interconnect clock in MHz");
+  t.int_param("icn.interleave", 256, 32, 1 << 30, "bytes of consecutive addresses mapped to one memory partition");
+  t.enum_param("icn.mapping", "linear", {"linear", "hash"},
+               "partition of an address: linear (addr/interleave mod P) or hash (each row of P chunks rotated by an XOR fold)");
+}
+
+IcnParams IcnParams::from(const Config& c) {
+  IcnParams p;
+  p.latency = uint32_t(c.get_int("icn.latency"));
+  p.port_width = uint32_t(c.get_int("icn.port_width"));
+  p.queue = uint32_t(c.get_int("icn.queue"));
+  p.clock_mhz = c.get_float("icn.clock_mhz");
+  p.interleave = uint64_t(c.get_int("icn.interleave"));
+  p.mapping = c.get_string("icn.mapping");
+  return p;
+}
+
+}  // namespace warptlm

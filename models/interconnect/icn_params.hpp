@@ -1,0 +1,26 @@
+// Parameters of the SM <-> memory-partition crossbar.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "common/config.hpp"
+#include "interconnect/partition_map.hpp"
+
+namespace warptlm {
+
+struct IcnParams {
+  uint32_t latency = 8;        // crossbar cycles through the switch, each way
+  uint32_t port_width = 32;    // bytes a port moves per crossbar cycle (one flit)
+  uint32_t queue = 32;         // request entries per output port (toward a partition)
+  double clock_mhz = 700;      // the interconnect clock domain
+  uint64_t interleave = 256;   // bytes of consecutive addresses in one partition
+  std::string mapping = "linear";  // linear | hash (see partition_map.hpp)
+
+  double period_ps() const { return 1e6 / clock_mhz; }
+  PartitionMap map(uint32_t partitions) const { return PartitionMap{interleave, partitions, mapping == "hash"}; }
+
+  static void declare(ParamTable& t);
+  static IcnParams from(const Config& c);
+};
+
+}  // namespace warptlm

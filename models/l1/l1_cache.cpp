@@ -1,0 +1,482 @@
+#include "l1/l1_cache.hpp"
+
+#include <algorithm>
+#include <string>
+
+namespace warptlm {
+
+namespace {
+constexpr uint8_t kLocalSpace = 3;  // warptlm::Space::Local (isa/ir.hpp)
+
+uint32_t log2_of(uint64_t v) { return v ? uint32_t(63 - __builtin_clzll(v)) : 0; }
+}  // namespace
+
+L1DataCache::L1DataCache(sc_core::sc_module_name name, uint32_t sm_id, const L1Params& p, sc_core::sc_time period,
+                         StatsRegistry& stats, PayloadPool& pool)
+    : sc_core::sc_module(name),
+      upstream("upstream"),
+      downstream("downstream"),
+      sm_id_(sm_id),
+      p_(p),
+      period_(period),
+      pool_(pool),
+      in_(16),
+      down_q_(size_t(p.miss_queue) + p.mshr_entries) {
+  p_.check();
+  line_bits_ = log2_of(p_.line);
+  full_mask_ = p_.full_sector_mask();
+  lines_.resize(size_t(p_.sets) * p_.ways);
+  mshrs_.resize(p_.mshr_entries);
+  for (auto& m : mshrs_) m.waiting.reserve(p_.mshr_merges);
+  free_mshrs_.reserve(p_.mshr_entries);
+  for (uint32_t i = p_.mshr_entries; i-- > 0;) free_mshrs_.push_back(i);
+  fills_.reserve(p_.mshr_entries);
+  resp_.reserve(size_t(p_.mshr_entries) * p_.mshr_merges + 64);
+
+  StatGroup g(stats, "sm" + std::to_string(sm_id) + ".l1d", "l1d");
+  requests_ = &g.counter("requests", "requests from the LD/ST unit (one per line)");
+  responses_ = &g.counter("responses", "responses to the LD/ST unit (equals requests when drained)");
+  hits_ = &g.counter("hits", "loads and stores that found every requested sector valid");
+  misses_ = &g.counter("misses", "loads and stores that lacked a requested sector (merged misses included)");
+  merges_ = &g.counter("mshr_merges", "misses merged into an MSHR entry already holding their line");
+  reservation_fails_ = &g.counter("reservation_fails", "requests refused (END_REQ withheld) for lack of an MSHR, merge slot or miss-queue entry");
+  writebacks_ = &g.counter("writebacks", "dirty lines written back below");
+  evictions_ = &g.counter("evictions", "valid lines replaced");
+  fill_requests_ = &g.counter("fill_requests", "fill reads sent below (one per MSHR entry)");
+  write_throughs_ = &g.counter("write_throughs", "stores sent below");
+  bypasses_ = &g.counter("bypasses", "atomics, and every request of a disabled cache, passed below untouched");
+
+  upstream.register_nb_transport_fw(this, &L1DataCache::upstream_fw);
+  downstream.register_nb_transport_bw(this, &L1DataCache::downstream_bw);
+  SC_METHOD(tick);
+  sensitive << wake_;
+  dont_initialize();
+}
+
+// ---------------------------------------------------------------- clock
+
+uint64_t L1DataCache::cycle_at_or_after(const sc_core::sc_time& t) const {
+  const uint64_t pv = period_.value();
+  return (t.value() + pv - 1) / pv;
+}
+
+// One clock edge: install returned fills, answer what is due, look up one
+// request (the tag array has one port), send one request below.
+void L1DataCache::tick() {
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const uint64_t c = cycle_at_or_after(now);
+  if (edge(c) != now) {  // woken between edges (a downstream clock domain): act on our next edge
+    next_trigger(edge(c) - now);
+    return;
+  }
+  for (uint32_t m : fills_) fill(m, c);
+  fills_.clear();
+  respond(c);
+  if (lookup_cycle_ != c && !blocked_ && !in_.empty() && in_.front().cycle <= c) {
+    Arrival& a = in_.front();
+    tlm::tlm_generic_payload* p = a.p;
+    if (access(*p, c)) {
+      in_.pop_front();
+      lookup_cycle_ = c;
+      tlm::tlm_phase ph = tlm::END_REQ;
+      sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+      upstream->nb_transport_bw(*p, ph, t);
+    } else {
+      // Reservation fail: END_REQ stays withheld, the LD/ST unit stalls, and
+      // the request is looked up again once an MSHR or queue entry frees.
+      if (!a.failed) ++*reservation_fails_;
+      a.failed = true;
+      blocked_ = true;
+    }
+  }
+  issue_downstream(c);
+
+  uint64_t next = UINT64_MAX;
+  if (!resp_.empty()) next = std::min(next, std::max(resp_.front().due, c + 1));
+  if (!blocked_ && !in_.empty()) next = std::min(next, std::max(in_.front().cycle, c + 1));
+  if (!down_q_.empty() && !down_inflight_) next = std::min(next, c + 1);
+  if (!fills_.empty()) next = std::min(next, c + 1);
+  if (next == UINT64_MAX) next_trigger(wake_);
+  else next_trigger(edge(next) - now, wake_);
+}
+
+void L1DataCache::respond(uint64_t c) {
+  while (!resp_.empty() && resp_.front().due <= c) {
+    std::pop_heap(resp_.begin(), resp_.end(), std::greater<Response>());
+    tlm::tlm_generic_payload* p = resp_.back().p;
+    resp_.pop_back();
+    if (p->get_response_status() == tlm::TLM_INCOMPLETE_RESPONSE) p->set_response_status(tlm::TLM_OK_RESPONSE);
+    ++*responses_;
+    tlm::tlm_phase ph = tlm::BEGIN_RESP;
+    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+    upstream->nb_transport_bw(*p, ph, t);  // the LD/ST unit takes it at once (TLM_COMPLETED)
+  }
+}
+
+void L1DataCache::schedule_response(tlm::tlm_generic_payload* p, uint64_t due) {
+  resp_.push_back(Response{due, seq_++, p});
+  std::push_heap(resp_.begin(), resp_.end(), std::greater<Response>());
+}
+
+// ---------------------------------------------------------------- lookup
+
+bool L1DataCache::access(tlm::tlm_generic_payload& p, uint64_t c) {
+  const GpuExtension& e = gpu_ext(p);
+  const uint64_t line = p.get_address() >> line_bits_;
+  const uint32_t want = e.sector_mask ? (e.sector_mask & full_mask_) : full_mask_;
+  if (!p_.enabled) {  // no cache: everything goes below, in order
+    if (!queue_room(1)) return false;
+    ++*bypasses_;
+    enqueue_forward(p);
+    return true;
+  }
+  if (e.kind == MemKind::Atomic) return atomic(p, line);
+  if (e.kind == MemKind::Store || p.is_write()) return store(p, line, want, c);
+  return load(p, line, want, c);
+}
+
+// Load: a hit answers after hit_latency; a miss joins the MSHR of its line or
+// allocates one and queues a fill for the missing sectors only.
+bool L1DataCache::load(tlm::tlm_generic_payload& p, uint64_t line, uint32_t want, uint64_t c) {
+  const GpuExtension& e = gpu_ext(p);
+  Line* l = lookup(line);
+  const uint32_t need = want & ~(l ? l->valid : 0u);
+  if (!need) {
+    ++*hits_;
+    touch(*l);
+    schedule_response(&p, c + p_.hit_latency);
+    return true;
+  }
+  const int m = find_mshr(line);
+  if (m >= 0) {
+    Mshr& M = mshrs_[size_t(m)];
+    if (M.waiting.size() >= p_.mshr_merges) return false;  // entry full
+    if ((need & ~M.fetch) && M.sent) return false;         // needs sectors the fill in flight does not bring
+    M.fetch |= need;
+    M.waiting.push_back(&p);
+    ++*merges_;
+  } else {
+    if (free_mshrs_.empty() || !queue_room(1)) return false;
+    const uint32_t idx = allocate_mshr(line, need, e);
+    mshrs_[idx].waiting.push_back(&p);
+    DownReq d;
+    d.kind = DownKind::Fill;
+    d.mshr = idx;
+    d.line_addr = line;
+    down_q_.push_back(d);
+  }
+  ++*misses_;
+  if (on_miss) on_miss(line << line_bits_, e.warp);
+  return true;
+}
+
+// Store: global stores write through (a hit updates the line, a miss leaves
+// the cache alone); local stores write back into an allocated, dirty line.
+// A write-allocate miss does not fetch: the stored sectors become valid.
+bool L1DataCache::store(tlm::tlm_generic_payload& p, uint64_t line, uint32_t want, uint64_t c) {
+  const GpuExtension& e = gpu_ext(p);
+  const L1WritePolicy w = e.space == kLocalSpace ? p_.local_write : p_.global_write;
+  const bool back = w == L1WritePolicy::WriteBackAllocate || w == L1WritePolicy::WriteBackNoAllocate;
+  const bool alloc = w == L1WritePolicy::WriteThroughAllocate || w == L1WritePolicy::WriteBackAllocate;
+  Line* l = lookup(line);
+  const bool hit = l && !(want & ~l->valid);
+  Line* victim = nullptr;
+  size_t below = (!back || (!l && !alloc)) ? 1 : 0;  // the store itself goes below
+  if (!l && alloc) {
+    victim = &choose_victim(line);
+    if (victim->present && victim->dirty) ++below;  // its write-back
+  }
+  if (!queue_room(below)) return false;
+  if (hit) ++*hits_; else ++*misses_;
+  if (victim) {
+    evict(*victim, e.warp);
+    install(*victim, line, 0, 0, e.warp, e.space);
+    l = victim;
+  }
+  if (l) {
+    touch(*l);
+    if (back || alloc) l->valid |= want;
+    if (back) l->dirty |= want;
+  }
+  if (back && l) {
+    schedule_response(&p, c + p_.hit_latency);
+  } else {
+    ++*write_throughs_;
+    enqueue_forward(p);  // answered when the level below acknowledges the write
+  }
+  return true;
+}
+
+// Atomics execute below (at L2): the L1 copy is invalidated (written back
+// first if dirty) and the request passes through.
+bool L1DataCache::atomic(tlm::tlm_generic_payload& p, uint64_t line) {
+  Line* l = lookup(line);
+  if (!queue_room(1 + (l && l->dirty ? 1 : 0))) return false;
+  if (l) {
+    if (l->dirty) enqueue_writeback(*l);
+    l->present = false;
+    l->valid = l->dirty = 0;
+  }
+  ++*bypasses_;
+  enqueue_forward(p);
+  return true;
+}
+
+// A fill installs its sectors (into the line if its tag is still present,
+// else into a victim way) and answers every request merged into the MSHR.
+void L1DataCache::fill(uint32_t m, uint64_t c) {
+  Mshr& M = mshrs_[m];
+  Line* l = lookup(M.line_addr);
+  if (l) {
+    l->valid |= M.fetch;
+  } else {
+    Line& v = choose_victim(M.line_addr);
+    evict(v, M.warp);
+    install(v, M.line_addr, M.fetch, 0, M.warp, M.space);
+    l = &v;
+  }
+  touch(*l);
+  for (tlm::tlm_generic_payload* p : M.waiting) schedule_response(p, c + p_.hit_latency);
+  M.waiting.clear();
+  M.busy = M.sent = false;
+  free_mshrs_.push_back(m);
+  blocked_ = false;
+}
+
+// ---------------------------------------------------------------- tag array
+
+L1DataCache::Line* L1DataCache::lookup(uint64_t line) {
+  Line* set = &lines_[size_t(l1_set_index(p_, line << line_bits_)) * p_.ways];
+  for (uint32_t w = 0; w < p_.ways; ++w)
+    if (set[w].present && set[w].line_addr == line) return &set[w];
+  return nullptr;
+}
+
+const L1DataCache::Line* L1DataCache::lookup(uint64_t line) const {
+  return const_cast<L1DataCache*>(this)->lookup(line);
+}
+
+// An invalid way if there is one, else the least recently used (lru) or the
+// earliest filled (fifo) line of the set.
+L1DataCache::Line& L1DataCache::choose_victim(uint64_t line) {
+  Line* set = &lines_[size_t(l1_set_index(p_, line << line_bits_)) * p_.ways];
+  Line* best = nullptr;
+  for (uint32_t w = 0; w < p_.ways; ++w) {
+    Line& l = set[w];
+    if (!l.present) return l;
+    const uint64_t age = p_.replacement == L1Replacement::Lru ? l.last_use : l.filled;
+    if (!best || age < (p_.replacement == L1Replacement::Lru ? best->last_use : best->filled)) best = &l;
+  }
+  return *best;
+}
+
+void L1DataCache::evict(Line& l, uint16_t evicting_warp) {
+  if (!l.present) return;
+  ++*evictions_;
+  if (l.dirty) enqueue_writeback(l);  // may exceed miss_queue by the write-backs of fills (see README)
+  l.present = false;
+  if (on_evict) on_evict(l.line_addr << line_bits_, l.owner, evicting_warp);
+}
+
+void L1DataCache::install(Line& l, uint64_t line, uint32_t valid, uint32_t dirty, uint16_t owner, uint8_t space) {
+  l.present = true;
+  l.line_addr = line;
+  l.valid = valid;
+  l.dirty = dirty;
+  l.owner = owner;
+  l.space = space;
+  l.last_use = l.filled = ++use_clock_;
+}
+
+bool L1DataCache::holds(uint64_t addr, uint32_t sector_mask) const {
+  const Line* l = lookup(addr >> line_bits_);
+  return l && !(sector_mask & ~l->valid);
+}
+
+bool L1DataCache::is_dirty(uint64_t addr) const {
+  const Line* l = lookup(addr >> line_bits_);
+  return l && l->dirty;
+}
+
+int L1DataCache::owner_of(uint64_t addr) const {
+  const Line* l = lookup(addr >> line_bits_);
+  return l ? int(l->owner) : -1;
+}
+
+bool L1DataCache::invalidate(uint64_t addr) {
+  Line* l = lookup(addr >> line_bits_);
+  if (!l) return false;
+  if (l->dirty) {
+    enqueue_writeback(*l);
+    wake_.notify(sc_core::SC_ZERO_TIME);
+  }
+  l->present = false;
+  l->valid = l->dirty = 0;
+  return true;
+}
+
+void L1DataCache::invalidate_all() {
+  for (auto& l : lines_) {
+    l.present = false;
+    l.valid = l.dirty = 0;
+  }
+}
+
+bool L1DataCache::idle() const {
+  return in_.empty() && down_q_.empty() && !down_inflight_ && below_ == 0 && resp_.empty() && fills_.empty() &&
+         free_mshrs_.size() == p_.mshr_entries;
+}
+
+// ---------------------------------------------------------------- MSHRs and the miss queue
+
+int L1DataCache::find_mshr(uint64_t line) const {
+  for (size_t i = 0; i < mshrs_.size(); ++i)
+    if (mshrs_[i].busy && mshrs_[i].line_addr == line) return int(i);
+  return -1;
+}
+
+uint32_t L1DataCache::allocate_mshr(uint64_t line, uint32_t fetch, const GpuExtension& e) {
+  const uint32_t idx = free_mshrs_.back();
+  free_mshrs_.pop_back();
+  Mshr& M = mshrs_[idx];
+  M.busy = true;
+  M.sent = false;
+  M.line_addr = line;
+  M.fetch = fetch;
+  M.warp = e.warp;
+  M.space = e.space;
+  M.block = e.block;
+  M.pc = e.pc;
+  return idx;
+}
+
+void L1DataCache::enqueue_forward(tlm::tlm_generic_payload& p) {
+  DownReq d;
+  d.kind = DownKind::Forward;
+  d.fwd = &p;
+  down_q_.push_back(d);
+}
+
+void L1DataCache::enqueue_writeback(const Line& l) {
+  ++*writebacks_;
+  DownReq d;
+  d.kind = DownKind::WriteBack;
+  d.line_addr = l.line_addr;
+  d.mask = l.dirty;
+  d.warp = l.owner;
+  d.space = l.space;
+  down_q_.push_back(d);
+}
+
+// The head of the miss queue goes below, one per cycle, and waits for END_REQ
+// (the crossbar's back-pressure) before the next one goes.
+void L1DataCache::issue_downstream(uint64_t c) {
+  if (down_inflight_ || down_q_.empty() || send_cycle_ == c) return;
+  const DownReq d = down_q_.front();
+  tlm::tlm_generic_payload* p;
+  if (d.kind == DownKind::Forward) {
+    p = d.fwd;
+    gpu_ext(*p).push_route(kForwarded);
+  } else {
+    p = pool_.acquire();
+    p->set_address(d.line_addr << line_bits_);
+    p->set_data_length(p_.line);
+    p->set_streaming_width(p_.line);
+    GpuExtension& e = gpu_ext(*p);
+    e.sm = uint16_t(sm_id_);
+    e.issue_cycle = c;
+    if (d.kind == DownKind::Fill) {
+      Mshr& M = mshrs_[d.mshr];
+      M.sent = true;
+      p->set_command(tlm::TLM_READ_COMMAND);
+      e.kind = MemKind::Load;
+      e.warp = M.warp;
+      e.block = M.block;
+      e.pc = M.pc;
+      e.space = M.space;
+      e.sector_mask = M.fetch;
+      e.tag = d.mshr;
+      e.push_route(int16_t(d.mshr));
+      ++*fill_requests_;
+    } else {
+      p->set_command(tlm::TLM_WRITE_COMMAND);
+      e.kind = MemKind::Store;
+      e.warp = d.warp;
+      e.space = d.space;
+      e.sector_mask = d.mask;
+      e.push_route(kWriteBack);
+    }
+  }
+  send_cycle_ = c;
+  down_inflight_ = p;
+  ++below_;
+  tlm::tlm_phase ph = tlm::BEGIN_REQ;
+  sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+  const tlm::tlm_sync_enum s = downstream->nb_transport_fw(*p, ph, t);
+  if (down_inflight_ != p) return;  // END_REQ already came back on the backward path
+  if (s == tlm::TLM_UPDATED && ph == tlm::END_REQ) {
+    downstream_accepted();
+  } else if (s == tlm::TLM_COMPLETED || (s == tlm::TLM_UPDATED && ph == tlm::BEGIN_RESP)) {
+    downstream_accepted();
+    downstream_response(*p);
+  }
+  // TLM_ACCEPTED: END_REQ arrives later on the backward path
+}
+
+void L1DataCache::downstream_accepted() {
+  down_q_.pop_front();
+  down_inflight_ = nullptr;
+  blocked_ = false;  // a miss-queue entry freed
+}
+
+void L1DataCache::downstream_response(tlm::tlm_generic_payload& p) {
+  const int16_t code = gpu_ext(p).pop_route();
+  --below_;
+  if (code == kForwarded) {
+    schedule_response(&p, cycle_at_or_after(sc_core::sc_time_stamp()));
+  } else if (code == kWriteBack) {
+    p.release();
+  } else {
+    fills_.push_back(uint32_t(code));
+    p.release();
+  }
+}
+
+// ---------------------------------------------------------------- sockets
+
+tlm::tlm_sync_enum L1DataCache::upstream_fw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t) {
+  if (ph == tlm::END_RESP) return tlm::TLM_COMPLETED;
+  if (ph != tlm::BEGIN_REQ) return tlm::TLM_ACCEPTED;
+  ++*requests_;
+  // Requests queue in arrival order (an annotated delay may place one before
+  // another that came earlier); END_REQ goes back when it is looked up.
+  const Arrival a{cycle_at_or_after(sc_core::sc_time_stamp() + t), &p, false};
+  in_.push_back(a);
+  size_t i = in_.size() - 1;
+  const size_t first_movable = in_.front().failed ? 1 : 0;
+  while (i > first_movable && in_[i - 1].cycle > a.cycle) {
+    in_[i] = in_[i - 1];
+    --i;
+  }
+  in_[i] = a;
+  wake_.notify(edge(a.cycle) - sc_core::sc_time_stamp());
+  return tlm::TLM_ACCEPTED;
+}
+
+tlm::tlm_sync_enum L1DataCache::downstream_bw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time&) {
+  if (ph == tlm::END_REQ) {
+    if (&p == down_inflight_) downstream_accepted();
+    wake_.notify(sc_core::SC_ZERO_TIME);
+    return tlm::TLM_ACCEPTED;
+  }
+  if (ph == tlm::BEGIN_RESP) {
+    if (&p == down_inflight_) downstream_accepted();  // the response implies END_REQ
+    downstream_response(p);
+    wake_.notify(sc_core::SC_ZERO_TIME);
+    ph = tlm::END_RESP;
+    return tlm::TLM_COMPLETED;
+  }
+  return tlm::TLM_ACCEPTED;
+}
+
+}  // namespace warptlm

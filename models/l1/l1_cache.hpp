@@ -1,0 +1,187 @@
+// The L1 data cache of one SM: a sectored, set-associative cache between the
+// SM's LD/ST unit (upstream) and the crossbar toward L2 (downstream), with
+// MSHRs that merge misses to the same line, a miss queue toward L2, and
+// per-line owner warps for CIAO's victim tag array (spec 002 sections 1, 2).
+//
+// Timing only: the functional model already moved the data when the warp
+// issued, so transactions carry addresses, sector masks and GPU facts.
+//
+// Smart ticking: tick() runs on this cache's clock edges only while a request
+// waits, a response is due or the miss queue has something to send; otherwise
+// it sleeps on an event raised by a new request or a downstream answer.
+#pragma once
+#include <functional>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+#include <vector>
+
+#include "common/gpu_payload.hpp"
+#include "common/stats.hpp"
+#include "l1/l1_params.hpp"
+
+namespace warptlm {
+
+class L1DataCache : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<L1DataCache> upstream;       // from the SM's LD/ST unit
+  tlm_utils::simple_initiator_socket<L1DataCache> downstream;  // toward the crossbar / L2
+
+  // Stats go under "sm<sm_id>.l1d.*", summed as "l1d.*". Downstream payloads
+  // (fills, write-backs) come from `pool`.
+  L1DataCache(sc_core::sc_module_name name, uint32_t sm_id, const L1Params& p, sc_core::sc_time period,
+              StatsRegistry& stats, PayloadPool& pool);
+  SC_HAS_PROCESS(L1DataCache);
+
+  // CIAO hooks. on_evict: a valid line was replaced; owner_warp brought it in,
+  // evicting_warp's miss (or allocating store) pushed it out. on_miss: a load
+  // missed (allocating or merging into an MSHR), for the VTA probe.
+  std::function<void(uint64_t line_addr, uint16_t owner_warp, uint16_t evicting_warp)> on_evict;
+  std::function<void(uint64_t line_addr, uint16_t warp)> on_miss;
+
+  // Tag-array inspection and maintenance (tests, CIAO migration, kernel end).
+  bool holds(uint64_t addr, uint32_t sector_mask = 0) const;  // line present with these sectors (0 = any) valid
+  bool is_dirty(uint64_t addr) const;
+  int owner_of(uint64_t addr) const;  // owner warp, or -1 when the line is absent
+  uint32_t set_index(uint64_t addr) const { return l1_set_index(p_, addr); }
+  // Drops one line (a dirty one is written back first); true if it was present.
+  bool invalidate(uint64_t addr);
+  // Drops every line without write-back (local data is dead at kernel end).
+  void invalidate_all();
+  uint32_t mshrs_in_use() const { return p_.mshr_entries - uint32_t(free_mshrs_.size()); }
+  bool idle() const;  // nothing waiting, queued, outstanding or due
+  const L1Params& params() const { return p_; }
+
+ private:
+  // A small growable ring (storage is reused; it grows only past its high-water mark).
+  template <class T>
+  struct Ring {
+    std::vector<T> buf;
+    size_t head = 0, count = 0;
+    explicit Ring(size_t cap = 16) : buf(cap) {}
+    bool empty() const { return count == 0; }
+    size_t size() const { return count; }
+    T& operator[](size_t i) { return buf[(head + i) % buf.size()]; }
+    const T& operator[](size_t i) const { return buf[(head + i) % buf.size()]; }
+    T& front() { return buf[head]; }
+    void pop_front() { head = (head + 1) % buf.size(); --count; }
+    void push_back(const T& v) {
+      if (count == buf.size()) {
+        std::vector<T> b(buf.size() * 2);
+        for (size_t i = 0; i < count; ++i) b[i] = (*this)[i];
+        buf.swap(b);
+        head = 0;
+      }
+      buf[(head + count) % buf.size()] = v;
+      ++count;
+    }
+  };
+
+  struct Line {
+    bool present = false;
+    uint64_t line_addr = 0;  // byte address >> line bits
+    uint32_t valid = 0;      // sectors present
+    uint32_t dirty = 0;      // sectors written and not yet below
+    uint16_t owner = 0;      // warp that brought the line in (CIAO: WID in the tag)
+    uint8_t space = 0;
+    uint64_t last_use = 0;   // LRU stamp
+    uint64_t filled = 0;     // FIFO stamp
+  };
+  struct Mshr {
+    bool busy = false;
+    bool sent = false;       // the fill request has gone downstream: its sector mask is fixed
+    uint64_t line_addr = 0;
+    uint32_t fetch = 0;      // sectors the fill brings
+    uint16_t warp = 0;       // the allocating warp (the evicting warp when the fill replaces a line)
+    uint8_t space = 0;
+    uint32_t block = 0, pc = 0;
+    std::vector<tlm::tlm_generic_payload*> waiting;  // merged requests, answered by the fill
+  };
+  enum class DownKind : uint8_t { Fill, Forward, WriteBack };
+  struct DownReq {
+    DownKind kind = DownKind::Fill;
+    uint32_t mshr = 0;
+    uint64_t line_addr = 0;
+    uint32_t mask = 0;
+    uint16_t warp = 0;
+    uint8_t space = 0;
+    tlm::tlm_generic_payload* fwd = nullptr;  // Forward: the upstream payload itself
+  };
+  struct Arrival {
+    uint64_t cycle = 0;
+    tlm::tlm_generic_payload* p = nullptr;
+    bool failed = false;  // already counted as a reservation fail
+  };
+  struct Response {
+    uint64_t due, seq;
+    tlm::tlm_generic_payload* p;
+    bool operator>(const Response& o) const { return due != o.due ? due > o.due : seq > o.seq; }
+  };
+
+  // route-stack codes on downstream payloads (fills push their MSHR index)
+  static constexpr int16_t kForwarded = -1, kWriteBack = -2;
+
+  // clock
+  uint64_t cycle_at_or_after(const sc_core::sc_time& t) const;
+  sc_core::sc_time edge(uint64_t cycle) const { return sc_core::sc_time::from_value(cycle * period_.value()); }
+
+  // the cycle
+  void tick();
+  void respond(uint64_t c);
+  bool access(tlm::tlm_generic_payload& p, uint64_t c);
+  bool load(tlm::tlm_generic_payload& p, uint64_t line, uint32_t want, uint64_t c);
+  bool store(tlm::tlm_generic_payload& p, uint64_t line, uint32_t want, uint64_t c);
+  bool atomic(tlm::tlm_generic_payload& p, uint64_t line);
+  void fill(uint32_t m, uint64_t c);
+  void issue_downstream(uint64_t c);
+
+  // tag array
+  Line* lookup(uint64_t line);
+  const Line* lookup(uint64_t line) const;
+  Line& choose_victim(uint64_t line);
+  void evict(Line& l, uint16_t evicting_warp);
+  void install(Line& l, uint64_t line, uint32_t valid, uint32_t dirty, uint16_t owner, uint8_t space);
+  void touch(Line& l) { l.last_use = ++use_clock_; }
+
+  // MSHRs and queues
+  int find_mshr(uint64_t line) const;
+  uint32_t allocate_mshr(uint64_t line, uint32_t fetch, const GpuExtension& e);
+  bool queue_room(size_t n) const { return down_q_.size() + n <= p_.miss_queue; }
+  void enqueue_forward(tlm::tlm_generic_payload& p);
+  void enqueue_writeback(const Line& l);
+  void schedule_response(tlm::tlm_generic_payload* p, uint64_t due);
+  void downstream_accepted();
+  void downstream_response(tlm::tlm_generic_payload& p);
+
+  // sockets
+  tlm::tlm_sync_enum upstream_fw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
+  tlm::tlm_sync_enum downstream_bw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
+
+  uint32_t sm_id_;
+  L1Params p_;
+  sc_core::sc_time period_;
+  PayloadPool& pool_;
+  uint32_t line_bits_;
+  uint32_t full_mask_;
+
+  std::vector<Line> lines_;  // sets * ways
+  std::vector<Mshr> mshrs_;
+  std::vector<uint32_t> free_mshrs_;
+  std::vector<uint32_t> fills_;          // MSHRs whose fill came back, installed at the next edge
+  Ring<Arrival> in_;                     // upstream requests, in arrival order
+  Ring<DownReq> down_q_;                 // the miss queue
+  std::vector<Response> resp_;           // min-heap by due cycle
+  tlm::tlm_generic_payload* down_inflight_ = nullptr;  // sent downstream, END_REQ not yet seen
+  uint32_t below_ = 0;                   // sent downstream, not yet answered
+  bool blocked_ = false;                 // the head request failed; retry when a resource frees
+  uint64_t lookup_cycle_ = UINT64_MAX, send_cycle_ = UINT64_MAX;
+  uint64_t use_clock_ = 0, seq_ = 0;
+  sc_core::sc_event wake_;
+
+  // stats
+  Counter *requests_, *responses_, *hits_, *misses_, *merges_, *reservation_fails_, *writebacks_, *evictions_,
+      *fill_requests_, *write_throughs_, *bypasses_;
+};
+
+}  // namespace warptlm

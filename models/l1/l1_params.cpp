@@ -1,0 +1,94 @@
+#include "l1/l1_params.hpp"
+
+namespace warptlm {
+
+namespace {
+
+const char* const kWriteNames[] = {"write_through_no_allocate", "write_through_allocate", "write_back_allocate",
+                                   "write_back_no_allocate"};
+
+bool is_pow2(uint64_t v) { return v && !(v & (v - 1)); }
+
+uint32_t log2_of(uint64_t v) { return v ? uint32_t(63 - __builtin_clzll(v)) : 0; }
+
+L1WritePolicy write_policy_of(const std::string& s) {
+  for (size_t i = 0; i < 4; ++i)
+    if (s == kWriteNames[i]) return L1WritePolicy(i);
+  return L1WritePolicy::WriteThroughNoAllocate;  // unreachable: Config checked the enum
+}
+
+}  // namespace
+
+const char* l1_write_policy_name(L1WritePolicy w) { return kWriteNames[size_t(w)]; }
+
+void L1Params::declare(ParamTable& t) {
+  const std::vector<std::string> writes(std::begin(kWriteNames), std::end(kWriteNames));
+  t.bool_param("l1d.enabled", true, "L1 data cache present; false = every request goes straight downstream, nothing is allocated");
+  t.int_param("l1d.sets", 32, 1, 65536, "L1D sets (GTX480: 16 KB / 128 B lines / 4 ways = 32)");
+  t.int_param("l1d.ways", 4, 1, 64, "L1D associativity");
+  t.int_param("l1d.line", 128, 16, 4096, "L1D line bytes (power of two; the LD/ST unit sends one request per line)");
+  t.int_param("l1d.sector", 32, 4, 4096,
+              "L1D sector bytes (power of two, at most 32 per line): valid/dirty bits per sector, a miss fetches only the missing sectors");
+  t.enum_param("l1d.replacement", "lru", {"lru", "fifo"}, "L1D victim choice: least recently used or oldest fill");
+  t.enum_param("l1d.hash", "xor", {"linear", "xor"},
+               "L1D set index: line number modulo sets, or Fermi's XOR hash (Nugteren et al. HPCA 2014)");
+  t.int_param("l1d.hit_latency", 1, 1, 10000, "cycles from accepting a hit to its response (also fill to response of a miss)");
+  t.int_param("l1d.mshr_entries", 32, 1, 4096, "L1D miss status holding registers: lines with a fill outstanding");
+  t.int_param("l1d.mshr_merges", 8, 1, 1024, "requests one MSHR entry holds (the allocating one included)");
+  t.int_param("l1d.miss_queue", 8, 1, 4096, "L1D requests waiting to go downstream (fills, write-throughs, write-backs, bypasses)");
+  t.enum_param("l1d.global_write", "write_through_no_allocate", writes, "L1D policy for global stores");
+  t.enum_param("l1d.local_write", "write_back_allocate", writes, "L1D policy for local (spill/stack) stores");
+}
+
+L1Params L1Params::from(const Config& c) {
+  L1Params p;
+  p.enabled = c.get_bool("l1d.enabled");
+  p.sets = uint32_t(c.get_int("l1d.sets"));
+  p.ways = uint32_t(c.get_int("l1d.ways"));
+  p.line = uint32_t(c.get_int("l1d.line"));
+  p.sector = uint32_t(c.get_int("l1d.sector"));
+  p.replacement = c.get_string("l1d.replacement") == "fifo" ? L1Replacement::Fifo : L1Replacement::Lru;
+  p.hash = c.get_string("l1d.hash") == "xor" ? L1Hash::Xor : L1Hash::Linear;
+  p.hit_latency = uint32_t(c.get_int("l1d.hit_latency"));
+  p.mshr_entries = uint32_t(c.get_int("l1d.mshr_entries"));
+  p.mshr_merges = uint32_t(c.get_int("l1d.mshr_merges"));
+  p.miss_queue = uint32_t(c.get_int("l1d.miss_queue"));
+  p.global_write = write_policy_of(c.get_string("l1d.global_write"));
+  p.local_write = write_policy_of(c.get_string("l1d.local_write"));
+  p.check();
+  return p;
+}
+
+void L1Params::check() const {
+  auto fail = [](const char* key, const std::string& why) { throw InputError(Place{"", 0, key}, why); };
+  if (!is_pow2(line)) fail("l1d.line", "the L1D line (" + std::to_string(line) + " B) must be a power of two");
+  if (!is_pow2(sector)) fail("l1d.sector", "the L1D sector (" + std::to_string(sector) + " B) must be a power of two");
+  if (sector > line)
+    fail("l1d.sector", "the L1D sector (" + std::to_string(sector) + " B) is larger than the line (" + std::to_string(line) + " B)");
+  if (line / sector > 32)
+    fail("l1d.sector", "an L1D line holds at most 32 sectors; " + std::to_string(line) + " / " + std::to_string(sector) +
+                           " = " + std::to_string(line / sector));
+  if (sets == 0 || ways == 0) fail("l1d.sets", "the L1D needs at least one set and one way");
+}
+
+uint32_t l1_set_index(const L1Params& p, uint64_t addr) {
+  const uint32_t line_bits = log2_of(p.line);
+  const uint64_t line = addr >> line_bits;
+  if (p.hash == L1Hash::Linear) return uint32_t(line % p.sets);
+  if ((p.sets == 32 || p.sets == 64) && p.line == 128) {
+    // Fermi L1D: address bits 7..11 XOR address bits {19,17,15,14,13};
+    // the 64-set (48 KB) L1D adds address bit 12 as index bit 5.
+    const uint32_t low = uint32_t(line & 0x1F);
+    const uint32_t high = uint32_t(((addr >> 13) & 0x7) | (((addr >> 17) & 1) << 3) | (((addr >> 19) & 1) << 4));
+    uint32_t set = low ^ high;
+    if (p.sets == 64) set |= uint32_t((addr >> 12) & 1) << 5;
+    return set;
+  }
+  if (is_pow2(p.sets)) {
+    const uint32_t k = log2_of(p.sets);
+    return uint32_t((line ^ (line >> k)) & (p.sets - 1));
+  }
+  return uint32_t((line ^ (line / p.sets)) % p.sets);
+}
+
+}  // namespace warptlm

@@ -1,0 +1,53 @@
+// Parameters of one L1 data cache (every SM has one; all share these values).
+// Defaults are the GTX480 L1D of CIAO Table I with the stock GPGPU-Sim 3.2
+// values the paper leaves out (spec 002, sections 1.1 and 1.2).
+#pragma once
+#include <cstdint>
+
+#include "common/config.hpp"
+
+namespace warptlm {
+
+enum class L1Replacement : uint8_t { Lru, Fifo };
+enum class L1Hash : uint8_t { Linear, Xor };
+// What a store does: write-through sends every store below, write-back keeps
+// it in a dirty line; allocate installs the line on a store miss (without
+// fetching it: the written sectors become valid), no-allocate leaves the
+// cache unchanged on a miss.
+enum class L1WritePolicy : uint8_t { WriteThroughNoAllocate, WriteThroughAllocate, WriteBackAllocate, WriteBackNoAllocate };
+
+struct L1Params {
+  bool enabled = true;
+  uint32_t sets = 32, ways = 4;
+  uint32_t line = 128;    // bytes; one upstream request covers one line
+  uint32_t sector = 32;   // bytes; valid and dirty bits are kept per sector
+  L1Replacement replacement = L1Replacement::Lru;
+  L1Hash hash = L1Hash::Xor;
+  uint32_t hit_latency = 1;
+  uint32_t mshr_entries = 32;
+  uint32_t mshr_merges = 8;  // requests one MSHR entry can hold, the one that allocated it included
+  uint32_t miss_queue = 8;   // requests waiting to go downstream (fills, write-throughs, write-backs, bypasses)
+  L1WritePolicy global_write = L1WritePolicy::WriteThroughNoAllocate;
+  L1WritePolicy local_write = L1WritePolicy::WriteBackAllocate;
+
+  uint32_t sectors_per_line() const { return line / sector; }
+  uint32_t full_sector_mask() const {
+    return sectors_per_line() >= 32 ? 0xFFFFFFFFu : ((1u << sectors_per_line()) - 1);
+  }
+  // Throws InputError naming the key when the geometry is inconsistent.
+  void check() const;
+
+  static void declare(ParamTable& t);
+  static L1Params from(const Config& c);
+};
+
+// The set a byte address maps to (see README "Set index"):
+//  linear: line number modulo sets;
+//  xor:    Fermi's hashed index (Nugteren et al., HPCA 2014) for 32 or 64 sets
+//          of 128-byte lines; for other power-of-two geometries the line
+//          number's index bits XOR the next log2(sets) bits above them.
+uint32_t l1_set_index(const L1Params& p, uint64_t addr);
+
+const char* l1_write_policy_name(L1WritePolicy w);
+
+}  // namespace warptlm

@@ -1,0 +1,49 @@
+#include "l2/l2_params.hpp"
+
+#include "common/errors.hpp"
+
+namespace warptlm {
+
+void L2Params::declare(ParamTable& t) {
+  t.int_param("l2.slice_size", 131072, 128, 1 << 30,
+              "bytes of L2 in each memory partition (total L2 = slice_size x partitions)");
+  t.int_param("l2.ways", 8, 1, 64, "L2 associativity");
+  t.int_param("l2.line", 128, 32, 4096, "L2 line bytes (one tag)");
+  t.int_param("l2.sector", 32, 4, 4096, "L2 sector bytes: valid/dirty bits and DRAM fetches are per sector");
+  t.int_param("l2.latency", 120, 1, 100000, "L2 cycles from the tag lookup to a hit's response");
+  t.int_param("l2.mshr_entries", 32, 1, 4096, "L2 MSHR entries per slice (lines being fetched)");
+  t.int_param("l2.mshr_merges", 4, 1, 1024, "requests one L2 MSHR entry holds, the first included");
+  t.int_param("l2.miss_queue", 4, 1, 4096, "L2 requests (fetches, write-backs) waiting for the DRAM channel");
+  t.float_param("l2.clock_mhz", 700, 1, 100000, "L2 clock in MHz");
+  t.enum_param("l2.replacement", "lru", {"lru", "fifo"}, "L2 victim choice: least recently used or oldest filled");
+  t.enum_param("l2.index", "linear", {"linear", "xor"},
+               "L2 set index from the partition-local line number: linear (mod sets) or xor (folds the tag bits in)");
+}
+
+void L2Params::check() const {
+  auto bad = [](const char* key, const std::string& why) { throw InputError(Place{"", 0, key}, why); };
+  if (line % sector != 0) bad("l2.sector", "l2.line " + std::to_string(line) + " is not a multiple of l2.sector " + std::to_string(sector));
+  if (line / sector > 32) bad("l2.sector", "an L2 line may have at most 32 sectors");
+  if (slice_size % (line * ways) != 0 || sets() == 0)
+    bad("l2.slice_size", "l2.slice_size " + std::to_string(slice_size) + " is not a whole number of sets of " +
+                             std::to_string(ways) + " ways x " + std::to_string(line) + " bytes");
+}
+
+L2Params L2Params::from(const Config& c) {
+  L2Params p;
+  p.slice_size = uint32_t(c.get_int("l2.slice_size"));
+  p.ways = uint32_t(c.get_int("l2.ways"));
+  p.line = uint32_t(c.get_int("l2.line"));
+  p.sector = uint32_t(c.get_int("l2.sector"));
+  p.latency = uint32_t(c.get_int("l2.latency"));
+  p.mshr_entries = uint32_t(c.get_int("l2.mshr_entries"));
+  p.mshr_merges = uint32_t(c.get_int("l2.mshr_merges"));
+  p.miss_queue = uint32_t(c.get_int("l2.miss_queue"));
+  p.clock_mhz = c.get_float("l2.clock_mhz");
+  p.replacement = c.get_string("l2.replacement") == "fifo" ? L2Replacement::Fifo : L2Replacement::Lru;
+  p.index = c.get_string("l2.index") == "xor" ? L2Index::Xor : L2Index::Linear;
+  p.check();
+  return p;
+}
+
+}  // namespace warptlm

@@ -1,0 +1,39 @@
+// Parameters of one L2 slice (every memory partition has one; all share them).
+// Defaults: the GTX480 L2 of CIAO Table I (768 KB, 128 B lines, 8 ways,
+// write-allocate, write-back, LRU) over 6 partitions of 128 KB, with the
+// stock GPGPU-Sim 3.x MSHR and miss-queue sizes and its rop_latency
+// (spec 002 section 1.2).
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "common/config.hpp"
+
+namespace warptlm {
+
+enum class L2Replacement : uint8_t { Lru, Fifo };
+enum class L2Index : uint8_t { Linear, Xor };
+
+struct L2Params {
+  uint32_t slice_size = 131072;  // bytes of data in one slice
+  uint32_t ways = 8;
+  uint32_t line = 128;           // bytes per line (tag granularity)
+  uint32_t sector = 32;          // bytes per sector (valid/dirty and DRAM fetch granularity)
+  uint32_t latency = 120;        // L2 cycles from lookup to a hit's response
+  uint32_t mshr_entries = 32;    // lines with fetches in flight
+  uint32_t mshr_merges = 4;      // requests one MSHR entry holds, the first included
+  uint32_t miss_queue = 4;       // requests (fetches and write-backs) waiting to go to DRAM
+  double clock_mhz = 700;
+  L2Replacement replacement = L2Replacement::Lru;
+  L2Index index = L2Index::Linear;
+
+  uint32_t sets() const { return slice_size / (line * ways); }
+  uint32_t sectors_per_line() const { return line / sector; }
+  double period_ps() const { return 1e6 / clock_mhz; }
+
+  static void declare(ParamTable& t);
+  static L2Params from(const Config& c);  // InputError when the geometry does not fit together
+  void check() const;                     // the same checks, for hand-built params
+};
+
+}  // namespace warptlm

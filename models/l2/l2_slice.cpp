@@ -1,0 +1,372 @@
+#include "l2/l2_slice.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <string>
+
+namespace warptlm {
+
+namespace {
+constexpr uint64_t kWritebackTag = UINT64_MAX;  // DRAM requests that are write-backs, not fetches
+uint32_t popcount(uint32_t m) { return uint32_t(__builtin_popcount(m)); }
+}  // namespace
+
+L2Slice::L2Slice(sc_core::sc_module_name name, uint32_t id, const L2Params& p, const PartitionMap& map,
+                 sc_core::sc_time period, StatsRegistry& stats, PayloadPool& pool)
+    : sc_core::sc_module(name),
+      up("up"),
+      down("down"),
+      id_(id),
+      p_(p),
+      map_(map),
+      period_(period),
+      pool_(pool),
+      miss_q_(p.miss_queue) {
+  p_.check();
+  sets_ = p_.sets();
+  const uint32_t n = p_.sectors_per_line();
+  all_sectors_ = n >= 32 ? 0xFFFFFFFFu : (1u << n) - 1;
+  lines_.resize(size_t(sets_) * p_.ways);
+  mshrs_.resize(p_.mshr_entries);
+  waiters_.resize(size_t(p_.mshr_entries) * p_.mshr_merges);
+  for (uint32_t m = p_.mshr_entries; m-- > 0;) free_mshrs_.push_back(m);
+  resp_heap_.reserve(size_t(p_.mshr_entries) * p_.mshr_merges + 64);
+
+  StatGroup g(stats, "part" + std::to_string(id) + ".l2", "l2");
+  hits_ = &g.counter("hits", "L2 accesses whose sectors were all present");
+  misses_ = &g.counter("misses", "L2 accesses that missed a line or a sector (merged ones included)");
+  writebacks_ = &g.counter("writebacks", "dirty lines written back to DRAM on eviction");
+  merges_ = &g.counter("mshr_merges", "misses merged into an MSHR entry already fetching the line");
+  res_fails_ = &g.counter("reservation_fails", "requests whose END_REQ was withheld for want of an MSHR, merge slot, miss-queue slot or victim");
+  requests_ = &g.counter("requests", "requests accepted from upstream");
+  responses_ = &g.counter("responses", "responses sent upstream");
+  fetches_ = &g.counter("fetches", "sector fetches (reads) sent to DRAM");
+
+  up.register_nb_transport_fw(this, &L2Slice::nb_transport_fw);
+  down.register_nb_transport_bw(this, &L2Slice::nb_transport_bw);
+  SC_METHOD(tick);
+  sensitive << wake_;
+  dont_initialize();
+}
+
+void L2Slice::end_of_elaboration() { pending_.reserve(up.size() + 1); }
+
+uint64_t L2Slice::cycle_at(const sc_core::sc_time& t) const {
+  const uint64_t T = period_.value();
+  return (t.value() + T - 1) / T;
+}
+
+void L2Slice::wake_at(uint64_t c) {
+  const sc_core::sc_time at = period_ * double(c);
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  wake_.notify(at > now ? at - now : sc_core::SC_ZERO_TIME);
+}
+
+// ---------------------------------------------------------------- tag array
+
+// The slice indexes with its partition-local line number: the address bits
+// that chose the partition are dropped, so consecutive chunks of this
+// partition use consecutive sets.
+uint32_t L2Slice::set_index(uint64_t addr) const {
+  const uint64_t local_line = map_.local_address(addr) / p_.line;
+  if (p_.index == L2Index::Xor) return uint32_t((local_line ^ (local_line / sets_)) % sets_);
+  return uint32_t(local_line % sets_);
+}
+
+bool L2Slice::holds(uint64_t addr) const { return find_way(set_index(addr), addr / p_.line) >= 0; }
+
+int32_t L2Slice::find_way(uint32_t set, uint64_t line_no) const {
+  const Line* s = &lines_[size_t(set) * p_.ways];
+  for (uint32_t w = 0; w < p_.ways; ++w)
+    if (s[w].allocated && s[w].tag == line_no) return int32_t(w);
+  return -1;
+}
+
+// An empty way, else the least recently used (or oldest filled) line that is
+// not waiting for a fill; -1 when every way is reserved.
+int32_t L2Slice::choose_victim(uint32_t set) const {
+  const Line* s = &lines_[size_t(set) * p_.ways];
+  int32_t best = -1;
+  for (uint32_t w = 0; w < p_.ways; ++w) {
+    if (!s[w].allocated) return int32_t(w);
+    if (s[w].mshr < 0 && (best < 0 || s[w].stamp < s[best].stamp)) best = int32_t(w);
+  }
+  return best;
+}
+
+void L2Slice::touch(Line& l, bool allocate) {
+  if (allocate || p_.replacement == L2Replacement::Lru) l.stamp = ++stamp_;
+}
+
+// A request's sectors: its sector mask, or the sectors its bytes cover.
+uint32_t L2Slice::sectors_of(const tlm::tlm_generic_payload& p) const {
+  const GpuExtension* e = p.get_extension<GpuExtension>();
+  if (e && e->sector_mask) return e->sector_mask & all_sectors_;
+  const uint64_t off = p.get_address() % p_.line;
+  const uint64_t len = std::max<uint64_t>(1, p.get_data_length());
+  const uint64_t last = std::min<uint64_t>(p_.line - 1, off + len - 1);
+  uint32_t m = 0;
+  for (uint64_t s = off / p_.sector; s <= last / p_.sector; ++s) m |= 1u << s;
+  return m;
+}
+
+// Write-back: a dirty victim goes to DRAM through the miss queue.
+void L2Slice::evict(Line& v, uint64_t now) {
+  if (v.allocated && v.dirty) {
+    miss_q_.push_back(MissReq{true, v.tag * p_.line, v.dirty, -1, now + 1, 0, 0});
+    ++*writebacks_;
+    wake_at(now + 1);
+  }
+  v = Line{};
+}
+
+int32_t L2Slice::allocate_mshr(uint32_t line_idx, uint64_t line_no, const GpuExtension& e) {
+  const uint32_t m = free_mshrs_.back();
+  free_mshrs_.pop_back();
+  mshrs_[m] = Mshr{line_no, line_idx, 0, 0, 0, e.sm, e.warp};
+  lines_[line_idx].mshr = int32_t(m);
+  return int32_t(m);
+}
+
+void L2Slice::push_fetch(int32_t m, uint32_t sectors, uint64_t now) {
+  Mshr& e = mshrs_[size_t(m)];
+  e.requested |= sectors;
+  ++e.fetches;
+  ++*fetches_;
+  miss_q_.push_back(MissReq{false, e.line_no * p_.line, sectors, m, now + 1, e.sm, e.warp});
+  wake_at(now + 1);
+}
+
+void L2Slice::respond_at(tlm::tlm_generic_payload& p, uint64_t c) {
+  resp_heap_.push_back(Resp{c, seq_++, &p});
+  std::push_heap(resp_heap_.begin(), resp_heap_.end(), std::greater<Resp>());
+  wake_at(c);
+}
+
+// The tag lookup of one request at cycle `now`. It changes state only when
+// the request can be taken whole; otherwise nothing happens (reservation fail).
+L2Slice::Outcome L2Slice::lookup(tlm::tlm_generic_payload& p, uint32_t, uint64_t now) {
+  const GpuExtension& e = gpu_ext(p);
+  const uint64_t line_no = p.get_address() / p_.line;
+  const uint32_t set = set_index(p.get_address());
+  const uint32_t need = sectors_of(p);
+  const bool atomic = e.kind == MemKind::Atomic;
+  const bool store = !atomic && p.is_write();
+  const bool writes = store || atomic;  // atomics are read-modify-writes performed here
+  const bool full_write = store && p.get_data_length() >= popcount(need) * p_.sector;
+  const size_t queue_free = p_.miss_queue - miss_q_.size();
+  const int32_t way = find_way(set, line_no);
+
+  if (way >= 0) {
+    const uint32_t idx = set * p_.ways + uint32_t(way);
+    Line& l = lines_[idx];
+    const uint32_t missing = need & ~l.valid;
+    if (missing == 0 || full_write) {  // hit, or whole sectors overwritten: no fetch
+      if (missing) ++*misses_; else ++*hits_;
+      l.valid |= need;
+      if (writes) l.dirty |= need;
+      touch(l, false);
+      respond_at(p, now + p_.latency);
+      return Outcome::Accepted;
+    }
+    if (l.mshr >= 0) {  // the line is being fetched: merge
+      Mshr& m = mshrs_[size_t(l.mshr)];
+      const uint32_t extra = missing & ~m.requested;
+      if (m.count >= p_.mshr_merges || (extra && queue_free < 1)) return Outcome::NoResources;
+      waiters_[size_t(l.mshr) * p_.mshr_merges + m.count++] = Waiter{&p, writes ? need : 0};
+      ++*merges_;
+      ++*misses_;
+      if (extra) push_fetch(l.mshr, extra, now);
+      touch(l, false);
+      return Outcome::Accepted;
+    }
+    // sector miss on a resident line
+    if (free_mshrs_.empty() || queue_free < 1) return Outcome::NoResources;
+    const int32_t m = allocate_mshr(idx, line_no, e);
+    waiters_[size_t(m) * p_.mshr_merges + mshrs_[size_t(m)].count++] = Waiter{&p, writes ? need : 0};
+    ++*misses_;
+    push_fetch(m, missing, now);
+    touch(l, false);
+    return Outcome::Accepted;
+  }
+
+  // line miss: allocate on miss, evicting a victim that is not being filled
+  const int32_t vw = choose_victim(set);
+  if (vw < 0) return Outcome::NoResources;
+  const uint32_t idx = set * p_.ways + uint32_t(vw);
+  Line& v = lines_[idx];
+  const size_t queue_need = size_t(v.allocated && v.dirty ? 1 : 0) + (full_write ? 0 : 1);
+  if (queue_free < queue_need || (!full_write && free_mshrs_.empty())) return Outcome::NoResources;
+  evict(v, now);
+  v.allocated = true;
+  v.tag = line_no;
+  touch(v, true);
+  ++*misses_;
+  if (full_write) {
+    v.valid = v.dirty = need;
+    respond_at(p, now + p_.latency);
+    return Outcome::Accepted;
+  }
+  const int32_t m = allocate_mshr(idx, line_no, e);
+  waiters_[size_t(m) * p_.mshr_merges + mshrs_[size_t(m)].count++] = Waiter{&p, writes ? need : 0};
+  push_fetch(m, need, now);
+  return Outcome::Accepted;
+}
+
+// ---------------------------------------------------------------- upstream
+
+tlm::tlm_sync_enum L2Slice::nb_transport_fw(int port, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph,
+                                            sc_core::sc_time& t) {
+  const uint64_t at = cycle_at(sc_core::sc_time_stamp() + t);
+  if (ph == tlm::END_RESP) {
+    up_awaiting_end_resp_ = false;
+    wake_at(at);
+    return tlm::TLM_COMPLETED;
+  }
+  if (ph != tlm::BEGIN_REQ) return tlm::TLM_ACCEPTED;
+  if (pending_.empty() && next_lookup_ <= at) {
+    if (lookup(p, uint32_t(port), at) == Outcome::Accepted) {
+      ++*requests_;
+      gpu_ext(p).push_route(int16_t(port));
+      next_lookup_ = at + 1;
+      ph = tlm::END_REQ;
+      return tlm::TLM_UPDATED;
+    }
+    ++*res_fails_;
+    pending_.push_back(Pending{&p, uint32_t(port), at, true});
+    blocked_ = true;
+    return tlm::TLM_ACCEPTED;
+  }
+  // the tag array is taken this cycle, or older requests wait: queue behind them
+  pending_.push_back(Pending{&p, uint32_t(port), at, false});
+  if (!blocked_) wake_at(std::max(next_lookup_, at));
+  return tlm::TLM_ACCEPTED;
+}
+
+void L2Slice::resources_freed(uint64_t now) {
+  if (!blocked_) return;
+  blocked_ = false;
+  wake_at(now);
+}
+
+void L2Slice::send_response(uint64_t now) {
+  if (resp_heap_.empty() || up_awaiting_end_resp_ || resp_heap_.front().ready > now || last_resp_ == now) return;
+  std::pop_heap(resp_heap_.begin(), resp_heap_.end(), std::greater<Resp>());
+  tlm::tlm_generic_payload* p = resp_heap_.back().p;
+  resp_heap_.pop_back();
+  const int port = gpu_ext(*p).pop_route();
+  p->set_response_status(tlm::TLM_OK_RESPONSE);
+  last_resp_ = now;
+  up_awaiting_end_resp_ = true;
+  ++*responses_;
+  tlm::tlm_phase ph = tlm::BEGIN_RESP;
+  sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+  const tlm::tlm_sync_enum s = up[port]->nb_transport_bw(*p, ph, t);
+  if (s == tlm::TLM_COMPLETED || (s == tlm::TLM_UPDATED && ph == tlm::END_RESP)) up_awaiting_end_resp_ = false;
+}
+
+// ---------------------------------------------------------------- downstream
+
+// The miss queue's head goes to DRAM, one request per cycle, after the
+// previous one was taken (END_REQ).
+void L2Slice::send_miss(uint64_t now) {
+  if (miss_q_.empty() || down_inflight_ || miss_q_.front().ready > now || last_send_ == now) return;
+  const MissReq& r = miss_q_.front();
+  tlm::tlm_generic_payload* p = pool_.acquire();
+  p->set_command(r.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  p->set_address(r.addr);
+  p->set_data_length(popcount(r.sectors) * p_.sector);
+  GpuExtension& e = gpu_ext(*p);
+  e.kind = r.write ? MemKind::Store : MemKind::Load;
+  e.sector_mask = r.sectors;
+  e.tag = r.write ? kWritebackTag : uint64_t(r.mshr);
+  e.sm = r.sm;
+  e.warp = r.warp;
+  e.issue_cycle = now;
+  down_inflight_ = p;
+  last_send_ = now;
+  tlm::tlm_phase ph = tlm::BEGIN_REQ;
+  sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+  const tlm::tlm_sync_enum s = down->nb_transport_fw(*p, ph, t);
+  const bool answered = s == tlm::TLM_COMPLETED || (s == tlm::TLM_UPDATED && ph == tlm::BEGIN_RESP);
+  if ((answered || (s == tlm::TLM_UPDATED && ph == tlm::END_REQ)) && down_inflight_ == p) miss_accepted(now);
+  if (answered) fill(*p, now);
+}
+
+void L2Slice::miss_accepted(uint64_t now) {
+  miss_q_.pop_front();
+  down_inflight_ = nullptr;
+  if (!miss_q_.empty()) wake_at(std::max(miss_q_.front().ready, now + 1));
+  resources_freed(now);
+}
+
+tlm::tlm_sync_enum L2Slice::nb_transport_bw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t) {
+  const uint64_t at = cycle_at(sc_core::sc_time_stamp() + t);
+  if (ph == tlm::END_REQ) {
+    if (&p == down_inflight_) miss_accepted(at);
+    return tlm::TLM_ACCEPTED;
+  }
+  if (ph != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
+  if (&p == down_inflight_) miss_accepted(at);  // BEGIN_RESP implies END_REQ
+  fill(p, at);
+  ph = tlm::END_RESP;
+  return tlm::TLM_COMPLETED;
+}
+
+// DRAM answered: a write-back is done; a fetch makes its sectors valid, and
+// once all of the entry's fetches are back every merged request responds.
+void L2Slice::fill(tlm::tlm_generic_payload& p, uint64_t now) {
+  const GpuExtension& e = gpu_ext(p);
+  const uint64_t tag = e.tag;
+  const uint32_t sectors = e.sector_mask;
+  p.release();
+  if (tag == kWritebackTag) return;
+  const uint32_t mi = uint32_t(tag);
+  Mshr& m = mshrs_[mi];
+  Line& l = lines_[m.line_idx];
+  l.valid |= sectors;
+  if (--m.fetches) return;
+  const Waiter* w = &waiters_[size_t(mi) * p_.mshr_merges];
+  for (uint32_t k = 0; k < m.count; ++k) {
+    l.dirty |= w[k].dirties;
+    respond_at(*w[k].p, now + 1);
+  }
+  l.mshr = -1;
+  m.count = 0;
+  free_mshrs_.push_back(mi);
+  resources_freed(now);
+}
+
+// ---------------------------------------------------------------- the cycle
+
+void L2Slice::tick() {
+  const uint64_t now = cycle();
+  // lookup: the oldest waiting request takes the tag array if it can be served whole
+  if (!pending_.empty() && !blocked_ && next_lookup_ <= now && pending_.front().at <= now) {
+    Pending& h = pending_.front();
+    if (lookup(*h.p, h.port, now) == Outcome::Accepted) {
+      const Pending taken = h;
+      pending_.pop_front();
+      ++*requests_;
+      gpu_ext(*taken.p).push_route(int16_t(taken.port));
+      next_lookup_ = now + 1;
+      tlm::tlm_phase ph = tlm::END_REQ;
+      sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+      up[int(taken.port)]->nb_transport_bw(*taken.p, ph, t);
+    } else {
+      if (!h.failed) ++*res_fails_;
+      h.failed = true;
+      blocked_ = true;  // retried when a fill, a write-back or a DRAM acceptance frees something
+    }
+  }
+  send_miss(now);
+  send_response(now);
+  // Sleep until the earliest cycle something can move.
+  uint64_t next = UINT64_MAX;
+  if (!pending_.empty() && !blocked_) next = std::max({next_lookup_, pending_.front().at, now + 1});
+  if (!miss_q_.empty() && !down_inflight_) next = std::min(next, std::max(miss_q_.front().ready, now + 1));
+  if (!resp_heap_.empty() && !up_awaiting_end_resp_) next = std::min(next, std::max(resp_heap_.front().ready, now + 1));
+  if (next != UINT64_MAX) wake_at(next);
+}
+
+}  // namespace warptlm

@@ -1,0 +1,147 @@
+// One L2 slice: the cache in front of one memory partition's DRAM channel.
+// Sectored, set-associative, write-back and write-allocate (CIAO Table I),
+// with MSHRs that merge requests to a line being fetched, a miss queue toward
+// DRAM, and atomics performed here as read-modify-writes.
+//
+// Pipeline, in L2 cycles:
+//  - lookup: one request per cycle takes the tag array. It is accepted
+//    (END_REQ) only if everything it needs is free: an MSHR entry or a merge
+//    slot, miss-queue slots for its fetch and its victim's write-back, and a
+//    victim way that is not waiting for a fill. Otherwise END_REQ is withheld
+//    (a reservation fail) and the request is retried when something frees.
+//  - hit: the response leaves `latency` cycles after the lookup.
+//  - miss: allocate-on-miss: the line is reserved at lookup (a dirty victim is
+//    written back), the missing sectors are fetched through the miss queue
+//    (one DRAM request per cycle, from the cycle after the lookup); when all
+//    of the entry's fetches are back, each merged request responds, one per
+//    cycle from the cycle after the fill.
+//  - stores that write whole sectors (data_length covers every sector in the
+//    sector mask) need no fetch: they allocate, mark the sectors valid and
+//    dirty, and respond like a hit. Partial-sector stores and atomics fetch
+//    the missing sectors first, then dirty them.
+//
+// Addresses are global; the set index uses the partition-local address
+// (PartitionMap::local_address), i.e. the bits above the partition interleave,
+// so every set of every slice is used. The tag is the global line number.
+#pragma once
+#include <cstdint>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <vector>
+
+#include "common/gpu_payload.hpp"
+#include "common/stats.hpp"
+#include "interconnect/partition_map.hpp"
+#include "interconnect/ring.hpp"
+#include "l2/l2_params.hpp"
+
+namespace warptlm {
+
+class L2Slice : public sc_core::sc_module {
+ public:
+  tlm_utils::multi_passthrough_target_socket<L2Slice> up;  // from the crossbar (or any initiator)
+  tlm_utils::simple_initiator_socket<L2Slice> down;        // to this partition's DRAM channel
+
+  // `id`: partition number (stats "part<id>.l2"); `map`: the crossbar's
+  // interleaving, for the set index; `pool`: payloads for DRAM requests.
+  L2Slice(sc_core::sc_module_name name, uint32_t id, const L2Params& p, const PartitionMap& map,
+          sc_core::sc_time period, StatsRegistry& stats, PayloadPool& pool);
+  SC_HAS_PROCESS(L2Slice);
+
+  uint32_t set_index(uint64_t addr) const;
+  bool holds(uint64_t addr) const;  // the line is present (valid sectors or reserved)
+  uint32_t mshrs_in_use() const { return p_.mshr_entries - uint32_t(free_mshrs_.size()); }
+  uint64_t cycle() const { return uint64_t(sc_core::sc_time_stamp().value() / period_.value()); }
+
+ private:
+  struct Line {
+    uint64_t tag = 0;      // global line number
+    uint64_t stamp = 0;    // replacement order
+    uint32_t valid = 0;    // sector masks
+    uint32_t dirty = 0;
+    int32_t mshr = -1;     // entry fetching into this line; the line cannot be evicted meanwhile
+    bool allocated = false;
+  };
+  struct Waiter {
+    tlm::tlm_generic_payload* p = nullptr;
+    uint32_t dirties = 0;  // sectors it writes once the data is there (partial stores, atomics)
+  };
+  struct Mshr {
+    uint64_t line_no = 0;
+    uint32_t line_idx = 0;
+    uint32_t requested = 0;  // sectors fetched or being fetched
+    uint32_t fetches = 0;    // DRAM reads not yet answered
+    uint32_t count = 0;      // waiters
+    uint16_t sm = 0, warp = 0;
+  };
+  struct MissReq {
+    bool write = false;  // write-back of a dirty victim, else a fetch
+    uint64_t addr = 0;
+    uint32_t sectors = 0;
+    int32_t mshr = -1;
+    uint64_t ready = 0;  // first cycle it may go to DRAM
+    uint16_t sm = 0, warp = 0;
+  };
+  struct Resp {
+    uint64_t ready, seq;
+    tlm::tlm_generic_payload* p;
+    bool operator>(const Resp& o) const { return ready != o.ready ? ready > o.ready : seq > o.seq; }
+  };
+  struct Pending {
+    tlm::tlm_generic_payload* p = nullptr;
+    uint32_t port = 0;
+    uint64_t at = 0;
+    bool failed = false;  // already counted as a reservation fail
+  };
+  enum class Outcome { Accepted, NoResources };
+
+  void end_of_elaboration() override;
+  tlm::tlm_sync_enum nb_transport_fw(int port, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
+  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
+  void tick();
+  // hardware steps
+  Outcome lookup(tlm::tlm_generic_payload& p, uint32_t port, uint64_t now);
+  int32_t find_way(uint32_t set, uint64_t line_no) const;
+  int32_t choose_victim(uint32_t set) const;
+  void evict(Line& victim, uint64_t now);
+  int32_t allocate_mshr(uint32_t line_idx, uint64_t line_no, const GpuExtension& e);
+  void push_fetch(int32_t m, uint32_t sectors, uint64_t now);
+  void respond_at(tlm::tlm_generic_payload& p, uint64_t cycle);
+  void send_miss(uint64_t now);
+  void miss_accepted(uint64_t now);
+  void fill(tlm::tlm_generic_payload& p, uint64_t now);
+  void send_response(uint64_t now);
+  void touch(Line& l, bool allocate);
+  uint32_t sectors_of(const tlm::tlm_generic_payload& p) const;
+  uint64_t cycle_at(const sc_core::sc_time& t) const;
+  void wake_at(uint64_t cycle);
+  void resources_freed(uint64_t now);
+
+  uint32_t id_;
+  L2Params p_;
+  PartitionMap map_;
+  sc_core::sc_time period_;
+  PayloadPool& pool_;
+  uint32_t sets_, all_sectors_;
+  std::vector<Line> lines_;  // set-major: set * ways + way
+  std::vector<Mshr> mshrs_;
+  std::vector<Waiter> waiters_;  // entry m's waiters at [m * merges, m * merges + count)
+  std::vector<uint32_t> free_mshrs_;
+  Ring<MissReq> miss_q_;
+  std::vector<Resp> resp_heap_;
+  Ring<Pending> pending_;  // upstream requests whose END_REQ is withheld, oldest first
+  uint64_t stamp_ = 0, seq_ = 0;
+  uint64_t next_lookup_ = 0;              // first cycle the tag array is free
+  uint64_t last_send_ = UINT64_MAX, last_resp_ = UINT64_MAX;
+  tlm::tlm_generic_payload* down_inflight_ = nullptr;  // sent to DRAM, END_REQ not yet seen
+  bool up_awaiting_end_resp_ = false;
+  uint32_t up_resp_port_ = 0;
+  bool blocked_ = false;  // the oldest pending request waits for a resource to free
+  sc_core::sc_event wake_;
+
+  Counter *hits_, *misses_, *writebacks_, *merges_, *res_fails_, *requests_, *responses_, *fetches_;
+};
+
+}  // namespace warptlm

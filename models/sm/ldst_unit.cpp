@@ -1,0 +1,214 @@
+// The SM's LD/ST unit: after address generation it classifies each warp
+// memory instruction by state space and turns it into requests.
+//   global, local:  coalesced into one request per line (with the mask of
+//                   32-byte sectors the lanes touch) or per sector, toward the
+//                   L1 data cache; local memory is laid out word-interleaved
+//                   per lane, so a warp reading the same local word coalesces;
+//   shared:         one request per warp instruction with the lanes'
+//                   offsets, toward the banked shared memory (which finds the
+//                   conflict degree);
+//   const, param:   the constant cache (a tag array with hit and miss latency)
+//                   and the parameter buffer answer in fixed time.
+// Requests leave one per cycle per path and wait for END_REQ, so a full L1 or
+// busy shared-memory banks back-pressure the unit.
+#include <algorithm>
+
+#include "sm/sm.hpp"
+
+namespace warptlm {
+
+// Local memory in the timing model's address space: per SM, per warp slot,
+// lane-interleaved 4-byte words (what the hardware does so that a warp's
+// access to one local variable coalesces).
+static constexpr uint64_t kLocalTimingBase = 0x0000F00000000000ull;
+
+uint32_t Sm::alloc_memop(WarpSlot& w, const Instr& in, bool long_latency) {
+  uint32_t mo;
+  if (free_memops_.empty()) {
+    mo = uint32_t(memops_.size());
+    memops_.emplace_back();
+  } else {
+    mo = free_memops_.back();
+    free_memops_.pop_back();
+  }
+  MemOp& m = memops_[mo];
+  m.slot = w.slot;
+  m.in = &in;
+  m.remaining = 0;
+  m.long_latency = long_latency;
+  return mo;
+}
+
+tlm::tlm_generic_payload* Sm::new_request(WarpSlot& w, const Instr& in, uint32_t mo) {
+  tlm::tlm_generic_payload* p = pool_.acquire();
+  const bool store = in.op == Op::St;
+  p->set_command(store ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  GpuExtension& e = gpu_ext(*p);
+  e.sm = uint16_t(id_);
+  e.warp = uint16_t(w.slot);
+  e.block = w.block->linear_id;
+  e.pc = in.pc;
+  e.kind = store ? MemKind::Store : (in.op == Op::Atom || in.op == Op::Red) ? MemKind::Atomic : MemKind::Load;
+  e.tag = mo;
+  e.issue_cycle = cycle_;
+  ++memops_[mo].remaining;
+  ++*mem_requests_;
+  return p;
+}
+
+void Sm::send_memory(WarpSlot& w, const Instr& in, uint64_t agen_done) {
+  Warp& f = *w.fw;
+  Space sp = f.addr_space;
+  const uint32_t first = unsigned(__builtin_ctz(f.addr_mask));
+  if (sp == Space::Generic) {
+    const uint64_t a = f.addr[first];
+    sp = (a >= kSharedWindow && a < kSharedWindow + kSharedWindowSize) ? Space::Shared
+         : (a >= kLocalWindow && a < kLocalWindow + kLocalWindowSize) ? Space::Local : Space::Global;
+  }
+  for (unsigned i = 0; i < in.nwrites; ++i) ++w.pending[in.writes[i]];
+  ++w.inflight;
+  (void)agen_done;
+  if (sp == Space::Const || sp == Space::Param || sp == Space::ParamFunc) {
+    // Constant cache (tags only) and the parameter buffer: fixed time.
+    uint32_t lat = p_.ccache_hit_latency;
+    if (sp == Space::Const) {
+      bool hit = true;
+      for (uint32_t m = f.addr_mask; m; m &= m - 1) hit &= ccache_->access(0, uint32_t(f.addr[__builtin_ctz(m)] / 8));
+      if (hit) ++*ccache_hits_;
+      else { ++*ccache_misses_; lat = p_.ccache_miss_latency; }
+    }
+    completions_.push(Completion{cycle_ + lat, seq_++, w.slot, &in, false});
+    return;
+  }
+  if (sp == Space::Shared) {
+    send_shared(w, in, alloc_memop(w, in, false));
+    return;
+  }
+  for (unsigned i = 0; i < in.nwrites; ++i) ++w.pending_long[in.writes[i]];
+  coalesce_global(w, in, sp, alloc_memop(w, in, true));
+}
+
+void Sm::coalesce_global(WarpSlot& w, const Instr& in, Space sp, uint32_t mo) {
+  Warp& f = *w.fw;
+  const uint32_t line_bytes = p_.mem_line;
+  const uint32_t lb = f.kernel.local_bytes ? (f.kernel.local_bytes + 3) & ~3u : 4;
+  uint64_t lines[64];
+  uint32_t sectors[64], masks[64];
+  uint32_t n = 0;
+  for (uint32_t m = f.addr_mask; m; m &= m - 1) {
+    const unsigned l = unsigned(__builtin_ctz(m));
+    uint64_t a = f.addr[l];
+    if (sp == Space::Local) {
+      const uint64_t off = a >= kLocalWindow ? a - kLocalWindow : a;
+      a = kLocalTimingBase + ((uint64_t(id_) * slots_.size() + w.slot) * lb * 32) + (off / 4) * 128 + l * 4 + off % 4;
+    }
+    // a lane's access may straddle into the next sector (vector accesses)
+    for (uint64_t b = a; b < a + f.addr_bytes; b = (b / 32 + 1) * 32) {
+      const uint64_t line = b / line_bytes;
+      const uint32_t sector = uint32_t((b % line_bytes) / 32);
+      uint32_t j = 0;
+      while (j < n && lines[j] != line) ++j;
+      if (j == n) { lines[n] = line; sectors[n] = 0; masks[n] = 0; ++n; }
+      sectors[j] |= 1u << sector;
+      masks[j] |= 1u << l;
+    }
+  }
+  for (uint32_t j = 0; j < n; ++j) {
+    if (!p_.coalesce_sectors) {
+      tlm::tlm_generic_payload* p = new_request(w, in, mo);
+      p->set_address(lines[j] * line_bytes);
+      p->set_data_length(line_bytes);
+      GpuExtension& e = gpu_ext(*p);
+      e.sector_mask = sectors[j];
+      e.lane_mask = masks[j];
+      e.space = uint8_t(sp);
+      gq_.push(p);
+    } else {
+      for (uint32_t s = sectors[j]; s; s &= s - 1) {
+        const uint32_t sec = uint32_t(__builtin_ctz(s));
+        tlm::tlm_generic_payload* p = new_request(w, in, mo);
+        p->set_address(lines[j] * line_bytes + sec * 32);
+        p->set_data_length(32);
+        GpuExtension& e = gpu_ext(*p);
+        e.sector_mask = 1u << sec;
+        e.lane_mask = masks[j];
+        e.space = uint8_t(sp);
+        gq_.push(p);
+      }
+    }
+  }
+}
+
+void Sm::send_shared(WarpSlot& w, const Instr& in, uint32_t mo) {
+  Warp& f = *w.fw;
+  MemOp& m = memops_[mo];
+  for (uint32_t k = f.addr_mask; k; k &= k - 1) {
+    const unsigned l = unsigned(__builtin_ctz(k));
+    const uint64_t a = f.addr[l];
+    m.lanes[l] = (a >= kSharedWindow && a < kSharedWindow + kSharedWindowSize) ? a - kSharedWindow : a;
+  }
+  tlm::tlm_generic_payload* p = new_request(w, in, mo);
+  p->set_address(m.lanes[__builtin_ctz(f.addr_mask)]);
+  p->set_data_length(f.addr_bytes * uint32_t(__builtin_popcount(f.addr_mask)));
+  GpuExtension& e = gpu_ext(*p);
+  e.lane_mask = f.addr_mask;
+  e.lane_addr = m.lanes;
+  e.access_bytes = f.addr_bytes;
+  e.space = uint8_t(Space::Shared);
+  sq_.push(p);
+}
+
+// One request per path per cycle, each only after the previous was accepted.
+bool Sm::send_requests() {
+  bool sent = false;
+  sent |= send_one(gq_, mem_socket);
+  sent |= send_one(sq_, smem_socket);
+  // more to send next cycle (unless waiting for END_REQ, which wakes us)
+  return sent && ((gq_.size() && !gq_.waiting_end_req) || (sq_.size() && !sq_.waiting_end_req));
+}
+
+bool Sm::send_one(RequestQueue& q, tlm_utils::simple_initiator_socket<Sm>& s) {
+  if (!q.size() || q.waiting_end_req) return false;
+  tlm::tlm_generic_payload* p = q.front();
+  tlm::tlm_phase ph = tlm::BEGIN_REQ;
+  sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+  q.pop();
+  const tlm::tlm_sync_enum r = s->nb_transport_fw(*p, ph, t);
+  if (r == tlm::TLM_ACCEPTED) {  // back-pressure: END_REQ (or the response itself) comes later
+    q.waiting_end_req = true;
+    q.awaiting = p;
+  }
+  return true;
+}
+
+void Sm::response_arrived(uint32_t mo) {
+  ++*mem_responses_;
+  MemOp& m = memops_[mo];
+  if (--m.remaining) return;
+  free_memops_.push_back(mo);
+  // the returning data takes a writeback slot at the next cycle edge
+  completions_.push(Completion{now_cycle() + 1, seq_++, m.slot, m.in, m.long_latency});
+  wake_.notify(sc_core::SC_ZERO_TIME);
+}
+
+// Backward path of either socket: END_REQ frees the queue for its next
+// request (a BEGIN_RESP also counts as END_REQ for the request awaiting it);
+// BEGIN_RESP completes part of a memory instruction.
+tlm::tlm_sync_enum Sm::backward(RequestQueue& q, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph) {
+  if (ph == tlm::END_REQ || (ph == tlm::BEGIN_RESP && &p == q.awaiting)) {
+    q.waiting_end_req = false;
+    q.awaiting = nullptr;
+    wake_.notify(sc_core::SC_ZERO_TIME);
+    if (ph == tlm::END_REQ) return tlm::TLM_ACCEPTED;
+  }
+  if (ph != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
+  const uint32_t mo = uint32_t(gpu_ext(p).tag);
+  p.release();
+  response_arrived(mo);
+  return tlm::TLM_COMPLETED;
+}
+
+tlm::tlm_sync_enum Sm::mem_bw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time&) { return backward(gq_, p, ph); }
+tlm::tlm_sync_enum Sm::smem_bw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time&) { return backward(sq_, p, ph); }
+
+}  // namespace warptlm

@@ -1,0 +1,148 @@
+#include "smem/shared_memory.hpp"
+
+#include <string>
+
+namespace warptlm {
+
+SharedMemory::SharedMemory(sc_core::sc_module_name name, uint32_t sm_id, const SharedMemoryParams& p,
+                           sc_core::sc_time period, StatsRegistry& stats)
+    : sc_core::sc_module(name), socket("socket"), p_(p), period_(period) {
+  p_.validate();
+  // Outstanding responses are bounded by latency + the longest service when
+  // an access is taken every cycle; the ring doubles if that is ever exceeded.
+  resp_.resize(p_.latency + 64);
+  part_degrees_.resize(p_.warp_parts);
+
+  const std::string inst = "sm" + std::to_string(sm_id) + ".smem";
+  StatGroup g(stats, inst, "smem");
+  requests_ = &g.counter("requests", "warp shared-memory requests received (BEGIN_REQ)");
+  responses_ = &g.counter("responses", "responses sent (BEGIN_RESP); equals requests once drained");
+  accesses_ = &g.counter("accesses", "warp accesses served by the bank array");
+  busy_cycles_ = &g.counter("busy_cycles", "cycles the bank array was busy (sum of service cycles)");
+  stall_cycles_ = &g.counter("stall_cycles", "cycles requests waited for a busy bank array (END_REQ withheld)");
+  // GPGPU-Sim's shmem bank conflicts: cycles an access holds the array beyond
+  // the conflict-free one per part (README: "Statistics").
+  bank_conflicts_ = &stats.counter(inst + ".bank_conflicts", "shmem_bank_conflicts",
+                                   "bank-conflict cycles: sum over parts of (conflict degree - 1)");
+  degree_hist_ = &g.histogram("conflict_degree", 33, "conflict degree of each part served (bucket 32 takes 32 and more)");
+
+  socket.register_nb_transport_fw(this, &SharedMemory::nb_transport_fw);
+  SC_METHOD(step);
+  sensitive << wake_;
+  dont_initialize();
+}
+
+uint64_t SharedMemory::cycle() const { return uint64_t(sc_core::sc_time_stamp() / period_); }
+
+uint32_t SharedMemory::reserve_tail(uint32_t bytes) {
+  if (bytes > p_.size || allocated_ > p_.size - bytes) return kNoSpace;
+  tail_ = bytes;
+  return p_.size - bytes;
+}
+
+bool SharedMemory::set_allocated(uint32_t bytes) {
+  if (bytes > p_.size - tail_) return false;
+  allocated_ = bytes;
+  return true;
+}
+
+// ---------------------------------------------------------------- requests
+
+tlm::tlm_sync_enum SharedMemory::nb_transport_fw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time&) {
+  if (ph == tlm::END_RESP) {  // the initiator took the response it left open
+    resp_blocked_ = false;
+    if (resp_count_) wake_at(cycle());
+    return tlm::TLM_COMPLETED;
+  }
+  if (ph != tlm::BEGIN_REQ) return tlm::TLM_ACCEPTED;
+  if (pending_) SC_REPORT_ERROR(name(), "BEGIN_REQ before END_REQ of the previous request");
+  ++*requests_;
+  const uint64_t now = cycle();
+  if (now >= free_cycle_) {
+    accept(p, now, now);
+    ph = tlm::END_REQ;
+    return tlm::TLM_UPDATED;
+  }
+  // Bank array busy: hold END_REQ until it frees.
+  pending_ = &p;
+  pending_since_ = now;
+  wake_at(free_cycle_);
+  return tlm::TLM_ACCEPTED;
+}
+
+void SharedMemory::accept(tlm::tlm_generic_payload& p, uint64_t now, uint64_t arrived) {
+  const uint32_t service = serve(p);
+  free_cycle_ = now + service;
+  ++*accesses_;
+  *busy_cycles_ += service;
+  *stall_cycles_ += now - arrived;
+  if (on_service) on_service(gpu_ext(p), service);
+  push_response(Response{now + p_.latency + service - 1, &p});
+}
+
+uint32_t SharedMemory::serve(tlm::tlm_generic_payload& p) {
+  const GpuExtension& e = gpu_ext(p);
+  if (!e.lane_addr) {  // a contiguous block: one part
+    const uint32_t d = block_degree(p.get_address(), p.get_data_length(), p_);
+    degree_hist_->sample(d);
+    *bank_conflicts_ += d - 1;
+    return d;
+  }
+  const uint32_t service = service_cycles(e.lane_addr, e.lane_mask, e.access_bytes, p_, part_degrees_.data());
+  for (uint32_t d : part_degrees_) degree_hist_->sample(d);
+  *bank_conflicts_ += service - p_.warp_parts;
+  return service;
+}
+
+// ---------------------------------------------------------------- the cycle
+
+void SharedMemory::step() {
+  ++activations_;
+  const uint64_t now = cycle();
+  while (resp_count_ && !resp_blocked_ && resp_[resp_head_].cycle <= now) {
+    tlm::tlm_generic_payload* p = resp_[resp_head_].p;
+    resp_head_ = (resp_head_ + 1) % resp_.size();
+    --resp_count_;
+    send_response(*p);
+  }
+  if (pending_ && now >= free_cycle_) {
+    tlm::tlm_generic_payload* p = pending_;
+    pending_ = nullptr;
+    accept(*p, now, pending_since_);
+    tlm::tlm_phase ph = tlm::END_REQ;
+    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+    socket->nb_transport_bw(*p, ph, t);
+  }
+  // Sleep until the next thing that can happen: the earliest pending timed
+  // notification of wake_ wins, so arming both is safe.
+  if (pending_) wake_at(free_cycle_);
+  if (resp_count_ && !resp_blocked_) wake_at(resp_[resp_head_].cycle);
+}
+
+void SharedMemory::send_response(tlm::tlm_generic_payload& p) {
+  p.set_response_status(tlm::TLM_OK_RESPONSE);
+  tlm::tlm_phase ph = tlm::BEGIN_RESP;
+  sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+  ++*responses_;
+  const tlm::tlm_sync_enum s = socket->nb_transport_bw(p, ph, t);
+  // TLM_ACCEPTED: the initiator sends END_RESP later; no new BEGIN_RESP until then.
+  if (s == tlm::TLM_ACCEPTED) resp_blocked_ = true;
+}
+
+void SharedMemory::wake_at(uint64_t c) {
+  const sc_core::sc_time at = period_ * double(c), now = sc_core::sc_time_stamp();
+  wake_.notify(at > now ? at - now : sc_core::SC_ZERO_TIME);
+}
+
+void SharedMemory::push_response(const Response& r) {
+  if (resp_count_ == resp_.size()) {  // full: unroll into a ring twice the size
+    std::vector<Response> bigger(resp_.size() * 2);
+    for (size_t i = 0; i < resp_count_; ++i) bigger[i] = resp_[(resp_head_ + i) % resp_.size()];
+    resp_.swap(bigger);
+    resp_head_ = 0;
+  }
+  resp_[(resp_head_ + resp_count_) % resp_.size()] = r;
+  if (resp_count_++ == 0) wake_at(r.cycle);
+}
+
+}  // namespace warptlm

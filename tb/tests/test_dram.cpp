@@ -1,0 +1,332 @@
+// DRAM channel: timing rules through the TLM socket, with TrafficInitiator
+// standing in for the L2 slice. Expected cycles are derived from the
+// configured parameters. One testbench per test case (one elaboration per process).
+#include <catch2/catch.hpp>
+
+#include <systemc>
+
+#include "common/config.hpp"
+#include "common/errors.hpp"
+#include "common/stats.hpp"
+#include "dram/dram_channel.hpp"
+#include "tests/tlm_tb.hpp"
+
+using namespace warptlm;
+
+namespace {
+
+// GTX480 GDDR5 channel (CIAO Table I, GPGPU-Sim 3.x timing).
+DramParams gtx480() { return DramParams{}; }
+
+// Channel-local address of (bank, row, column) under the row:bank:column mapping.
+uint64_t addr_of(const DramParams& p, uint64_t bank, uint64_t row, uint64_t col = 0) {
+  return (row * p.banks + bank) * p.row_bytes + col;
+}
+// Data-bus cycles of a whole line: bytes / (bytes per transfer x transfers per clock).
+uint64_t line_cycles(const DramParams& p, uint64_t bytes = 128) { return bytes / (uint64_t(p.bus_width) * p.data_rate); }
+
+tb::Request rd(uint64_t cycle, uint64_t a, uint32_t bytes = 128) {
+  tb::Request r;
+  r.cycle = cycle;
+  r.addr = a;
+  r.bytes = bytes;
+  return r;
+}
+tb::Request wr(uint64_t cycle, uint64_t a, uint32_t bytes = 128) {
+  tb::Request r = rd(cycle, a, bytes);
+  r.write = true;
+  r.kind = MemKind::Store;
+  return r;
+}
+
+struct Bench {
+  StatsRegistry stats;
+  sc_core::sc_time period{1, sc_core::SC_NS};
+  tb::TrafficInitiator l2;
+  DramChannel dram;
+  explicit Bench(const DramParams& p) : l2("l2", period), dram("dram0", 0, p, period, stats) {
+    l2.socket.bind(dram.socket);
+  }
+  uint64_t latency(size_t i) const { return l2.done.at(i).responded - l2.done.at(i).sent; }
+  double stat(const std::string& n) const {
+    auto v = stats.values();
+    auto it = v.find(n);
+    return it == v.end() ? -1.0 : it->second;
+  }
+  // Every request answered exactly once, in the counters and at the initiator.
+  void check_conservation() const {
+    const double n = double(l2.requests());
+    CHECK(l2.done.size() == l2.requests());
+    for (const auto& c : l2.done) CHECK(c.responded != UINT64_MAX);
+    CHECK(stat("dram0.requests") == n);
+    CHECK(stat("dram0.responses") == n);
+    CHECK(stat("dram.requests") == n);
+    CHECK(stat("dram.responses") == n);
+    CHECK(stat("dram0.row_hits") + stat("dram0.row_misses") == n);
+    CHECK(stat("dram0.reads") + stat("dram0.writes") == n);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("dram: a row hit takes tCL plus the transfer after a row miss took tRCD plus tCL plus the transfer") {
+  const DramParams p = gtx480();
+  Bench b(p);
+  b.l2.add(rd(0, addr_of(p, 3, 7, 0)));      // bank closed: activate, then read
+  b.l2.add(rd(100, addr_of(p, 3, 7, 128)));  // same row, open: read only
+  b.l2.add(rd(200, addr_of(p, 3, 7, 256), 32));  // a 32-byte sector still moves one whole burst
+  b.l2.add(wr(300, addr_of(p, 3, 7, 384)));  // write hit: write latency instead of CAS latency
+  sc_core::sc_start();
+  REQUIRE(b.l2.done.size() == 4);
+  CHECK(b.latency(0) == p.tRCD + p.tCL + line_cycles(p));
+  CHECK(b.latency(1) == p.tCL + line_cycles(p));
+  CHECK(b.latency(2) == p.tCL + p.burst_length / p.data_rate);
+  CHECK(b.latency(3) == p.tWL + line_cycles(p));
+  CHECK(b.stat("dram0.reads") == 3);
+  CHECK(b.stat("dram0.writes") == 1);
+  CHECK(b.stat("dram.reads") == 3);
+  CHECK(b.stat("dram.writes") == 1);
+  CHECK(b.stat("dram0.row_misses") == 1);
+  CHECK(b.stat("dram0.row_hits") == 3);
+  CHECK(b.stat("dram.row_hits") == 3);
+  CHECK(b.stat("dram0.activates") == 1);
+  const double total = double(b.latency(0) + b.latency(1) + b.latency(2) + b.latency(3));
+  CHECK(b.stat("dram0.latency_cycles") == total);
+  CHECK(b.stat("dram0.avg_latency") == Approx(total / 4));
+  CHECK(b.dram.busy_cycles() == 3 * line_cycles(p) + p.burst_length / p.data_rate);
+  b.check_conservation();
+}
+
+TEST_CASE("dram: a row conflict adds tRP and first waits for tRAS since the activate") {
+  const DramParams p = gtx480();
+  Bench b(p);
+  b.l2.add(rd(0, addr_of(p, 5, 1)));    // opens row 1 at cycle 0
+  b.l2.add(rd(1, addr_of(p, 5, 2)));    // conflict at once: precharge not before tRAS, activate not before tRC
+  b.l2.add(rd(300, addr_of(p, 5, 1)));  // conflict long after: precharge at once
+  sc_core::sc_start();
+  REQUIRE(b.l2.done.size() == 3);
+  const uint64_t act2 = std::max<uint64_t>(p.tRAS + p.tRP, p.tRC);
+  CHECK(b.l2.done[1].responded == act2 + p.tRCD + p.tCL + line_cycles(p));
+  CHECK(b.latency(2) == p.tRP + p.tRCD + p.tCL + line_cycles(p));
+  CHECK(b.stat("dram0.row_misses") == 3);
+  CHECK(b.stat("dram0.row_hits") == 0);
+  CHECK(b.stat("dram0.activates") == 3);
+  CHECK(b.stat("dram0.precharges") == 2);
+  b.check_conservation();
+}
+
+TEST_CASE("dram: activates of different banks are tRRD apart") {
+  const DramParams p = gtx480();
+  Bench b(p);
+  b.l2.add(rd(0, addr_of(p, 0, 0)));
+  b.l2.add(rd(0, addr_of(p, 1, 0)));
+  sc_core::sc_start();
+  REQUIRE(b.l2.done.size() == 2);
+  CHECK(b.l2.done[0].responded == p.tRCD + p.tCL + line_cycles(p));
+  // Bank 1 activates tRRD later; its data also has to follow bank 0's on the bus.
+  const uint64_t want = std::max<uint64_t>(p.tRRD + p.tRCD + p.tCL, b.l2.done[0].responded) + line_cycles(p);
+  CHECK(b.l2.done[1].responded == want);
+  b.check_conservation();
+}
+
+TEST_CASE("dram: a read after a write waits tWTR after the write data") {
+  const DramParams p = gtx480();
+  Bench b(p);
+  b.l2.add(wr(0, addr_of(p, 2, 4, 0)));
+  b.l2.add(rd(0, addr_of(p, 2, 4, 128)));
+  sc_core::sc_start();
+  REQUIRE(b.l2.done.size() == 2);
+  const uint64_t write_end = p.tRCD + p.tWL + line_cycles(p);
+  CHECK(b.l2.done[0].responded == write_end);
+  CHECK(b.l2.done[1].responded == write_end + p.tWTR + p.tCL + line_cycles(p));
+  CHECK(b.stat("dram0.writes") == 1);
+  CHECK(b.stat("dram0.reads") == 1);
+  CHECK(b.stat("dram0.row_hits") == 1);
+  b.check_conservation();
+}
+
+TEST_CASE("dram: FR-FCFS serves a younger row hit before an older row miss") {
+  DramParams p = gtx480();
+  p.scheduler = DramScheduler::FrFcfs;
+  Bench b(p);
+  b.l2.add(rd(0, addr_of(p, 0, 10)));         // opens row 10
+  b.l2.add(rd(100, addr_of(p, 0, 11)));       // older: conflict
+  b.l2.add(rd(100, addr_of(p, 0, 10, 128)));  // younger: hit
+  sc_core::sc_start();
+  REQUIRE(b.l2.done.size() == 3);
+  CHECK(b.l2.done[1].sent == b.l2.done[2].sent);
+  CHECK(b.latency(2) == p.tCL + line_cycles(p));
+  CHECK(b.l2.done[2].responded < b.l2.done[1].responded);
+  CHECK(b.latency(1) > p.tRP + p.tRCD + p.tCL + line_cycles(p));  // it also waited for the hit
+  CHECK(b.stat("dram0.row_hits") == 1);
+  CHECK(b.stat("dram0.row_misses") == 2);
+  b.check_conservation();
+}
+
+TEST_CASE("dram: FIFO serves an older row miss before a younger row hit") {
+  DramParams p = gtx480();
+  p.scheduler = DramScheduler::Fifo;
+  Bench b(p);
+  b.l2.add(rd(0, addr_of(p, 0, 10)));
+  b.l2.add(rd(100, addr_of(p, 0, 11)));
+  b.l2.add(rd(100, addr_of(p, 0, 10, 128)));
+  sc_core::sc_start();
+  REQUIRE(b.l2.done.size() == 3);
+  CHECK(b.latency(1) == p.tRP + p.tRCD + p.tCL + line_cycles(p));
+  CHECK(b.l2.done[1].responded < b.l2.done[2].responded);
+  // The younger request finds row 11 open by then: a miss of its own.
+  CHECK(b.latency(2) >= p.tRP + p.tRCD + p.tCL + line_cycles(p));
+  CHECK(b.stat("dram0.row_misses") == 3);
+  b.check_conservation();
+}
+
+TEST_CASE("dram: a full queue withholds END_REQ until a column command frees a slot") {
+  DramParams p = gtx480();
+  p.queue = 4;
+  Bench b(p);
+  for (int i = 0; i < 6; ++i) b.l2.add(rd(0, addr_of(p, 0, 0, 128 * i)));
+  sc_core::sc_start();
+  REQUIRE(b.l2.done.size() == 6);
+  for (int i = 0; i < 4; ++i) CHECK(b.l2.done[i].accepted == 0);
+  // The 5th is refused at cycle 0 and taken when the first column command leaves the queue.
+  CHECK(b.l2.done[4].sent == 0);
+  CHECK(b.l2.done[4].accepted == p.tRCD);
+  // The 6th is refused in turn and taken at the next column command, one line of bursts later.
+  const uint64_t col_gap = std::max<uint64_t>(line_cycles(p), uint64_t(p.tCCD) * (128 / (p.burst_length * p.bus_width)));
+  CHECK(b.l2.done[5].sent == p.tRCD);
+  CHECK(b.l2.done[5].accepted == p.tRCD + col_gap);
+  // Latency counts from BEGIN_REQ, back-pressure included.
+  CHECK(b.latency(4) == p.tRCD + 4 * col_gap + p.tCL + line_cycles(p));
+  CHECK(b.stat("dram0.row_misses") == 1);
+  CHECK(b.stat("dram0.row_hits") == 5);
+  b.check_conservation();
+}
+
+TEST_CASE("dram: streaming reads of consecutive lines keep the data bus at least 90 percent busy") {
+  const DramParams p = gtx480();
+  Bench b(p);
+  const size_t n = 2 * p.banks * p.row_bytes / 128;  // wraps to row 1 of every bank: row conflicts included
+  for (size_t i = 0; i < n; ++i) b.l2.add(rd(0, 128 * i));
+  sc_core::sc_start();
+  REQUIRE(b.l2.done.size() == n);
+  CHECK(b.dram.busy_cycles() == n * line_cycles(p));
+  CHECK(b.dram.elapsed_cycles() == b.l2.done.back().responded - b.l2.done.front().sent);
+  CHECK(b.dram.bw_util() >= 0.9);
+  CHECK(b.stat("dram0.bw_util") == Approx(b.dram.bw_util()));
+  // After warm-up (the first row's activate), the bus should hardly idle.
+  const size_t warm = 32;
+  const double window = double(b.l2.done.back().responded - b.l2.done[warm].responded);
+  CHECK(double((n - 1 - warm) * line_cycles(p)) / window >= 0.9);
+  CHECK(b.stat("dram0.row_misses") == double(2 * p.banks));
+  CHECK(b.stat("dram0.row_hits") == double(n - 2 * p.banks));
+  b.check_conservation();
+}
+
+TEST_CASE("dram: closed page precharges after the last queued hit") {
+  DramParams p = gtx480();
+  p.page_policy = DramPagePolicy::Closed;
+  Bench b(p);
+  b.l2.add(rd(0, addr_of(p, 4, 3, 0)));
+  b.l2.add(rd(100, addr_of(p, 4, 3, 128)));  // same row, but it was closed: a miss again
+  b.l2.add(rd(200, addr_of(p, 4, 3, 256)));
+  b.l2.add(rd(200, addr_of(p, 4, 3, 384)));  // queued behind a hit: the row stays open for it
+  sc_core::sc_start();
+  REQUIRE(b.l2.done.size() == 4);
+  CHECK(b.latency(0) == p.tRCD + p.tCL + line_cycles(p));
+  CHECK(b.latency(1) == p.tRCD + p.tCL + line_cycles(p));
+  CHECK(b.latency(2) == p.tRCD + p.tCL + line_cycles(p));
+  CHECK(b.latency(3) == p.tRCD + p.tCL + 2 * line_cycles(p));
+  CHECK(b.stat("dram0.row_misses") == 3);
+  CHECK(b.stat("dram0.row_hits") == 1);
+  CHECK(b.stat("dram0.precharges") == 3);
+  b.check_conservation();
+}
+
+TEST_CASE("dram: the xor mapping spreads a stride of banks times row bytes over the banks") {
+  DramParams p = gtx480();
+  p.address_mapping = DramMapping::RowBankColumnXor;
+  Bench b(p);
+  const uint64_t stride = uint64_t(p.banks) * p.row_bytes;
+  for (uint64_t k = 0; k < p.banks; ++k) {
+    const auto l = b.dram.locate(k * stride + 640);
+    CHECK(l.bank == k);  // row k, bank bits 0, hashed with the row's low bits
+    CHECK(l.row == k);
+    CHECK(l.column == 640);
+  }
+  // The stride reads then overlap in four banks (activates tRRD apart, plus a
+  // command-bus slot where a column command goes first) instead of queueing on
+  // one bank, where the fourth activate could not come before 3 x tRC.
+  for (uint64_t k = 0; k < 4; ++k) b.l2.add(rd(0, k * stride));
+  sc_core::sc_start();
+  REQUIRE(b.l2.done.size() == 4);
+  CHECK(b.l2.done[3].responded <= 3 * (p.tRRD + 1) + p.tRCD + p.tCL + line_cycles(p));
+  CHECK(b.l2.done[3].responded < 3 * p.tRC);
+  CHECK(b.stat("dram0.activates") == 4);
+  b.check_conservation();
+}
+
+TEST_CASE("dram: row bank column mapping keeps consecutive lines in one row then moves to the next bank") {
+  const DramParams p = gtx480();
+  Bench b(p);
+  const auto a = b.dram.locate(p.row_bytes - 128);
+  const auto c = b.dram.locate(p.row_bytes);
+  const auto d = b.dram.locate(uint64_t(p.banks) * p.row_bytes + 256);
+  CHECK(a.bank == 0);
+  CHECK(a.row == 0);
+  CHECK(a.column == p.row_bytes - 128);
+  CHECK(c.bank == 1);
+  CHECK(c.row == 0);
+  CHECK(c.column == 0);
+  CHECK(d.bank == 0);
+  CHECK(d.row == 1);
+  CHECK(d.column == 256);
+  // A global-to-local hook is applied before the split.
+  b.dram.local_address = [&p](uint64_t g) { return g - 6 * uint64_t(p.row_bytes) * p.banks; };
+  b.l2.add(rd(0, 6 * uint64_t(p.row_bytes) * p.banks));
+  sc_core::sc_start();
+  REQUIRE(b.l2.done.size() == 1);
+  CHECK(b.latency(0) == p.tRCD + p.tCL + line_cycles(p));
+  b.check_conservation();
+}
+
+TEST_CASE("dram: peak bandwidth of six GTX480 channels is 177.4 GB per second") {
+  const DramParams p = gtx480();
+  CHECK(6 * peak_bytes_per_second(p) == Approx(924e6 * 4 * 8 * 6));
+  CHECK(6 * peak_bytes_per_second(p) / 1e9 == Approx(177.4).epsilon(0.001));
+}
+
+TEST_CASE("dram: parameters default to the GTX480 GDDR5 values and reject a row that splits a line") {
+  ParamTable t;
+  DramParams::declare(t);
+  Config c(t);
+  const DramParams p = DramParams::from(c);
+  CHECK(p.banks == 16);
+  CHECK(p.tCL == 12);
+  CHECK(p.tRCD == 12);
+  CHECK(p.tRAS == 28);
+  CHECK(p.tRP == 12);
+  CHECK(p.tRC == 40);
+  CHECK(p.tCCD == 2);
+  CHECK(p.tRRD == 6);
+  CHECK(p.tWL == 4);
+  CHECK(p.tWR == 12);
+  CHECK(p.tWTR == 5);
+  CHECK(p.burst_length == 8);
+  CHECK(p.bus_width == 8);
+  CHECK(p.data_rate == 4);
+  CHECK(p.queue == 16);
+  CHECK(p.clock_mhz == 924);
+  CHECK(p.scheduler == DramScheduler::FrFcfs);
+  CHECK(p.page_policy == DramPagePolicy::Open);
+  c.set("dram.scheduler", "fifo");
+  c.set("dram.page_policy", "closed");
+  CHECK(DramParams::from(c).scheduler == DramScheduler::Fifo);
+  CHECK(DramParams::from(c).page_policy == DramPagePolicy::Closed);
+  c.set("dram.row_bytes", "200");
+  CHECK_THROWS_AS(DramParams::from(c), InputError);
+  c.set("dram.row_bytes", "2048");
+  c.set("dram.banks", "12");
+  c.set("dram.address_mapping", "row_bank_column_xor");
+  CHECK_THROWS_AS(DramParams::from(c), InputError);
+  CHECK_THROWS_AS(c.set("dram.scheduler", "random"), InputError);
+}

@@ -1,0 +1,473 @@
+// L1 data cache component tests: a TrafficInitiator plays the SM's LD/ST unit
+// and a FixedLatencySink the memory below. Each test case builds one bench.
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <set>
+#include <systemc>
+
+#include "common/errors.hpp"
+#include "l1/l1_cache.hpp"
+#include "tlm_tb.hpp"
+
+using namespace warptlm;
+using warptlm::tb::Request;
+
+namespace {
+
+constexpr uint8_t kGlobal = 1, kLocal = 3;
+
+struct Evicted { uint64_t addr; uint16_t owner, evictor; };
+
+struct Bench {
+  StatsRegistry stats;
+  PayloadPool pool;
+  sc_core::sc_time period{1, sc_core::SC_NS};
+  uint64_t mem_latency;
+  tb::TrafficInitiator lsu;
+  L1DataCache l1;
+  tb::FixedLatencySink mem;
+  std::vector<Evicted> evicted;
+
+  Bench(const L1Params& p, uint64_t latency)
+      : mem_latency(latency), lsu("lsu", period), l1("l1d", 0, p, period, stats, pool), mem("mem", period, latency) {
+    lsu.socket.bind(l1.upstream);
+    l1.downstream.bind(mem.socket);
+    l1.on_evict = [this](uint64_t a, uint16_t o, uint16_t e) { evicted.push_back(Evicted{a, o, e}); };
+  }
+  double stat(const std::string& name) const {
+    auto v = stats.values();
+    auto it = v.find(name);
+    return it == v.end() ? -1 : it->second;
+  }
+  void run_until(uint64_t cycle) { sc_core::sc_start(period * double(cycle) - sc_core::sc_time_stamp()); }
+  const tb::Completed& done(size_t i) const { return lsu.done.at(i); }
+};
+
+Request load(uint64_t addr, uint64_t cycle, uint32_t mask = 0xF, uint16_t warp = 0) {
+  Request r;
+  r.addr = addr;
+  r.cycle = cycle;
+  r.sector_mask = mask;
+  r.warp = warp;
+  r.kind = MemKind::Load;
+  r.space = kGlobal;
+  return r;
+}
+
+Request store(uint64_t addr, uint64_t cycle, uint8_t space, uint32_t mask = 0xF, uint16_t warp = 0) {
+  Request r = load(addr, cycle, mask, warp);
+  r.kind = MemKind::Store;
+  r.write = true;
+  r.space = space;
+  return r;
+}
+
+Request atomic(uint64_t addr, uint64_t cycle) {
+  Request r = load(addr, cycle);
+  r.kind = MemKind::Atomic;
+  return r;
+}
+
+L1Params linear_params() {
+  L1Params p;
+  p.hash = L1Hash::Linear;
+  return p;
+}
+
+// Fermi's L1D index as Nugteren et al. describe it, written independently of
+// the model: address bits 7..11 XOR address bits {19,17,15,14,13}.
+uint32_t fermi_set(uint64_t a) {
+  const uint32_t low = uint32_t((a >> 7) & 31);
+  const uint32_t high = uint32_t(((a >> 13) & 1) | ((a >> 14) & 1) << 1 | ((a >> 15) & 1) << 2 | ((a >> 17) & 1) << 3 |
+                                 ((a >> 19) & 1) << 4);
+  return low ^ high;
+}
+
+}  // namespace
+
+TEST_CASE("l1d: a load miss is filled and a later load to the line hits", "[l1d]") {
+  L1Params p;
+  p.hit_latency = 3;
+  Bench b(p, 20);
+  const uint64_t A = 0x1000;
+  b.lsu.add(load(A, 0));
+  b.lsu.add(load(A, 50));
+  sc_core::sc_start();
+  REQUIRE(b.lsu.done.size() == 2);
+  // miss: accepted at 0, fill sent at 0, back after the memory latency, data read hit_latency later
+  CHECK(b.done(0).accepted == 0);
+  CHECK(b.done(0).responded == b.mem_latency + p.hit_latency);
+  // hit: answered hit_latency after acceptance
+  CHECK(b.done(1).accepted == 50);
+  CHECK(b.done(1).responded == 50 + p.hit_latency);
+  REQUIRE(b.mem.seen.size() == 1);
+  CHECK(b.mem.seen[0].addr == A);
+  CHECK_FALSE(b.mem.seen[0].write);
+  CHECK(b.mem.seen[0].sector_mask == p.full_sector_mask());
+  CHECK(b.stat("sm0.l1d.hits") == 1);
+  CHECK(b.stat("sm0.l1d.misses") == 1);
+  CHECK(b.stat("l1d.hits") == 1);
+  CHECK(b.stat("l1d.misses") == 1);
+  CHECK(b.stat("sm0.l1d.requests") == 2);
+  CHECK(b.stat("sm0.l1d.responses") == 2);
+  CHECK(b.l1.holds(A, p.full_sector_mask()));
+}
+
+TEST_CASE("l1d: a sector miss fetches only the missing sectors", "[l1d]") {
+  L1Params p;
+  Bench b(p, 20);
+  const uint64_t A = 0x2000;
+  b.lsu.add(load(A, 0, 0x3));   // sectors 0,1
+  b.lsu.add(load(A, 30, 0xF));  // sectors 2,3 are missing
+  b.lsu.add(load(A, 60, 0x4));  // sector 2 now present
+  sc_core::sc_start();
+  REQUIRE(b.mem.seen.size() == 2);
+  CHECK(b.mem.seen[0].sector_mask == 0x3);
+  CHECK(b.mem.seen[1].sector_mask == 0xC);
+  CHECK(b.stat("sm0.l1d.misses") == 2);
+  CHECK(b.stat("sm0.l1d.hits") == 1);
+  CHECK(b.done(2).responded == 60 + p.hit_latency);
+  CHECK(b.l1.holds(A, 0xF));
+}
+
+TEST_CASE("l1d: two loads to one line merge into one MSHR entry", "[l1d]") {
+  L1Params p;
+  p.hit_latency = 2;
+  Bench b(p, 20);
+  const uint64_t A = 0x3000;
+  b.lsu.add(load(A, 0, 0xF, 1));
+  b.lsu.add(load(A, 0, 0xF, 2));
+  sc_core::sc_start();
+  REQUIRE(b.mem.seen.size() == 1);  // one fill for both
+  CHECK(b.done(0).accepted == 0);
+  CHECK(b.done(1).accepted == 1);  // one tag lookup per cycle
+  // the fill answers both
+  CHECK(b.done(0).responded == b.mem_latency + p.hit_latency);
+  CHECK(b.done(1).responded == b.mem_latency + p.hit_latency);
+  CHECK(b.stat("sm0.l1d.mshr_merges") == 1);
+  CHECK(b.stat("sm0.l1d.misses") == 2);
+  CHECK(b.stat("sm0.l1d.responses") == 2);
+  CHECK(b.stat("sm0.l1d.reservation_fails") == 0);
+}
+
+TEST_CASE("l1d: a full MSHR entry refuses a further merge until the fill", "[l1d]") {
+  L1Params p;
+  p.mshr_merges = 2;
+  Bench b(p, 20);
+  const uint64_t A = 0x3000;
+  for (int i = 0; i < 3; ++i) b.lsu.add(load(A, 0, 0xF, uint16_t(i)));
+  sc_core::sc_start();
+  REQUIRE(b.lsu.done.size() == 3);
+  CHECK(b.mem.seen.size() == 1);
+  CHECK(b.stat("sm0.l1d.reservation_fails") == 1);
+  // the third waits for the fill, then hits
+  CHECK(b.done(2).accepted == b.mem_latency);
+  CHECK(b.done(2).responded == b.mem_latency + p.hit_latency);
+  CHECK(b.stat("sm0.l1d.hits") == 1);
+  CHECK(b.stat("sm0.l1d.responses") == 3);
+}
+
+TEST_CASE("l1d: a miss with every MSHR busy is a reservation fail served once one frees", "[l1d]") {
+  L1Params p;
+  p.mshr_entries = 2;
+  p.hit_latency = 1;
+  Bench b(p, 20);
+  const uint64_t A = 0x10000, B = 0x20080, C = 0x30100;
+  b.lsu.add(load(A, 0));
+  b.lsu.add(load(B, 0));
+  b.lsu.add(load(C, 0));
+  b.run_until(10);
+  CHECK(b.l1.mshrs_in_use() == 2);
+  CHECK(b.lsu.done.size() == 3);
+  CHECK(b.done(2).accepted == UINT64_MAX);  // END_REQ withheld
+  CHECK(b.stat("sm0.l1d.reservation_fails") == 1);
+  sc_core::sc_start();
+  CHECK(b.done(0).accepted == 0);
+  CHECK(b.done(1).accepted == 1);
+  // A's fill returns at the memory latency and frees an MSHR: C goes then
+  CHECK(b.done(2).accepted == b.mem_latency);
+  CHECK(b.done(2).responded == 2 * b.mem_latency + p.hit_latency);
+  CHECK(b.done(1).responded == 1 + b.mem_latency + p.hit_latency);
+  CHECK(b.mem.seen.size() == 3);
+  CHECK(b.stat("sm0.l1d.reservation_fails") == 1);
+  CHECK(b.stat("sm0.l1d.requests") == 3);
+  CHECK(b.stat("sm0.l1d.responses") == 3);
+  CHECK(b.l1.mshrs_in_use() == 0);
+}
+
+// One set (linear index, a stride of sets * line bytes), 4 ways:
+// A0 A1 A2 A3, A0 again, then A4 needs a victim.
+static void victim_sequence(Bench& b, const L1Params& p, uint64_t (&A)[5]) {
+  for (int i = 0; i < 5; ++i) A[i] = 0x100000 + uint64_t(i) * p.sets * p.line;
+  for (int i = 0; i < 4; ++i) b.lsu.add(load(A[i], uint64_t(30 * i)));
+  b.lsu.add(load(A[0], 120));
+  b.lsu.add(load(A[4], 150));
+  b.lsu.add(load(A[0], 200));
+  b.lsu.add(load(A[1], 230));
+}
+
+TEST_CASE("l1d: LRU replacement evicts the least recently used line", "[l1d]") {
+  L1Params p = linear_params();
+  p.replacement = L1Replacement::Lru;
+  REQUIRE(p.ways == 4);
+  Bench b(p, 20);
+  uint64_t A[5];
+  victim_sequence(b, p, A);
+  sc_core::sc_start();
+  // A0 was touched at 120, so A4 replaces A1; A0 hits again; A1 misses and replaces A2
+  REQUIRE(b.evicted.size() == 2);
+  CHECK(b.evicted[0].addr == A[1]);
+  CHECK(b.evicted[1].addr == A[2]);
+  CHECK(b.stat("sm0.l1d.hits") == 2);
+  CHECK(b.stat("sm0.l1d.misses") == 6);
+  CHECK(b.l1.holds(A[0]));
+}
+
+TEST_CASE("l1d: FIFO replacement evicts the earliest filled line", "[l1d]") {
+  L1Params p = linear_params();
+  p.replacement = L1Replacement::Fifo;
+  Bench b(p, 20);
+  uint64_t A[5];
+  victim_sequence(b, p, A);
+  sc_core::sc_start();
+  // the hit on A0 does not save it: A4 replaces A0, A0 replaces A1, A1 replaces A2
+  REQUIRE(b.evicted.size() == 3);
+  CHECK(b.evicted[0].addr == A[0]);
+  CHECK(b.evicted[1].addr == A[1]);
+  CHECK(b.evicted[2].addr == A[2]);
+  CHECK(b.stat("sm0.l1d.hits") == 1);
+  CHECK(b.stat("sm0.l1d.misses") == 7);
+}
+
+// 8 lines at a stride of sets * line bytes, read twice.
+static void stride_sequence(Bench& b, const L1Params& p, std::vector<uint64_t>& addrs) {
+  for (int i = 0; i < 8; ++i) addrs.push_back(uint64_t(i) * p.sets * p.line);
+  uint64_t t = 0;
+  for (int pass = 0; pass < 2; ++pass)
+    for (uint64_t a : addrs) { b.lsu.add(load(a, t)); t += 30; }
+}
+
+TEST_CASE("l1d: linear indexing puts a power-of-two stride in one set", "[l1d]") {
+  L1Params p = linear_params();
+  Bench b(p, 20);
+  std::vector<uint64_t> addrs;
+  stride_sequence(b, p, addrs);
+  std::set<uint32_t> sets;
+  for (uint64_t a : addrs) sets.insert(b.l1.set_index(a));
+  CHECK(sets.size() == 1);
+  sc_core::sc_start();
+  // 8 lines cycle through 4 ways under LRU: the second pass misses every time
+  CHECK(b.stat("sm0.l1d.hits") == 0);
+  CHECK(b.stat("sm0.l1d.misses") == 16);
+}
+
+TEST_CASE("l1d: xor hashing spreads a power-of-two stride over more sets than linear", "[l1d]") {
+  L1Params p;
+  p.hash = L1Hash::Xor;
+  REQUIRE(p.sets == 32);
+  REQUIRE(p.line == 128);
+  Bench b(p, 20);
+  std::vector<uint64_t> addrs;
+  stride_sequence(b, p, addrs);
+  std::map<uint32_t, uint32_t> per_set;
+  for (uint64_t a : addrs) {
+    CHECK(b.l1.set_index(a) == fermi_set(a));
+    ++per_set[fermi_set(a)];
+  }
+  CHECK(per_set.size() > 1);
+  uint32_t expected_hits = 0;  // a set holding at most `ways` of the lines keeps them all
+  for (auto& kv : per_set)
+    if (kv.second <= p.ways) expected_hits += kv.second;
+  CHECK(expected_hits == 8);
+  // a few more hashed indices: bits 13..15, 17 and 19 flip index bits 0..4
+  CHECK(b.l1.set_index(0x2000) == 1);
+  CHECK(b.l1.set_index(0x20000) == 8);
+  CHECK(b.l1.set_index(0x80000 | 0x80) == (16 ^ 1));
+  sc_core::sc_start();
+  CHECK(b.stat("sm0.l1d.hits") == expected_hits);
+  CHECK(b.stat("sm0.l1d.misses") == 16 - expected_hits);
+}
+
+TEST_CASE("l1d: a global store writes through and does not allocate", "[l1d]") {
+  L1Params p;
+  REQUIRE(p.global_write == L1WritePolicy::WriteThroughNoAllocate);
+  Bench b(p, 20);
+  const uint64_t A = 0x4000, B = 0x8000;
+  b.lsu.add(store(A, 0, kGlobal));
+  b.lsu.add(load(B, 40));
+  b.lsu.add(store(B, 100, kGlobal));  // a store hit updates the line, still written through
+  b.lsu.add(load(B, 150));
+  b.run_until(30);
+  CHECK_FALSE(b.l1.holds(A));
+  sc_core::sc_start();
+  REQUIRE(b.mem.seen.size() == 3);
+  CHECK(b.mem.seen[0].write);
+  CHECK(b.mem.seen[0].addr == A);
+  CHECK_FALSE(b.mem.seen[1].write);
+  CHECK(b.mem.seen[2].write);
+  CHECK(b.mem.seen[2].addr == B);
+  // a write-through store is answered when the level below acknowledges it
+  CHECK(b.done(0).responded == b.mem_latency);
+  CHECK(b.done(2).responded == 100 + b.mem_latency);
+  CHECK(b.done(3).responded == 150 + p.hit_latency);
+  CHECK_FALSE(b.l1.holds(A));
+  CHECK(b.l1.holds(B));
+  CHECK_FALSE(b.l1.is_dirty(B));
+  CHECK(b.stat("sm0.l1d.write_throughs") == 2);
+  CHECK(b.stat("sm0.l1d.hits") == 2);    // store B, load B
+  CHECK(b.stat("sm0.l1d.misses") == 2);  // store A, load B
+  CHECK(b.stat("sm0.l1d.writebacks") == 0);
+}
+
+TEST_CASE("l1d: a local store allocates a dirty line that is written back on eviction", "[l1d]") {
+  L1Params p = linear_params();
+  REQUIRE(p.local_write == L1WritePolicy::WriteBackAllocate);
+  Bench b(p, 20);
+  const uint64_t stride = uint64_t(p.sets) * p.line;
+  const uint64_t A0 = 0x40000;
+  b.lsu.add(store(A0, 0, kLocal, 0x3, 4));
+  for (uint64_t i = 1; i <= p.ways; ++i) b.lsu.add(load(A0 + i * stride, 10 + 30 * (i - 1)));
+  b.run_until(5);
+  CHECK(b.mem.seen.empty());  // kept in the cache
+  CHECK(b.l1.holds(A0, 0x3));
+  CHECK(b.l1.is_dirty(A0));
+  CHECK(b.l1.owner_of(A0) == 4);
+  CHECK(b.done(0).responded == p.hit_latency);
+  sc_core::sc_start();
+  // the fourth load's fill needs a way: the store's line is the least recently used
+  REQUIRE(b.mem.seen.size() == p.ways + 1);
+  const auto& wb = b.mem.seen.back();
+  CHECK(wb.write);
+  CHECK(wb.addr == A0);
+  CHECK(wb.sector_mask == 0x3);  // only the written sectors are dirty
+  CHECK(wb.cycle == 10 + 30 * (p.ways - 1) + b.mem_latency);
+  CHECK(b.stat("sm0.l1d.writebacks") == 1);
+  CHECK_FALSE(b.l1.holds(A0));
+  CHECK(b.stat("sm0.l1d.responses") == p.ways + 1);
+}
+
+TEST_CASE("l1d: an atomic bypasses the cache and invalidates the line", "[l1d]") {
+  L1Params p;
+  Bench b(p, 20);
+  const uint64_t A = 0x5000;
+  b.lsu.add(load(A, 0));
+  b.lsu.add(atomic(A, 40));
+  b.run_until(39);
+  CHECK(b.l1.holds(A));
+  sc_core::sc_start();
+  CHECK_FALSE(b.l1.holds(A));
+  REQUIRE(b.mem.seen.size() == 2);
+  CHECK(b.mem.seen[1].addr == A);
+  CHECK(b.mem.seen[1].cycle == 40);
+  CHECK(b.done(1).responded == 40 + b.mem_latency);
+  CHECK(b.stat("sm0.l1d.bypasses") == 1);
+  CHECK(b.stat("sm0.l1d.hits") == 0);
+  CHECK(b.stat("sm0.l1d.misses") == 1);
+}
+
+TEST_CASE("l1d: a disabled cache passes every request through", "[l1d]") {
+  L1Params p;
+  p.enabled = false;
+  Bench b(p, 20);
+  const uint64_t A = 0x6000;
+  b.lsu.add(load(A, 0));
+  b.lsu.add(load(A, 0));
+  b.lsu.add(store(A + 0x80, 0, kGlobal));
+  b.lsu.add(store(A + 0x100, 0, kLocal));
+  sc_core::sc_start();
+  REQUIRE(b.lsu.done.size() == 4);
+  REQUIRE(b.mem.seen.size() == 4);
+  for (size_t i = 0; i < 4; ++i) {
+    CHECK(b.done(i).accepted == i);  // one per cycle
+    CHECK(b.done(i).responded == b.done(i).accepted + b.mem_latency);
+  }
+  CHECK(b.mem.seen[3].write);
+  CHECK(b.stat("sm0.l1d.hits") == 0);
+  CHECK(b.stat("sm0.l1d.misses") == 0);
+  CHECK(b.stat("sm0.l1d.bypasses") == 4);
+  CHECK_FALSE(b.l1.holds(A));
+  CHECK_FALSE(b.l1.holds(A + 0x100));
+}
+
+TEST_CASE("l1d: the eviction listener gets the owner and the evicting warp", "[l1d]") {
+  L1Params p = linear_params();
+  Bench b(p, 20);
+  const uint64_t stride = uint64_t(p.sets) * p.line;
+  const uint64_t A0 = 0x80000;
+  b.lsu.add(load(A0, 0, 0xF, 7));
+  for (uint64_t i = 1; i < p.ways; ++i) b.lsu.add(load(A0 + i * stride, 30 * i, 0xF, 2));
+  b.lsu.add(load(A0 + p.ways * stride, 30 * p.ways, 0xF, 9));
+  sc_core::sc_start();
+  REQUIRE(b.evicted.size() == 1);
+  CHECK(b.evicted[0].addr == A0);
+  CHECK(b.evicted[0].owner == 7);
+  CHECK(b.evicted[0].evictor == 9);
+  CHECK(b.l1.owner_of(A0 + p.ways * stride) == 9);
+  CHECK(b.l1.owner_of(A0) == -1);
+  CHECK(b.stat("sm0.l1d.evictions") == 1);
+}
+
+TEST_CASE("l1d: requests in equal responses out under mixed traffic with scarce resources", "[l1d]") {
+  L1Params p = linear_params();
+  p.sets = 4;
+  p.ways = 2;
+  p.mshr_entries = 3;
+  p.mshr_merges = 2;
+  p.miss_queue = 2;
+  Bench b(p, 7);
+  uint64_t x = 12345, t = 0;
+  auto rnd = [&x](uint64_t n) { x = x * 6364136223846793005ull + 1442695040888963407ull; return (x >> 33) % n; };
+  const size_t N = 400;
+  size_t atomics = 0;
+  for (size_t i = 0; i < N; ++i) {
+    t += rnd(3);
+    const uint64_t addr = 0x100000 + rnd(24) * p.line;
+    const uint32_t mask = uint32_t(1 + rnd(15));
+    const uint64_t k = rnd(10);
+    if (k < 5) b.lsu.add(load(addr, t, mask, uint16_t(rnd(8))));
+    else if (k < 7) b.lsu.add(store(addr, t, kGlobal, mask));
+    else if (k < 9) b.lsu.add(store(addr, t, kLocal, mask));
+    else { b.lsu.add(atomic(addr, t)); ++atomics; }
+  }
+  sc_core::sc_start();
+  REQUIRE(b.lsu.done.size() == N);
+  size_t answered = 0;
+  for (auto& d : b.lsu.done) answered += d.responded != UINT64_MAX && d.responded >= d.accepted;
+  CHECK(answered == N);
+  CHECK(b.stat("sm0.l1d.requests") == N);
+  CHECK(b.stat("sm0.l1d.responses") == N);
+  CHECK(b.stat("sm0.l1d.hits") + b.stat("sm0.l1d.misses") == N - atomics);
+  CHECK(b.stat("sm0.l1d.bypasses") == atomics);
+  CHECK(b.stat("sm0.l1d.reservation_fails") > 0);
+  CHECK(double(b.mem.seen.size()) == b.stat("sm0.l1d.fill_requests") + b.stat("sm0.l1d.write_throughs") +
+                                         b.stat("sm0.l1d.writebacks") + b.stat("sm0.l1d.bypasses"));
+  CHECK(b.pool.outstanding() == 0);  // every fill and write-back payload came back
+  CHECK(b.l1.idle());
+}
+
+TEST_CASE("l1d: parameters default to the GTX480 L1D and reject a bad geometry", "[l1d]") {
+  ParamTable t;
+  L1Params::declare(t);
+  Config c(t);
+  L1Params p = L1Params::from(c);
+  CHECK(p.enabled);
+  CHECK(size_t(p.sets) * p.ways * p.line == 16 * 1024);  // 16 KB (CIAO Table I)
+  CHECK(p.line == 128);
+  CHECK(p.ways == 4);
+  CHECK(p.sector == 32);
+  CHECK(p.replacement == L1Replacement::Lru);
+  CHECK(p.hash == L1Hash::Xor);
+  CHECK(p.hit_latency == 1);
+  CHECK(p.mshr_entries == 32);
+  CHECK(p.mshr_merges == 8);
+  CHECK(p.miss_queue == 8);
+  CHECK(p.global_write == L1WritePolicy::WriteThroughNoAllocate);
+  CHECK(p.local_write == L1WritePolicy::WriteBackAllocate);
+  CHECK(p.full_sector_mask() == 0xF);
+  c.set("l1d.local_write", "write_back_no_allocate");
+  CHECK(L1Params::from(c).local_write == L1WritePolicy::WriteBackNoAllocate);
+  c.set("l1d.sector", "256");
+  CHECK_THROWS_AS(L1Params::from(c), InputError);
+  CHECK_THROWS_AS(c.set("l1d.replacement", "random"), InputError);
+}

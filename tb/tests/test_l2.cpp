@@ -1,0 +1,274 @@
+// L2 slice: hit after fill, write-back of a dirty victim, write-allocate with
+// sector granularity, MSHR merging, reservation fails (END_REQ withheld), the
+// set index taken above the partition interleave, atomics at L2, and
+// conservation. Each test case: one TrafficInitiator -> L2Slice ->
+// FixedLatencySink (the DRAM channel), all on one clock.
+#include <catch2/catch.hpp>
+
+#include <memory>
+#include <string>
+
+#include "interconnect/partition_map.hpp"
+#include "l2/l2_slice.hpp"
+#include "tlm_tb.hpp"
+
+using namespace warptlm;
+using tb::FixedLatencySink;
+using tb::Request;
+using tb::TrafficInitiator;
+
+namespace {
+
+const sc_core::sc_time kPeriod(1, sc_core::SC_NS);
+
+L2Params small(uint32_t sets, uint32_t ways, uint32_t latency = 10) {
+  L2Params p;
+  p.line = 128;
+  p.sector = 32;
+  p.ways = ways;
+  p.slice_size = sets * ways * p.line;
+  p.latency = latency;
+  p.mshr_entries = 8;
+  p.mshr_merges = 4;
+  p.miss_queue = 4;
+  return p;
+}
+
+struct Rig {
+  StatsRegistry stats;
+  PayloadPool pool;
+  L2Params p;
+  uint64_t S;  // DRAM (sink) latency
+  std::unique_ptr<TrafficInitiator> src;
+  std::unique_ptr<L2Slice> l2;
+  std::unique_ptr<FixedLatencySink> dram;
+
+  Rig(const L2Params& params, uint64_t dram_latency, const PartitionMap& map = PartitionMap{256, 1, false})
+      : p(params), S(dram_latency) {
+    src = std::make_unique<TrafficInitiator>("icn", kPeriod);
+    l2 = std::make_unique<L2Slice>("l2", 0, p, map, kPeriod, stats, pool);
+    dram = std::make_unique<FixedLatencySink>("dram", kPeriod, S);
+    src->socket.bind(l2->up);
+    l2->down.bind(dram->socket);
+  }
+  double counter(const std::string& n) const { return stats.values().at(n); }
+  const tb::Completed& done(size_t k) const { return src->done.at(k); }
+};
+
+Request load(uint64_t cycle, uint64_t addr, uint32_t mask = 0xF) {
+  Request r;
+  r.cycle = cycle;
+  r.addr = addr;
+  r.sector_mask = mask;
+  r.bytes = 32 * uint32_t(__builtin_popcount(mask));
+  return r;
+}
+Request store(uint64_t cycle, uint64_t addr, uint32_t mask, uint32_t bytes) {
+  Request r = load(cycle, addr, mask);
+  r.write = true;
+  r.kind = MemKind::Store;
+  r.bytes = bytes;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("l2: a read misses and fetches then hits after the fill") {
+  Rig rig(small(4, 2, 10), 20);
+  rig.src->add(load(0, 0x1000));
+  rig.src->add(load(100, 0x1000));
+  sc_core::sc_start();
+  auto& seen = rig.dram->seen;
+  REQUIRE(seen.size() == 1);  // only the miss went to DRAM
+  CHECK(seen[0].addr == 0x1000);
+  CHECK(!seen[0].write);
+  CHECK(seen[0].sector_mask == 0xF);
+  // lookup at 0, fetch leaves the miss queue the next cycle, fill after S, respond the cycle after
+  CHECK(seen[0].cycle == 1);
+  CHECK(rig.done(0).responded == 1 + rig.S + 1);
+  CHECK(rig.done(1).responded == 100 + rig.p.latency);
+  CHECK(rig.counter("part0.l2.misses") == 1);
+  CHECK(rig.counter("part0.l2.hits") == 1);
+  CHECK(rig.counter("l2.hits") == 1);  // summed over slices
+  CHECK(rig.counter("l2.misses") == 1);
+  CHECK(rig.counter("l2.requests") == 2);
+  CHECK(rig.counter("l2.responses") == 2);
+}
+
+TEST_CASE("l2: a dirty victim is written back on eviction") {
+  Rig rig(small(1, 2, 10), 20);  // one set of two ways
+  const uint64_t A = 0, B = 128, C = 256;
+  rig.src->add(store(0, A, 0xF, 128));  // whole-line stores: allocate without fetching
+  rig.src->add(store(1, B, 0x3, 64));
+  rig.src->add(store(2, C, 0xF, 128));  // evicts A, the least recently used
+  rig.src->add(load(50, B, 0x4));       // sector 2 of B was never written: a sector miss, fetched
+  sc_core::sc_start();
+  auto& seen = rig.dram->seen;
+  REQUIRE(seen.size() == 2);
+  CHECK(seen[0].write);
+  CHECK(seen[0].addr == A);
+  CHECK(seen[0].sector_mask == 0xF);
+  CHECK(seen[0].cycle == 2 + 1);
+  CHECK(!seen[1].write);  // B's missing sector, no eviction needed (B is resident)
+  CHECK(seen[1].addr == B);
+  CHECK(seen[1].sector_mask == 0x4);
+  CHECK(rig.counter("l2.writebacks") == 1);
+  CHECK(rig.counter("l2.misses") == 4);
+  for (size_t k = 0; k < 3; ++k) CHECK(rig.done(k).responded == k + rig.p.latency);
+  CHECK(rig.pool.outstanding() == 0);  // the write-back's payload came back to the pool
+}
+
+TEST_CASE("l2: write-allocate fetches only sectors that a store does not fully write") {
+  Rig rig(small(4, 2, 10), 20);
+  const uint64_t X = 0x2000, Y = 0x3000;
+  rig.src->add(store(0, X, 0x1, 4));     // 4 bytes of sector 0: fetch sector 0 first
+  rig.src->add(store(1, Y + 32, 0x2, 32));  // all of sector 1: no fetch
+  rig.src->add(load(100, X, 0x1));       // hit: filled and written
+  rig.src->add(load(101, Y + 32, 0x2));  // hit: written whole
+  rig.src->add(load(102, Y, 0x1));       // miss: sector 0 of Y was never fetched
+  sc_core::sc_start();
+  auto& seen = rig.dram->seen;
+  REQUIRE(seen.size() == 2);
+  CHECK(seen[0].addr == X);
+  CHECK(seen[0].sector_mask == 0x1);
+  CHECK(!seen[0].write);
+  CHECK(seen[1].addr == Y);
+  CHECK(seen[1].sector_mask == 0x1);
+  CHECK(seen[1].cycle == 102 + 1);
+  CHECK(rig.done(0).responded == 0 + 1 + rig.S + 1);  // the partial store waits for its fill
+  CHECK(rig.done(1).responded == 1 + rig.p.latency);  // the full-sector store does not
+  CHECK(rig.done(2).responded == 100 + rig.p.latency);
+  CHECK(rig.done(3).responded == 101 + rig.p.latency);
+  CHECK(rig.counter("l2.hits") == 2);
+  CHECK(rig.counter("l2.misses") == 3);
+  CHECK(rig.counter("l2.fetches") == 2);
+}
+
+TEST_CASE("l2: misses to a line being fetched merge into its MSHR") {
+  Rig rig(small(4, 2, 10), 20);
+  rig.src->add(load(0, 0x4000));
+  rig.src->add(load(1, 0x4000));
+  rig.src->add(load(2, 0x4000 + 64, 0x4));
+  sc_core::sc_start();
+  REQUIRE(rig.dram->seen.size() == 1);
+  const uint64_t fill = 1 + rig.S;
+  // all three answer after the one fill, one response per cycle
+  CHECK(rig.done(0).responded == fill + 1);
+  CHECK(rig.done(1).responded == fill + 2);
+  CHECK(rig.done(2).responded == fill + 3);
+  CHECK(rig.counter("l2.mshr_merges") == 2);
+  CHECK(rig.counter("l2.misses") == 3);
+  CHECK(rig.counter("l2.reservation_fails") == 0);
+}
+
+TEST_CASE("l2: a miss with every MSHR busy is held back until a fill frees one") {
+  L2Params p = small(4, 2, 10);
+  p.mshr_entries = 2;
+  Rig rig(p, 20);
+  rig.src->add(load(0, 0 * 128));  // three lines in three sets
+  rig.src->add(load(1, 1 * 128));
+  rig.src->add(load(2, 2 * 128));
+  sc_core::sc_start();
+  CHECK(rig.done(0).accepted == 0);
+  CHECK(rig.done(1).accepted == 1);
+  const uint64_t first_fill = 0 + 1 + rig.S;
+  CHECK(rig.done(2).accepted == first_fill);  // END_REQ withheld until then
+  CHECK(rig.done(2).responded == first_fill + 1 + rig.S + 1);
+  CHECK(rig.counter("l2.reservation_fails") == 1);
+  CHECK(rig.counter("l2.requests") == 3);
+  CHECK(rig.counter("l2.responses") == 3);
+  CHECK(rig.l2->mshrs_in_use() == 0);
+}
+
+TEST_CASE("l2: a merge beyond mshr_merges is held back until the fill") {
+  L2Params p = small(4, 2, 10);
+  p.mshr_merges = 2;
+  Rig rig(p, 20);
+  rig.src->add(load(0, 0x800));
+  rig.src->add(load(1, 0x800));
+  rig.src->add(load(2, 0x800));  // the entry holds 2: this one waits and then hits
+  sc_core::sc_start();
+  const uint64_t fill = 1 + rig.S;
+  CHECK(rig.done(2).accepted == fill);
+  CHECK(rig.done(2).responded == fill + rig.p.latency);
+  CHECK(rig.counter("l2.reservation_fails") == 1);
+  CHECK(rig.counter("l2.hits") == 1);
+  CHECK(rig.dram->seen.size() == 1);
+}
+
+TEST_CASE("l2: the set index uses the address bits above the partition interleave") {
+  const PartitionMap map{256, 4, false};
+  const L2Params p = small(8, 1, 10);  // direct-mapped, 8 sets
+  Rig rig(p, 20, map);
+  const uint64_t A = 0, B = 4 * 256;  // both in partition 0; they differ only above the interleave bits
+  REQUIRE(map.partition_of(A) == 0);
+  REQUIRE(map.partition_of(B) == 0);
+  auto expected_set = [&](uint64_t a) {
+    return ((a / map.interleave) / map.partitions * map.interleave + a % map.interleave) / p.line % p.sets();
+  };
+  CHECK(rig.l2->set_index(A) == expected_set(A));
+  CHECK(rig.l2->set_index(B) == expected_set(B));
+  CHECK(rig.l2->set_index(A) != rig.l2->set_index(B));
+  CHECK((A / p.line) % p.sets() == (B / p.line) % p.sets());  // a global-address index would collide
+  rig.src->add(load(0, A));
+  rig.src->add(load(1, B));
+  rig.src->add(load(100, A));  // still there: B went to another set
+  sc_core::sc_start();
+  CHECK(rig.counter("l2.hits") == 1);
+  CHECK(rig.counter("l2.misses") == 2);
+  CHECK(rig.dram->seen.size() == 2);
+}
+
+TEST_CASE("l2: atomics are read-modify-writes at L2 and dirty the line") {
+  Rig rig(small(1, 1, 10), 20);  // a single line
+  Request at = load(0, 0x100, 0x2);
+  at.kind = MemKind::Atomic;
+  at.bytes = 4;
+  rig.src->add(at);
+  rig.src->add(load(100, 0x100 + 32, 0x2));  // hit
+  rig.src->add(load(200, 0x900, 0x1));       // evicts the atomically updated line
+  sc_core::sc_start();
+  auto& seen = rig.dram->seen;
+  REQUIRE(seen.size() == 3);
+  CHECK(!seen[0].write);  // the atomic's miss fetches the sector
+  CHECK(seen[0].sector_mask == 0x2);
+  CHECK(rig.done(0).responded == 1 + rig.S + 1);
+  CHECK(rig.done(1).responded == 100 + rig.p.latency);
+  CHECK(seen[1].write);  // write-back of the dirtied sector
+  CHECK(seen[1].addr == 0x100);
+  CHECK(seen[1].sector_mask == 0x2);
+  CHECK(!seen[2].write);
+  CHECK(seen[2].addr == 0x900);
+  CHECK(rig.counter("l2.writebacks") == 1);
+}
+
+TEST_CASE("l2: every request gets exactly one response") {
+  L2Params p = small(2, 2, 5);
+  p.mshr_entries = 2;
+  p.mshr_merges = 2;
+  p.miss_queue = 2;
+  Rig rig(p, 30);
+  uint64_t n = 0;
+  for (uint32_t k = 0; k < 300; ++k) {
+    const uint64_t addr = (uint64_t(k) * 2654435761u) % (16 * 128);
+    Request r;
+    switch (k % 4) {
+      case 0: r = load(k, addr, 1u << (k % 4)); break;
+      case 1: r = store(k, addr, 0xF, 128); break;
+      case 2: r = store(k, addr, 0x1, 8); break;
+      default: r = load(k, addr, 0xF); r.kind = MemKind::Atomic; break;
+    }
+    rig.src->add(r);
+    ++n;
+  }
+  sc_core::sc_start();
+  REQUIRE(rig.src->done.size() == n);
+  for (auto& d : rig.src->done) CHECK(d.responded != UINT64_MAX);
+  CHECK(rig.counter("l2.requests") == n);
+  CHECK(rig.counter("l2.responses") == n);
+  CHECK(rig.counter("l2.hits") + rig.counter("l2.misses") == n);
+  CHECK(rig.dram->seen.size() == rig.counter("l2.fetches") + rig.counter("l2.writebacks"));
+  CHECK(rig.counter("l2.reservation_fails") > 0);
+  CHECK(rig.pool.outstanding() == 0);
+  CHECK(rig.l2->mshrs_in_use() == 0);
+}

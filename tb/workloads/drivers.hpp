@@ -1,0 +1,107 @@
+// Host drivers shared by workload variants that differ only in their kernel:
+// the two reductions (interleaved vs sequential addressing) and the two
+// transposes (unpadded vs padded tile).
+#pragma once
+#include <cmath>
+#include <random>
+#include <string>
+
+#include "workloads/util.hpp"
+#include "workloads/workload.hpp"
+
+namespace warptlm {
+namespace wl {
+
+struct ReductionKernel {
+  const char* workload;          // PTX module (embedded under this name)
+  const char* kernel;            // entry point
+  uint32_t sizes[4];             // elements at tiny, small, medium, large
+  uint32_t elements_per_thread;  // inputs one thread adds while loading
+  bool dynamic_smem;             // the kernel's tile is extern __shared__
+};
+
+// Sums a seeded float vector with repeated launches (each pass reduces every
+// block's slice to one partial) until one value remains; the first pass's
+// partials are checked exactly, the total within a stated tolerance.
+inline WorkloadResult run_reduction(Device& dev, const ReductionKernel& k, Size size, uint64_t seed) {
+    const uint32_t n = wl::by_size<uint32_t>(size, k.sizes[0], k.sizes[1], k.sizes[2], k.sizes[3]);
+    const uint32_t block = 256;
+    const uint32_t per_block = k.elements_per_thread * block;  // input elements one block reduces
+    // Inputs are k/64 for integer k in [-64, 64]: every per-block partial sum
+    // (at most 512 terms) is then exact in float whatever the order, so the
+    // first-pass partials are checked exactly.
+    std::mt19937_64 rng(seed);
+    std::vector<float> in(n);
+    for (auto& v : in) v = float(int(wl::uniform_u32(rng, 129)) - 64) / 64.0f;
+
+    dev.load_ptx(embedded_ptx(k.workload), std::string(k.workload) + ".ptx");
+    DevPtr src = dev.upload(in);
+    std::vector<DevPtr> owned{src};
+    std::vector<float> first_pass;
+    uint32_t count = n;
+    do {
+      const uint32_t blocks = wl::ceil_div(count, per_block);
+      DevPtr dst = dev.malloc(uint64_t(blocks) * sizeof(float));
+      owned.push_back(dst);
+      dev.launch(k.kernel, Dim3(blocks), Dim3(block), {arg(src), arg(dst), arg(uint32_t(count))},
+                 k.dynamic_smem ? block * uint32_t(sizeof(float)) : 0);
+      if (count == n) first_pass = dev.download<float>(dst, blocks);
+      src = dst;
+      count = blocks;
+    } while (count > 1);
+    const float total = dev.download<float>(src, 1)[0];
+    for (DevPtr p : owned) dev.free(p);
+
+    // Reference: the same grouping in double (exact for these inputs).
+    std::vector<float> ref_first(wl::ceil_div(n, per_block));
+    double sum = 0.0, sumabs = 0.0;
+    for (size_t b = 0; b < ref_first.size(); ++b) {
+      double s = 0.0;
+      for (size_t i = b * per_block; i < std::min<size_t>(n, (b + 1) * per_block); ++i) s += in[i];
+      ref_first[b] = float(s);
+      sum += s;
+    }
+    for (float v : in) sumabs += std::fabs(v);
+    WorkloadResult partials = wl::check_exact("partial", first_pass, ref_first);
+    if (!partials.verified) return partials;
+    // Later passes add partials that may exceed float's exact range for huge
+    // n: tolerance 1e-5 absolute + 1e-6 * sum |x| (normally the result is exact).
+    WorkloadResult whole =
+        wl::check_floats("sum", std::vector<float>{total}, std::vector<double>{sum}, 0.0, 1e-5 + 1e-6 * sumabs);
+    if (!whole.verified) return whole;
+    WorkloadResult r;
+    r.verified = true;
+    r.detail = std::to_string(ref_first.size()) + " block partials match; sum of " + std::to_string(n) +
+               " elements = " + wl::fmt_float(total);
+    return r;
+}
+
+// Transposes a seeded height x width float matrix (not square, not always a
+// multiple of the 32x32 tile) with `kernel` (also its PTX module's name); exact check.
+inline WorkloadResult run_transpose(Device& dev, const char* kernel, Size size, uint64_t seed) {
+    const int width = wl::by_size(size, 72, 320, 1024, 4096);
+    const int height = wl::by_size(size, 40, 256, 1024, 2048);
+    const uint32_t tdim = 32, trows = 8;
+    std::mt19937_64 rng(seed);
+    const size_t count = size_t(width) * height;
+    std::vector<float> in(count);
+    for (auto& v : in) v = wl::uniform_float(rng, -1000.0f, 1000.0f);
+
+    dev.load_ptx(embedded_ptx(kernel), std::string(kernel) + ".ptx");
+    DevPtr din = dev.upload(in);
+    DevPtr dout = dev.malloc(count * sizeof(float));
+    dev.launch(kernel, Dim3(wl::ceil_div(width, tdim), wl::ceil_div(height, tdim)), Dim3(tdim, trows),
+               {arg(din), arg(dout), arg(int32_t(width)), arg(int32_t(height))});
+    std::vector<float> out = dev.download<float>(dout, count);
+    dev.free(din);
+    dev.free(dout);
+
+    // out is width x height: out[c][r] = in[r][c].
+    std::vector<float> ref(count);
+    for (int r = 0; r < height; ++r)
+      for (int c = 0; c < width; ++c) ref[size_t(c) * height + r] = in[size_t(r) * width + c];
+    return wl::check_exact("out", out, ref);
+}
+
+}  // namespace wl
+}  // namespace warptlm
