@@ -307,11 +307,13 @@ uint32_t Sm::issue(WarpScheduler& s) {
 }
 
 Stall Sm::check(WarpScheduler& s, WarpSlot& w, const Instr*& in, uint32_t& unit) {
+  if (w.age > warp_limit_age_ || !s.allowed(w)) return Stall::Other;
+  // A cached stall implies the warp is neither done nor at a barrier (both
+  // need an issue, which clears the cache): no need to look at the warp.
+  if (w.blocked != Stall::Issued) return w.blocked;
   Warp& f = *w.fw;
   if (f.done) return Stall::NoWarp;
   if (f.at_barrier) return Stall::Barrier;
-  if (w.age > warp_limit_age_ || !s.allowed(w)) return Stall::Other;
-  if (w.blocked != Stall::Issued) return w.blocked;
   const uint32_t pc = f.pc();
   if (w.ibuf_count == 0 || w.ibuf_pc != pc) return set_blocked(w, Stall::Fetch);
   in = &f.kernel.prog[pc];

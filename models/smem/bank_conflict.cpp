@@ -74,8 +74,46 @@ uint32_t smem_bank_of(uint64_t addr, const SharedMemoryParams& p) {
   return bank_of_word(addr >> log2u(p.bank_width), p);
 }
 
+// The common case, one word per lane on power-of-two banks with linear
+// mapping: per bank, the lanes seen so far; a lane adds a distinct word unless
+// a lane before it in the same bank asked for the same word.
+static uint32_t simple_degree(const uint64_t* lane_addr, uint32_t mask, unsigned shift, const SharedMemoryParams& p) {
+  uint32_t lanes_in_bank[kMaxBanks] = {};
+  uint32_t count[kMaxBanks] = {};
+  uint64_t word[32];
+  const uint32_t bank_mask = p.banks - 1;
+  const bool each_lane = p.broadcast == SmemBroadcast::None;
+  uint32_t d = 1;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    const unsigned l = unsigned(__builtin_ctz(m));
+    const uint64_t w = lane_addr[l] >> shift;
+    const uint32_t b = uint32_t(w) & bank_mask;
+    word[l] = w;
+    bool repeat = false;
+    if (!each_lane && lanes_in_bank[b]) {
+      // the last lane in this bank asked for the same word (broadcast), or any earlier one did
+      repeat = word[31 - __builtin_clz(lanes_in_bank[b])] == w;
+      for (uint32_t o = lanes_in_bank[b]; o && !repeat; o &= o - 1) repeat = word[__builtin_ctz(o)] == w;
+    }
+    lanes_in_bank[b] |= 1u << l;
+    if (!repeat) d = std::max(d, ++count[b]);
+  }
+  return d;
+}
+
 uint32_t conflict_degree(const uint64_t* lane_addr, uint32_t mask, unsigned bytes, const SharedMemoryParams& p) {
   if (bytes == 0) bytes = 4;
+  const unsigned shift = log2u(p.bank_width);
+  if (bytes <= p.bank_width && p.mapping == SmemMapping::Linear && (p.banks & (p.banks - 1)) == 0 &&
+      p.broadcast != SmemBroadcast::Limited) {
+    // a lane within one word (aligned accesses of at most bank_width bytes)
+    bool aligned = true;
+    for (uint32_t m = mask; m && aligned; m &= m - 1) {
+      const uint64_t a = lane_addr[__builtin_ctz(m)];
+      aligned = (a >> shift) == ((a + bytes - 1) >> shift);
+    }
+    if (aligned) return simple_degree(lane_addr, mask, shift, p);
+  }
   BankRequests r(p.banks);
   for (uint32_t m = mask; m; m &= m - 1) add_lane(r, lane_addr[__builtin_ctz(m)], bytes, p);
   return r.degree(p);

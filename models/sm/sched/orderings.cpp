@@ -49,11 +49,9 @@ class Gto : public WarpOrdering {
  public:
   const char* name() const override { return "gto"; }
   void order(const std::vector<WarpSlot*>& warps, std::vector<WarpSlot*>& out) override {
-    out.clear();
-    for (WarpSlot* w : warps)
-      if (w == last_) out.push_back(w);
-    for (WarpSlot* w : warps)
-      if (w != last_) out.push_back(w);
+    out = warps;  // oldest first; the warp issued last moves to the front
+    auto it = std::find(out.begin(), out.end(), last_);
+    if (it != out.end()) std::rotate(out.begin(), it, it + 1);
   }
   void issued(WarpSlot* w) override { last_ = w; }
 
