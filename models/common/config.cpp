@@ -86,6 +86,14 @@ void walk(const ParamTable& table, const YAML::Node& map, const std::string& pre
       Place at{file, line_of(v), key};
       if (v.IsScalar()) {
         out.push_back({key, v.Scalar(), at});
+      } else if (v.IsSequence() && spec->type == ParamType::String) {
+        // a list of scalars for a string parameter ("trace.window: [1000, 2000]") is kept comma-joined
+        std::string joined;
+        for (const auto& e : v) {
+          if (!e.IsScalar()) throw InputError(Place{file, line_of(e), key}, "expected a list of scalars");
+          joined += (joined.empty() ? "" : ",") + trim(e.Scalar());
+        }
+        out.push_back({key, joined, at});
       } else if (v.IsNull()) {
         throw InputError(at, "missing value (expected " + std::string(param_type_name(spec->type)) + ")");
       } else {

@@ -39,6 +39,7 @@ void GpuParams::declare(ParamTable& t) {
   t.int_param("mem.partitions", 6, 1, 64, "memory partitions: one L2 slice and one DRAM channel each");
   t.int_param("mem.fixed_latency", 400, 1, 100000, "core cycles of the flat global memory (mem.model: flat)");
   SmParams::declare(t);
+  declare_trace_params(t);
   SharedMemoryParams::declare(t);
   L1Params::declare(t);
   IcnParams::declare(t);
@@ -73,6 +74,7 @@ Gpu::Gpu(const Config& cfg, StatsRegistry& stats) : p_(GpuParams::from(cfg)), st
   // through the crossbar. Every link is a TLM-2.0 AT socket.
   sm_params_ = std::make_unique<SmParams>(SmParams::from(cfg));
   period_ = std::make_unique<sc_core::sc_time>(1e6 / p_.core_clock_mhz, sc_core::SC_PS);
+  Tracer::start(TraceConfig::from_config(cfg), 1e6 / p_.core_clock_mhz);  // before the modules: their probes register
   pool_ = std::make_unique<PayloadPool>();
   const SharedMemoryParams smem_p = SharedMemoryParams::from(cfg);
   const bool hierarchy = p_.mem_model == "hierarchy";
@@ -123,7 +125,7 @@ Gpu::Gpu(const Config& cfg, StatsRegistry& stats) : p_(GpuParams::from(cfg)), st
   placement_ = make_placement(p_.placement);
 }
 
-Gpu::~Gpu() = default;
+Gpu::~Gpu() { Tracer::finish(); }
 
 void Gpu::load_ptx(const std::string& text, const std::string& origin) {
   modules_.push_back(std::make_unique<Module>(text, origin, mem_));

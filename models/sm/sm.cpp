@@ -68,6 +68,17 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
     icache_hits_ = &ic.counter("hits", "instruction cache hits");
     icache_misses_ = &ic.counter("misses", "instruction cache misses");
   }
+  sched_probes_.resize(p_.num_schedulers);
+  static const std::vector<std::string> outcomes = {"issued", "no_warp", "long_mem", "data", "structural", "barrier", "fetch", "other"};
+  static const std::vector<std::string> states = {"empty", "ready", "long_mem", "data", "fetch", "barrier", "done", "other"};
+  for (uint32_t s = 0; s < p_.num_schedulers; ++s) {
+    const std::string sn = inst + ".sched" + std::to_string(s);
+    sched_probes_[s].issued_warp.declare(sn + ".issued_warp", 8);
+    sched_probes_[s].outcome.declare(sn + ".outcome", 3, outcomes);
+    sched_probes_[s].issue_cycles.declare(sn + ".issue_cycles", 32);
+  }
+  warp_state_.resize(p_.max_warps);
+  for (uint32_t w = 0; w < p_.max_warps; ++w) warp_state_[w].declare(inst + ".warp" + std::to_string(w) + ".state", 3, states);
   mem_socket.register_nb_transport_bw(this, &Sm::mem_bw);
   smem_socket.register_nb_transport_bw(this, &Sm::smem_bw);
   gq_.init(p_.ldst_queue + 64);
@@ -152,6 +163,7 @@ void Sm::retire_warp(WarpSlot& w) {
   auto& list = scheds_[w.slot % p_.num_schedulers]->warps();
   list.erase(std::find(list.begin(), list.end(), &w));
   Block* b = w.block;
+  warp_state_[w.slot].set(uint64_t(WarpState::Empty));
   if (w.fetch_pending) { w.fetch_pending = false; --fetches_pending_; }
   set_blocked(w, Stall::Issued);
   --ready_[w.slot % p_.num_schedulers];
@@ -267,11 +279,31 @@ Stall Sm::set_blocked(WarpSlot& w, Stall s) {
   return s;
 }
 
+void Sm::probe_issue(uint32_t sid, Stall outcome, const WarpSlot* issued) {
+  SchedProbes& p = sched_probes_[sid];
+  p.outcome.set(uint64_t(outcome));
+  p.issued_warp.set(issued ? issued->slot : 255);
+  if (outcome == Stall::Issued) p.issue_cycles.set(++p.issue_count);
+}
+
+static WarpState state_of(Stall r) {
+  switch (r) {
+    case Stall::Issued: return WarpState::Ready;
+    case Stall::LongMem: return WarpState::LongMem;
+    case Stall::Data: return WarpState::Data;
+    case Stall::Fetch: return WarpState::Fetch;
+    case Stall::Barrier: return WarpState::Barrier;
+    case Stall::NoWarp: return WarpState::Done;
+    default: return WarpState::Other;
+  }
+}
+
 uint32_t Sm::issue(WarpScheduler& s) {
   const uint32_t sid = s.id();
   if (s.warps().empty()) {
     ++*stall_[sid][size_t(Stall::NoWarp)];
     last_reason_[sid] = Stall::NoWarp;
+    probe_issue(sid, Stall::NoWarp, nullptr);
     return 0;
   }
   if (ready_[sid] == 0) {
@@ -281,16 +313,20 @@ uint32_t Sm::issue(WarpScheduler& s) {
       if (blocked_[sid][r] && stall_rank(Stall(r)) < stall_rank(why)) why = Stall(r);
     ++*stall_[sid][size_t(why)];
     last_reason_[sid] = why;
+    probe_issue(sid, why, nullptr);
     return 0;
   }
   s.ordering().order(s.warps(), order_);
   uint32_t issued = 0;
   Stall why = Stall::NoWarp;
+  WarpSlot* first_issued = nullptr;
   for (WarpSlot* w : order_) {
     const Instr* in = nullptr;
     uint32_t unit = 0;
     Stall r = check(s, *w, in, unit);
+    warp_state_[w->slot].set(uint64_t(state_of(r)));
     if (r == Stall::Issued) {
+      if (!first_issued) first_issued = w;
       execute(*w, *in, unit);
       s.ordering().issued(w);
       if (++issued >= p_.issue_width) break;
@@ -303,6 +339,7 @@ uint32_t Sm::issue(WarpScheduler& s) {
   Stall outcome = issued ? Stall::Issued : why;
   ++*stall_[sid][size_t(outcome)];
   last_reason_[sid] = outcome;
+  probe_issue(sid, outcome, first_issued);
   return issued;
 }
 

@@ -18,6 +18,7 @@
 
 #include "common/gpu_payload.hpp"
 #include "common/stats.hpp"
+#include "common/trace.hpp"
 #include "isa/simt.hpp"
 #include "sm/icache.hpp"
 #include "sm/sched/scheduler.hpp"
@@ -27,6 +28,9 @@
 namespace warptlm {
 
 // What a resident block takes from the SM.
+// What a warp slot is doing, as the waveform shows it.
+enum class WarpState : uint8_t { Empty, Ready, LongMem, Data, Fetch, Barrier, Done, Other };
+
 struct BlockUsage {
   uint32_t warps = 0, threads = 0, registers = 0, shared = 0;
 };
@@ -167,6 +171,12 @@ class Sm : public sc_core::sc_module {
   std::vector<WarpSlot*> order_;
   std::vector<Stall> last_reason_;
   uint64_t warp_limit_age_ = UINT64_MAX;  // static warp limiting: the youngest age allowed to issue
+
+  // waveform probes (one compare each when tracing is off)
+  struct SchedProbes { Probe issued_warp, outcome, issue_cycles; uint64_t issue_count = 0; };
+  std::vector<SchedProbes> sched_probes_;
+  std::vector<Probe> warp_state_;  // per slot: a WarpState
+  void probe_issue(uint32_t sid, Stall outcome, const WarpSlot* issued);
 
   // stats
   Counter *warp_insts_, *thread_insts_, *active_cycles_, *mem_requests_, *mem_responses_, *blocks_done_;

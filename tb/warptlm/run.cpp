@@ -142,9 +142,9 @@ int run_command(const RunOptions& cli) {
   if (!opt.run_file.empty()) cfg.merge_file(opt.run_file, kRunKeys);
   for (auto& s : yaml_sets) cfg.set(s.first, s.second, opt.run_file);
   for (auto& s : cli.sets) cfg.apply_set(s);
-
-  if (!opt.vcd.empty())
-    throw InputError("VCD tracing (--vcd) comes with the SM timing model; sim.mode=functional has no signals to trace");
+  if (!opt.vcd.empty()) cfg.set("trace.vcd", opt.vcd, cli.vcd.empty() ? opt.run_file : "--vcd");
+  if (!cfg.get_string("trace.vcd").empty() && cfg.get_string("sim.mode") != "timing")
+    throw InputError("VCD tracing needs sim.mode=timing: the functional model has no cycles or signals to trace");
   if (opt.workload.empty() && !rf.has_kernel)
     throw InputError("nothing to run: give --workload NAME (see 'warptlm workloads') or a run YAML with 'workload:' or 'kernel:'");
   if (!opt.workload.empty() && rf.has_kernel)

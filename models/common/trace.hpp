@@ -1,0 +1,92 @@
+// Waveform probes. A block owns Probe members and calls set(value) where the
+// hardware value changes; when tracing is off (no Tracer, or the signal is
+// filtered out) that is one compare. The Tracer writes value changes as VCD
+// with time in core cycles, limited to a cycle window and to hierarchy globs,
+// plus a GTKWave save file (.gtkw) that groups signals per module and decodes
+// enumerations (stall reasons, warp states) through translate files.
+#pragma once
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace warptlm {
+
+struct TraceConfig {
+  std::string vcd_path;                 // "" = tracing off
+  std::vector<std::string> include{"*"};  // glob patterns on dotted names
+  std::vector<std::string> exclude;
+  uint64_t from = 0, to = UINT64_MAX;   // cycle window, inclusive
+  static TraceConfig from_config(const class Config& c);  // trace.* parameters
+};
+
+class ParamTable;
+void declare_trace_params(ParamTable& t);
+
+class Tracer {
+ public:
+  static constexpr uint32_t kOff = UINT32_MAX;
+
+  // The process-wide tracer, or nullptr when tracing is off.
+  static Tracer* active() { return active_; }
+  // Starts tracing (before modules are built, so their probes register).
+  static void start(const TraceConfig& cfg, double core_period_ps);
+  // Writes out what is buffered and the .gtkw file; ends tracing.
+  static void finish();
+
+  // A signal `name` (dotted hierarchy) of `width` bits; `enum_names` decodes
+  // its values in the viewer. kOff when filtered out.
+  uint32_t declare(const std::string& name, unsigned width, const std::vector<std::string>& enum_names = {});
+  void change(uint32_t id, uint64_t value);
+  uint64_t changes_written() const { return written_; }
+
+ private:
+  Tracer(const TraceConfig& cfg, double period_ps);
+  ~Tracer();
+  bool selected(const std::string& name) const;
+  void begin_dump();
+  void write_value(uint32_t id, uint64_t v);
+  void write_gtkw() const;
+
+  struct Signal {
+    std::string name;
+    unsigned width;
+    std::string code;  // VCD identifier
+    uint64_t value;
+    int enum_id;       // -1 = plain number
+  };
+  static Tracer* active_;
+  TraceConfig cfg_;
+  double period_ps_;
+  std::vector<Signal> signals_;
+  std::vector<std::vector<std::string>> enums_;
+  std::FILE* out_ = nullptr;
+  bool header_done_ = false, window_open_ = false;
+  uint64_t last_cycle_ = UINT64_MAX, written_ = 0;
+};
+
+// One traced value. The declaring block names it once; set() is the hot path.
+class Probe {
+ public:
+  Probe() = default;
+  void declare(const std::string& name, unsigned width, const std::vector<std::string>& enum_names = {}) {
+    if (Tracer* t = Tracer::active()) id_ = t->declare(name, width, enum_names);
+  }
+  void set(uint64_t v) {
+    if (id_ != Tracer::kOff && v != last_) {
+      last_ = v;
+      Tracer::active()->change(id_, v);
+    }
+  }
+  bool on() const { return id_ != Tracer::kOff; }
+
+ private:
+  uint32_t id_ = Tracer::kOff;
+  uint64_t last_ = UINT64_MAX;
+};
+
+// Parses trace.include/exclude ("a,b") and trace.window ("from,to").
+std::vector<std::string> split_list(const std::string& s);
+
+}  // namespace warptlm
