@@ -186,7 +186,7 @@ void StatsRegistry::clear() {
 // ------------------------------------------------------------------ outputs
 
 std::string stats_json(const std::vector<KernelStats>& kernels, const std::map<std::string, double>& counters,
-                       const SimSpeed& sim) {
+                       const SimSpeed& sim, const Samples* samples) {
   std::string out = "{\n  \"counters\": ";
   json_map(out, counters, "  ");
   out += ",\n  \"kernels\": ";
@@ -208,6 +208,18 @@ std::string stats_json(const std::vector<KernelStats>& kernels, const std::map<s
       out += i + 1 < kernels.size() ? "    },\n" : "    }\n";
     }
     out += "  ]";
+  }
+  if (samples && !samples->cycle.empty()) {
+    out += ",\n  \"samples\": {\n    \"cycle\": [";
+    for (size_t i = 0; i < samples->cycle.size(); ++i) out += (i ? ", " : "") + number(double(samples->cycle[i]), true);
+    out += "],\n    \"interval\": " + number(double(samples->interval), true) + ",\n    \"series\": {";
+    size_t n = 0;
+    for (auto& s : samples->series) {
+      out += (n++ ? ",\n      " : "\n      ") + json_string(s.first) + ": [";
+      for (size_t i = 0; i < s.second.size(); ++i) out += (i ? ", " : "") + number(s.second[i], true);
+      out += "]";
+    }
+    out += "\n    }\n  }";
   }
   out += ",\n  \"sim\": {\n";
   out += "    \"cycles_per_sec\": " + number(sim.cycles_per_sec, true) + ",\n";

@@ -86,12 +86,21 @@ struct SimSpeed {
   double cycles_per_sec = 0;
 };
 
+// Time series sampled every `interval` core cycles (stats.sample_interval):
+// series[name][i] is the value over the interval that ends at cycle[i].
+struct Samples {
+  uint64_t interval = 0;
+  std::vector<uint64_t> cycle;
+  std::map<std::string, std::vector<double>> series;
+};
+
 // stats.json as DESIGN.md specifies:
 // {"kernels":[{"name","cycles","warp_instructions","thread_instructions","ipc","verified","counters":{}}],
 //  "counters":{...}, "sim":{"wall_seconds","warp_inst_per_sec","cycles_per_sec"}}
 // Numbers that are whole are written as integers; JSON strings are escaped.
+// With samples, a "samples": {"cycle": [...], "interval": N, "series": {name: [...]}} entry is added.
 std::string stats_json(const std::vector<KernelStats>& kernels, const std::map<std::string, double>& counters,
-                       const SimSpeed& sim);
+                       const SimSpeed& sim, const Samples* samples = nullptr);
 // stats.txt: "name = value" lines: kernel-level lines first ("kernel0.name = ...",
 // "gpu_tot_sim_cycle", "gpu_tot_sim_insn", "gpu_tot_ipc" with GPGPU-Sim meanings), then counters.
 std::string stats_txt(const std::vector<KernelStats>& kernels, const std::map<std::string, double>& counters,

@@ -5,6 +5,10 @@
 
 namespace warptlm {
 
+namespace {
+unsigned bits_for(uint64_t max) { return max ? unsigned(64 - __builtin_clzll(max)) : 1; }  // probe width
+}  // namespace
+
 DramChannel::DramChannel(sc_core::sc_module_name name, uint32_t id, const DramParams& p, sc_core::sc_time period,
                          StatsRegistry& stats)
     : sc_core::sc_module(name), socket("socket"), p_(p), id_(id), period_(period) {
@@ -36,6 +40,10 @@ DramChannel::DramChannel(sc_core::sc_module_name name, uint32_t id, const DramPa
       "average DRAM cycles from request to response");
   stats.derived(inst + ".bw_util", [this] { return bw_util(); },
                 "data-bus busy cycles / DRAM cycles since the first request (0..1)");
+
+  queue_probe_.declare(inst + ".queue", bits_for(p_.queue));
+  row_probes_.resize(p_.banks);
+  for (uint32_t b = 0; b < p_.banks; ++b) row_probes_[b].declare(inst + ".bank" + std::to_string(b) + ".open_row", 20);
 
   socket.register_nb_transport_fw(this, &DramChannel::nb_transport_fw);
   SC_METHOD(tick);
@@ -87,7 +95,10 @@ tlm::tlm_sync_enum DramChannel::nb_transport_fw(tlm::tlm_generic_payload& p, tlm
   if (ph != tlm::BEGIN_REQ) return tlm::TLM_ACCEPTED;
   const int64_t arrive = edge_of(sc_core::sc_time_stamp() + t);
   ++*requests_;
-  if (first_request_ < 0) first_request_ = arrive;
+  if (first_request_ < 0) {
+    first_request_ = arrive;
+    for (Probe& r : row_probes_) r.set(kClosedRow);  // every bank starts precharged
+  }
   if (free_.empty()) {
     // Queue full: hold the request and withhold END_REQ until a slot frees.
     if (waiting_) SC_REPORT_ERROR(name(), "BEGIN_REQ while an earlier request still waits for END_REQ");
@@ -116,6 +127,7 @@ void DramChannel::admit(tlm::tlm_generic_payload& p, int64_t sent, int64_t arriv
   e.activated = false;
   ++*(e.write ? writes_ : reads_);
   order_.push_back(slot);
+  queue_probe_.set(order_.size());
   const int64_t now = int64_t(cycle());
   if (arrive <= now) wake_.notify(sc_core::SC_ZERO_TIME);
   else wake_.notify(period_ * double(arrive) - sc_core::sc_time_stamp());
@@ -283,6 +295,7 @@ void DramChannel::issue_column(size_t pos, int64_t now) {
 
   e.payload = nullptr;
   order_.erase(order_.begin() + std::ptrdiff_t(pos));
+  queue_probe_.set(order_.size());
   free_.push_back(slot);
 }
 
@@ -290,6 +303,7 @@ void DramChannel::issue_column(size_t pos, int64_t now) {
 // precharge of a closed-page access once tRAS/write recovery allow it).
 void DramChannel::precharge(Bank& b, int64_t at) {
   b.open_row = -1;
+  row_probes_[size_t(&b - banks_.data())].set(kClosedRow);
   b.act_ok = std::max(b.act_ok, at + int64_t(p_.tRP));
   ++*precharges_;
 }
@@ -297,6 +311,7 @@ void DramChannel::precharge(Bank& b, int64_t at) {
 void DramChannel::activate(Entry& e, int64_t now) {
   Bank& b = banks_[e.bank];
   b.open_row = int64_t(e.row);
+  row_probes_[e.bank].set(e.row & kClosedRow);
   b.col_ok = now + p_.tRCD;
   b.pre_ok = now + p_.tRAS;
   b.act_ok = now + p_.tRC;

@@ -24,6 +24,7 @@
 
 #include "common/gpu_payload.hpp"
 #include "common/stats.hpp"
+#include "common/trace.hpp"
 #include "dram/dram_params.hpp"
 
 namespace warptlm {
@@ -125,6 +126,13 @@ class DramChannel : public sc_core::sc_module {
 
   Counter *requests_, *responses_, *reads_, *writes_, *row_hits_, *row_misses_;
   Counter *latency_, *busy_, *activates_, *precharges_;
+
+  // Waveform probes: "dram<c>.queue" (requests queued) and per bank
+  // "dram<c>.bank<b>.open_row" (the open row's low 20 bits; kClosedRow when
+  // precharged; a closed-page auto-precharge shows when it is decided).
+  static constexpr uint64_t kClosedRow = (1u << 20) - 1;
+  Probe queue_probe_;
+  std::vector<Probe> row_probes_;
 };
 
 }  // namespace warptlm

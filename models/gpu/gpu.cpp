@@ -7,6 +7,7 @@
 #include "common/errors.hpp"
 #include "common/gpu_payload.hpp"
 #include "gpu/flat_memory.hpp"
+#include "gpu/monitor.hpp"
 #include "gpu/occupancy.hpp"
 #include "gpu/placement.hpp"
 #include "isa/simt.hpp"
@@ -34,6 +35,8 @@ void GpuParams::declare(ParamTable& t) {
   t.int_param("gpu.core_clock_mhz", 700, 1, 10000, "SM (core) clock; cycles are reported in core cycles");
   t.int_param("gpu.regs_per_thread", 0, 0, 255, "registers per thread for occupancy (0 = estimate from the kernel's PTX)");
   t.enum_param("gpu.placement", "round_robin", {"round_robin"}, "thread-block placement policy");
+  t.int_param("stats.sample_interval", 0, 0, 1000000000,
+              "cycles between sampled statistics (IPC, stalls, hit rates, DRAM bandwidth, active warps) in stats.json; 0 = off");
   t.enum_param("mem.model", "hierarchy", {"hierarchy", "flat"},
                "global memory below the SMs: L1D, crossbar, L2 slices and DRAM channels, or one fixed-latency target");
   t.int_param("mem.partitions", 6, 1, 64, "memory partitions: one L2 slice and one DRAM channel each");
@@ -123,9 +126,28 @@ Gpu::Gpu(const Config& cfg, StatsRegistry& stats) : p_(GpuParams::from(cfg)), st
     };
   }
   placement_ = make_placement(p_.placement);
+  Monitor::Probes mp;
+  mp.launch_running = [this] { return blocks_retired_ < total_blocks_; };
+  mp.active_warps = [this] {
+    double n = 0;
+    for (auto& s : sms_)
+      for (auto& w : s->slots()) n += (w.resident && !w.fw->done) ? 1 : 0;
+    return n;
+  };
+  if (!drams_.empty()) {
+    mp.dram_busy_cycles = [this] {
+      double b = 0;
+      for (auto& d : drams_) b += double(d->busy_cycles());
+      return b;
+    };
+    mp.dram_cycles_per_core_cycle = double(drams_.size()) * DramParams::from(cfg).clock_mhz / p_.core_clock_mhz;
+  }
+  monitor_ = std::make_unique<Monitor>("monitor", *period_, uint64_t(cfg.get_int("stats.sample_interval")), stats_, mp);
 }
 
 Gpu::~Gpu() { Tracer::finish(); }
+
+const Samples* Gpu::samples() const { return monitor_ ? &monitor_->samples() : nullptr; }
 
 void Gpu::load_ptx(const std::string& text, const std::string& origin) {
   modules_.push_back(std::make_unique<Module>(text, origin, mem_));
@@ -248,7 +270,9 @@ void Gpu::run_timing(const KernelInfo& k, LaunchState& L, uint64_t blocks, uint3
   placement_->begin_launch(uint32_t(blocks));
   dispatch();
   if (!run_error_.empty()) throw RunError(run_error_);  // a previous launch stopped the simulation
+  monitor_->begin_launch(k.name);
   sc_core::sc_start();  // runs until no module has anything left to do
+  monitor_->end_launch();
   if (!run_error_.empty()) throw RunError(run_error_);
   if (blocks_retired_ < total_blocks_) {
     std::ostringstream os;

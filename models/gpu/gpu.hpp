@@ -57,6 +57,7 @@ class L2Slice;
 class DramChannel;
 class PayloadPool;
 class PlacementPolicy;
+class Monitor;
 struct BlockUsage;
 struct SmParams;
 
@@ -78,6 +79,8 @@ class Gpu {
   const std::vector<LaunchResult>& launches() const { return launches_; }
   const GpuParams& params() const { return p_; }
   bool timing() const { return p_.mode == "timing"; }
+  // Sampled statistics (stats.sample_interval); empty when off or functional.
+  const Samples* samples() const;
   // Wall-clock seconds spent simulating launches (host-side setup and checking excluded).
   double simulated_seconds() const { return sim_seconds_; }
   // The SM modules (timing mode); empty in functional mode.
@@ -107,6 +110,7 @@ class Gpu {
   std::vector<std::unique_ptr<L2Slice>> l2s_;
   std::vector<std::unique_ptr<DramChannel>> drams_;
   std::unique_ptr<PlacementPolicy> placement_;
+  std::unique_ptr<Monitor> monitor_;
   std::unique_ptr<sc_core::sc_time> period_;
   // the launch in flight
   std::unique_ptr<LaunchState> launch_;

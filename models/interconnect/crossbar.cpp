@@ -5,6 +5,10 @@
 
 namespace warptlm {
 
+namespace {
+unsigned bits_for(uint64_t max) { return max ? unsigned(64 - __builtin_clzll(max)) : 1; }  // probe width
+}  // namespace
+
 Crossbar::Crossbar(sc_core::sc_module_name name, const IcnParams& p, uint32_t partitions, sc_core::sc_time period,
                    StatsRegistry& stats)
     : sc_core::sc_module(name),
@@ -26,6 +30,7 @@ Crossbar::Crossbar(sc_core::sc_module_name name, const IcnParams& p, uint32_t pa
     OutPort& o = out_[q];
     o.fifo.reserve(p_.queue);
     o.busy = &g.counter("to_part" + std::to_string(q) + ".busy_cycles", "cycles this output port moved a request");
+    o.depth.declare("icn.to_part" + std::to_string(q) + ".queue", bits_for(p_.queue));
     part_socket[q].register_nb_transport_bw(this, &Crossbar::nb_transport_bw, int(q));
   }
   sm_socket.register_nb_transport_fw(this, &Crossbar::nb_transport_fw);
@@ -42,6 +47,7 @@ void Crossbar::end_of_elaboration() {
   for (uint32_t i = 0; i < n; ++i) {
     ret_[i].fifo.reserve(16);
     ret_[i].busy = &g.counter("to_sm" + std::to_string(i) + ".busy_cycles", "cycles this return port moved a response");
+    ret_[i].depth.declare("icn.to_sm" + std::to_string(i) + ".queue", 16);  // unbounded FIFO: shown up to 65535
   }
   for (OutPort& o : out_) o.waiters.reserve(n);
 }
@@ -112,6 +118,7 @@ void Crossbar::enqueue_request(uint32_t sm_port, uint32_t q, tlm::tlm_generic_pa
   gpu_ext(p).push_route(int16_t(sm_port));
   const uint64_t deliver = start + beats - 1 + p_.latency;
   o.fifo.push_back(Transfer{&p, deliver});
+  o.depth.set(o.fifo.size());
   if (o.fifo.size() == 1) wake_at(deliver);
 }
 
@@ -134,6 +141,7 @@ void Crossbar::deliver_request(uint32_t q, uint64_t now) {
 void Crossbar::partition_accepted(uint32_t q, uint64_t now) {
   OutPort& o = out_[q];
   o.fifo.pop_front();
+  o.depth.set(o.fifo.size());
   o.awaiting_end_req = false;
   if (!o.fifo.empty()) wake_at(std::max(o.fifo.front().deliver, now + 1));
   if (o.waiters.empty()) return;
@@ -177,6 +185,7 @@ void Crossbar::enqueue_response(uint32_t, tlm::tlm_generic_payload& p, uint64_t 
   *resp_queue_wait_ += start - at;
   const uint64_t deliver = start + beats - 1 + p_.latency;
   r.fifo.push_back(Transfer{&p, deliver});
+  r.depth.set(std::min<size_t>(r.fifo.size(), 0xFFFF));
   if (r.fifo.size() == 1) wake_at(deliver);
 }
 
@@ -185,6 +194,7 @@ void Crossbar::deliver_response(uint32_t i, uint64_t now) {
   if (r.fifo.empty() || r.awaiting_end_resp || r.fifo.front().deliver > now || r.last_delivery == now) return;
   tlm::tlm_generic_payload* p = r.fifo.front().p;
   r.fifo.pop_front();
+  r.depth.set(std::min<size_t>(r.fifo.size(), 0xFFFF));
   r.last_delivery = now;
   r.awaiting_end_resp = true;
   ++*responses_;

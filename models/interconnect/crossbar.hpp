@@ -26,6 +26,7 @@
 
 #include "common/gpu_payload.hpp"
 #include "common/stats.hpp"
+#include "common/trace.hpp"
 #include "interconnect/icn_params.hpp"
 #include "interconnect/partition_map.hpp"
 #include "interconnect/ring.hpp"
@@ -66,6 +67,7 @@ class Crossbar : public sc_core::sc_module {
     uint64_t last_delivery = UINT64_MAX;
     bool awaiting_end_req = false;  // head delivered, partition has not taken it yet
     Counter* busy = nullptr;
+    Probe depth;                    // "icn.to_part<p>.queue": requests in the FIFO
   };
   // Toward one SM.
   struct ReturnPort {
@@ -74,6 +76,7 @@ class Crossbar : public sc_core::sc_module {
     uint64_t last_delivery = UINT64_MAX;
     bool awaiting_end_resp = false;
     Counter* busy = nullptr;
+    Probe depth;                    // "icn.to_sm<i>.queue": responses in the FIFO
   };
   void end_of_elaboration() override;
   tlm::tlm_sync_enum nb_transport_fw(int port, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t);

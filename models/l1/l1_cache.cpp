@@ -9,6 +9,7 @@ namespace {
 constexpr uint8_t kLocalSpace = 3;  // warptlm::Space::Local (isa/ir.hpp)
 
 uint32_t log2_of(uint64_t v) { return v ? uint32_t(63 - __builtin_clzll(v)) : 0; }
+unsigned bits_for(uint64_t max) { return max ? unsigned(64 - __builtin_clzll(max)) : 1; }  // probe width
 }  // namespace
 
 L1DataCache::L1DataCache(sc_core::sc_module_name name, uint32_t sm_id, const L1Params& p, sc_core::sc_time period,
@@ -45,6 +46,9 @@ L1DataCache::L1DataCache(sc_core::sc_module_name name, uint32_t sm_id, const L1P
   fill_requests_ = &g.counter("fill_requests", "fill reads sent below (one per MSHR entry)");
   write_throughs_ = &g.counter("write_throughs", "stores sent below");
   bypasses_ = &g.counter("bypasses", "atomics, and every request of a disabled cache, passed below untouched");
+  const std::string inst = "sm" + std::to_string(sm_id) + ".l1d";
+  outcome_probe_.declare(inst + ".outcome", 3, {"idle", "hit", "miss", "merge", "reservation_fail", "bypass"});
+  mshr_probe_.declare(inst + ".mshrs", bits_for(p_.mshr_entries));
 
   upstream.register_nb_transport_fw(this, &L1DataCache::upstream_fw);
   downstream.register_nb_transport_bw(this, &L1DataCache::downstream_bw);
@@ -75,7 +79,12 @@ void L1DataCache::tick() {
   if (lookup_cycle_ != c && !blocked_ && !in_.empty() && in_.front().cycle <= c) {
     Arrival& a = in_.front();
     tlm::tlm_generic_payload* p = a.p;
-    if (access(*p, c)) {
+    const bool ok = access(*p, c);
+    if (outcome_probe_.on()) {
+      outcome_probe_.set(ok ? outcome_ : uint8_t(kReservationFail));
+      looked_at_ = c;
+    }
+    if (ok) {
       in_.pop_front();
       lookup_cycle_ = c;
       tlm::tlm_phase ph = tlm::END_REQ;
@@ -90,8 +99,10 @@ void L1DataCache::tick() {
     }
   }
   issue_downstream(c);
+  if (outcome_probe_.on() && looked_at_ != c) outcome_probe_.set(kIdle);
 
   uint64_t next = UINT64_MAX;
+  if (outcome_probe_.on() && looked_at_ == c) next = c + 1;  // traced: show the next cycle idle or looked up
   if (!resp_.empty()) next = std::min(next, std::max(resp_.front().due, c + 1));
   if (!blocked_ && !in_.empty()) next = std::min(next, std::max(in_.front().cycle, c + 1));
   if (!down_q_.empty() && !down_inflight_) next = std::min(next, c + 1);
@@ -127,6 +138,7 @@ bool L1DataCache::access(tlm::tlm_generic_payload& p, uint64_t c) {
   if (!p_.enabled) {  // no cache: everything goes below, in order
     if (!queue_room(1)) return false;
     ++*bypasses_;
+    outcome_ = kBypass;
     enqueue_forward(p);
     return true;
   }
@@ -143,6 +155,7 @@ bool L1DataCache::load(tlm::tlm_generic_payload& p, uint64_t line, uint32_t want
   const uint32_t need = want & ~(l ? l->valid : 0u);
   if (!need) {
     ++*hits_;
+    outcome_ = kHit;
     touch(*l);
     schedule_response(&p, c + p_.hit_latency);
     return true;
@@ -151,10 +164,20 @@ bool L1DataCache::load(tlm::tlm_generic_payload& p, uint64_t line, uint32_t want
   if (m >= 0) {
     Mshr& M = mshrs_[size_t(m)];
     if (M.waiting.size() >= p_.mshr_merges) return false;  // entry full
-    if ((need & ~M.fetch) && M.sent) return false;         // needs sectors the fill in flight does not bring
+    if ((need & ~M.fetch) && M.sent) {
+      // The fill in flight does not bring these sectors: a second fill asks
+      // for just them (what a sectored cache does) instead of waiting.
+      if (!queue_room(1)) return false;
+      DownReq d;
+      d.kind = DownKind::Fill;
+      d.mshr = uint32_t(m);
+      d.line_addr = line;
+      down_q_.push_back(d);
+    }
     M.fetch |= need;
     M.waiting.push_back(&p);
     ++*merges_;
+    outcome_ = kMerge;
   } else {
     if (free_mshrs_.empty() || !queue_room(1)) return false;
     const uint32_t idx = allocate_mshr(line, need, e);
@@ -164,6 +187,7 @@ bool L1DataCache::load(tlm::tlm_generic_payload& p, uint64_t line, uint32_t want
     d.mshr = idx;
     d.line_addr = line;
     down_q_.push_back(d);
+    outcome_ = kMiss;
   }
   ++*misses_;
   if (on_miss) on_miss(line << line_bits_, e.warp);
@@ -188,6 +212,7 @@ bool L1DataCache::store(tlm::tlm_generic_payload& p, uint64_t line, uint32_t wan
   }
   if (!queue_room(below)) return false;
   if (hit) ++*hits_; else ++*misses_;
+  outcome_ = hit ? kHit : kMiss;
   if (victim) {
     evict(*victim, e.warp);
     install(*victim, line, 0, 0, e.warp, e.space);
@@ -218,6 +243,7 @@ bool L1DataCache::atomic(tlm::tlm_generic_payload& p, uint64_t line) {
     l->valid = l->dirty = 0;
   }
   ++*bypasses_;
+  outcome_ = kBypass;
   enqueue_forward(p);
   return true;
 }
@@ -226,6 +252,8 @@ bool L1DataCache::atomic(tlm::tlm_generic_payload& p, uint64_t line) {
 // else into a victim way) and answers every request merged into the MSHR.
 void L1DataCache::fill(uint32_t m, uint64_t c) {
   Mshr& M = mshrs_[m];
+  // Complete only when every fill is back and none is still to be sent.
+  if (--M.outstanding > 0 || (M.fetch & ~M.requested)) return;
   Line* l = lookup(M.line_addr);
   if (l) {
     l->valid |= M.fetch;
@@ -239,7 +267,10 @@ void L1DataCache::fill(uint32_t m, uint64_t c) {
   for (tlm::tlm_generic_payload* p : M.waiting) schedule_response(p, c + p_.hit_latency);
   M.waiting.clear();
   M.busy = M.sent = false;
+  M.requested = 0;
+  M.outstanding = 0;
   free_mshrs_.push_back(m);
+  mshr_probe_.set(mshrs_in_use());
   blocked_ = false;
 }
 
@@ -341,12 +372,15 @@ uint32_t L1DataCache::allocate_mshr(uint64_t line, uint32_t fetch, const GpuExte
   Mshr& M = mshrs_[idx];
   M.busy = true;
   M.sent = false;
+  M.requested = 0;
+  M.outstanding = 0;
   M.line_addr = line;
   M.fetch = fetch;
   M.warp = e.warp;
   M.space = e.space;
   M.block = e.block;
   M.pc = e.pc;
+  mshr_probe_.set(mshrs_in_use());
   return idx;
 }
 
@@ -373,6 +407,11 @@ void L1DataCache::enqueue_writeback(const Line& l) {
 void L1DataCache::issue_downstream(uint64_t c) {
   if (down_inflight_ || down_q_.empty() || send_cycle_ == c) return;
   const DownReq d = down_q_.front();
+  if (d.kind == DownKind::Fill && !(mshrs_[d.mshr].fetch & ~mshrs_[d.mshr].requested)) {
+    down_q_.pop_front();  // an earlier fill of this line already asked for every sector
+    blocked_ = false;
+    return;
+  }
   tlm::tlm_generic_payload* p;
   if (d.kind == DownKind::Forward) {
     p = d.fwd;
@@ -394,7 +433,9 @@ void L1DataCache::issue_downstream(uint64_t c) {
       e.block = M.block;
       e.pc = M.pc;
       e.space = M.space;
-      e.sector_mask = M.fetch;
+      e.sector_mask = M.fetch & ~M.requested;
+      M.requested |= e.sector_mask;
+      ++M.outstanding;
       e.tag = d.mshr;
       e.push_route(int16_t(d.mshr));
       ++*fill_requests_;

@@ -19,6 +19,7 @@
 
 #include "common/gpu_payload.hpp"
 #include "common/stats.hpp"
+#include "common/trace.hpp"
 #include "l1/l1_params.hpp"
 
 namespace warptlm {
@@ -90,9 +91,11 @@ class L1DataCache : public sc_core::sc_module {
   };
   struct Mshr {
     bool busy = false;
-    bool sent = false;       // the fill request has gone downstream: its sector mask is fixed
+    bool sent = false;       // a fill request has gone downstream
     uint64_t line_addr = 0;
-    uint32_t fetch = 0;      // sectors the fill brings
+    uint32_t fetch = 0;      // sectors the fills bring
+    uint32_t requested = 0;  // sectors already asked for below
+    uint8_t outstanding = 0; // fills in flight (a merge needing more sectors adds one)
     uint16_t warp = 0;       // the allocating warp (the evicting warp when the fill replaces a line)
     uint8_t space = 0;
     uint32_t block = 0, pc = 0;
@@ -178,6 +181,13 @@ class L1DataCache : public sc_core::sc_module {
   uint64_t lookup_cycle_ = UINT64_MAX, send_cycle_ = UINT64_MAX;
   uint64_t use_clock_ = 0, seq_ = 0;
   sc_core::sc_event wake_;
+
+  // waveform probes: "sm<i>.l1d.outcome" (the latest lookup's result, idle in
+  // cycles without one) and "sm<i>.l1d.mshrs" (entries in use)
+  enum : uint8_t { kIdle, kHit, kMiss, kMerge, kReservationFail, kBypass };
+  uint8_t outcome_ = kIdle;  // set by the lookup that succeeds
+  uint64_t looked_at_ = UINT64_MAX;  // cycle of the last lookup (kept only while traced)
+  Probe outcome_probe_, mshr_probe_;
 
   // stats
   Counter *requests_, *responses_, *hits_, *misses_, *merges_, *reservation_fails_, *writebacks_, *evictions_,

@@ -9,6 +9,7 @@ namespace warptlm {
 namespace {
 constexpr uint64_t kWritebackTag = UINT64_MAX;  // DRAM requests that are write-backs, not fetches
 uint32_t popcount(uint32_t m) { return uint32_t(__builtin_popcount(m)); }
+unsigned bits_for(uint64_t max) { return max ? unsigned(64 - __builtin_clzll(max)) : 1; }  // probe width
 }  // namespace
 
 L2Slice::L2Slice(sc_core::sc_module_name name, uint32_t id, const L2Params& p, const PartitionMap& map,
@@ -41,6 +42,7 @@ L2Slice::L2Slice(sc_core::sc_module_name name, uint32_t id, const L2Params& p, c
   requests_ = &g.counter("requests", "requests accepted from upstream");
   responses_ = &g.counter("responses", "responses sent upstream");
   fetches_ = &g.counter("fetches", "sector fetches (reads) sent to DRAM");
+  mshr_probe_.declare("part" + std::to_string(id) + ".l2.mshrs", bits_for(p_.mshr_entries));
 
   up.register_nb_transport_fw(this, &L2Slice::nb_transport_fw);
   down.register_nb_transport_bw(this, &L2Slice::nb_transport_bw);
@@ -125,6 +127,7 @@ int32_t L2Slice::allocate_mshr(uint32_t line_idx, uint64_t line_no, const GpuExt
   free_mshrs_.pop_back();
   mshrs_[m] = Mshr{line_no, line_idx, 0, 0, 0, e.sm, e.warp};
   lines_[line_idx].mshr = int32_t(m);
+  mshr_probe_.set(mshrs_in_use());
   return int32_t(m);
 }
 
@@ -334,6 +337,7 @@ void L2Slice::fill(tlm::tlm_generic_payload& p, uint64_t now) {
   l.mshr = -1;
   m.count = 0;
   free_mshrs_.push_back(mi);
+  mshr_probe_.set(mshrs_in_use());
   resources_freed(now);
 }
 

@@ -33,6 +33,7 @@
 
 #include "common/gpu_payload.hpp"
 #include "common/stats.hpp"
+#include "common/trace.hpp"
 #include "interconnect/partition_map.hpp"
 #include "interconnect/ring.hpp"
 #include "l2/l2_params.hpp"
@@ -142,6 +143,7 @@ class L2Slice : public sc_core::sc_module {
   sc_core::sc_event wake_;
 
   Counter *hits_, *misses_, *writebacks_, *merges_, *res_fails_, *requests_, *responses_, *fetches_;
+  Probe mshr_probe_;  // "part<p>.l2.mshrs": MSHR entries in use
 };
 
 }  // namespace warptlm

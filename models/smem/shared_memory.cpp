@@ -1,5 +1,6 @@
 #include "smem/shared_memory.hpp"
 
+#include <algorithm>
 #include <string>
 
 namespace warptlm {
@@ -25,6 +26,7 @@ SharedMemory::SharedMemory(sc_core::sc_module_name name, uint32_t sm_id, const S
   bank_conflicts_ = &stats.counter(inst + ".bank_conflicts", "shmem_bank_conflicts",
                                    "bank-conflict cycles: sum over parts of (conflict degree - 1)");
   degree_hist_ = &g.histogram("conflict_degree", 33, "conflict degree of each part served (bucket 32 takes 32 and more)");
+  degree_probe_.declare(inst + ".conflict_degree", 6);
 
   socket.register_nb_transport_fw(this, &SharedMemory::nb_transport_fw);
   SC_METHOD(step);
@@ -78,6 +80,11 @@ void SharedMemory::accept(tlm::tlm_generic_payload& p, uint64_t now, uint64_t ar
   *stall_cycles_ += now - arrived;
   if (on_service) on_service(gpu_ext(p), service);
   push_response(Response{now + p_.latency + service - 1, &p});
+  if (degree_probe_.on()) {
+    const uint32_t d = gpu_ext(p).lane_addr ? *std::max_element(part_degrees_.begin(), part_degrees_.end()) : service;
+    degree_probe_.set(std::min(d, 63u));
+    wake_at(free_cycle_);  // to show the array free again
+  }
 }
 
 uint32_t SharedMemory::serve(tlm::tlm_generic_payload& p) {
@@ -112,6 +119,10 @@ void SharedMemory::step() {
     tlm::tlm_phase ph = tlm::END_REQ;
     sc_core::sc_time t = sc_core::SC_ZERO_TIME;
     socket->nb_transport_bw(*p, ph, t);
+  }
+  if (degree_probe_.on()) {
+    if (now >= free_cycle_) degree_probe_.set(0);
+    else wake_at(free_cycle_);
   }
   // Sleep until the next thing that can happen: the earliest pending timed
   // notification of wake_ wins, so arming both is safe.

@@ -31,6 +31,7 @@
 
 #include "common/gpu_payload.hpp"
 #include "common/stats.hpp"
+#include "common/trace.hpp"
 #include "smem/bank_conflict.hpp"
 #include "smem/smem_params.hpp"
 
@@ -109,6 +110,10 @@ class SharedMemory : public sc_core::sc_module {
 
   Counter *requests_, *responses_, *accesses_, *busy_cycles_, *stall_cycles_, *bank_conflicts_;
   Histogram* degree_hist_;
+  // Waveform probe "sm<i>.smem.conflict_degree": the degree of the access the
+  // bank array is serving (its busiest part), 0 while the array is free. Only
+  // while it is traced does the process also wake when the array frees.
+  Probe degree_probe_;
 };
 
 }  // namespace warptlm

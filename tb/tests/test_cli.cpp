@@ -3,11 +3,10 @@
 // line and key at fault, with suggestions), the output directory, and
 // bring-your-own-PTX runs described by a run YAML. Every test works in its own
 // temporary directory.
+#include "cli_util.hpp"
+
 #include <catch2/catch.hpp>
 #include <yaml-cpp/yaml.h>
-
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <cctype>
 #include <cmath>
@@ -20,50 +19,10 @@
 #include <string>
 #include <vector>
 
-#ifndef WARPTLM_EXE
-#error "WARPTLM_EXE must name the warptlm executable (set by tb/tests/CMakeLists.txt)"
-#endif
-#ifndef WARPTLM_SOURCE_DIR
-#error "WARPTLM_SOURCE_DIR must name the source tree (set by tb/tests/CMakeLists.txt)"
-#endif
-
 namespace fs = std::filesystem;
+using namespace cli_util;
 
 namespace {
-
-struct TempDir {
-  std::string path;
-  TempDir() {
-    std::string templ = (fs::temp_directory_path() / "warptlm_cli_XXXXXX").string();
-    std::vector<char> buf(templ.begin(), templ.end());
-    buf.push_back('\0');
-    if (!mkdtemp(buf.data())) FAIL("mkdtemp failed");
-    path = buf.data();
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  std::string operator/(const std::string& name) const { return path + "/" + name; }
-};
-
-struct CmdResult {
-  int code = -1;    // exit status; -1 if killed by a signal
-  std::string out;  // stdout and stderr together
-};
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-void write_text(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  REQUIRE(out.good());
-}
 
 void write_floats(const std::string& path, const std::vector<float>& v) {
   std::ofstream out(path, std::ios::binary);
@@ -78,28 +37,10 @@ std::vector<float> read_floats(const std::string& path) {
   return v;
 }
 
-// Run `warptlm ARGS` (ARGS already shell-quoted) in `cwd` (or here), capturing
-// stdout and stderr into `scratch`/cmd_output.txt.
-CmdResult warptlm(const TempDir& scratch, const std::string& args, const std::string& cwd = "") {
-  const std::string log = scratch / "cmd_output.txt";
-  std::string cmd;
-  if (!cwd.empty()) cmd += "cd '" + cwd + "' && ";
-  cmd += "SC_COPYRIGHT_MESSAGE=DISABLE '" WARPTLM_EXE "' " + args + " > '" + log + "' 2>&1";
-  int status = std::system(cmd.c_str());
-  CmdResult r;
-  r.code = (status != -1 && WIFEXITED(status)) ? WEXITSTATUS(status) : -1;
-  r.out = slurp(log);
-  return r;
-}
-
-std::string q(const std::string& s) { return "'" + s + "'"; }
-
 std::string lower(std::string s) {
   for (auto& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
   return s;
 }
-
-bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
 
 // "FILE:LINE" with LINE not followed by another digit.
 bool names_file_line(const std::string& msg, const std::string& file, int line) {

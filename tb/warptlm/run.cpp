@@ -206,7 +206,7 @@ int run_command(const RunOptions& cli) {
   sp.warp_inst_per_sec = simt > 0 ? double(winst) / simt : 0;
   sp.cycles_per_sec = simt > 0 ? double(cycles) / simt : 0;
   auto counters = stats.values();
-  write_file((fs::path(out_dir) / "stats.json").string(), stats_json(ks, counters, sp));
+  write_file((fs::path(out_dir) / "stats.json").string(), stats_json(ks, counters, sp, gpu.samples()));
   write_file((fs::path(out_dir) / "stats.txt").string(), stats_txt(ks, counters, sp));
   cfg.write_resolved((fs::path(out_dir) / "config.resolved.yaml").string());
 

@@ -1,0 +1,93 @@
+#include "gpu/monitor.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+
+namespace warptlm {
+
+static constexpr uint64_t kProgressEvery = 4096;  // cycles between looks at the wall clock
+
+Monitor::Monitor(sc_core::sc_module_name n, sc_core::sc_time period, uint64_t sample_interval, StatsRegistry& stats,
+                 Probes probes)
+    : sc_core::sc_module(n), period_(period), interval_(sample_interval), stats_(stats), probes_(std::move(probes)) {
+  samples_.interval = interval_;
+  tty_ = isatty(fileno(stderr));
+  SC_METHOD(tick);
+  sensitive << start_;
+  dont_initialize();
+}
+
+void Monitor::begin_launch(const std::string& kernel) {
+  kernel_ = kernel;
+  started_ = std::chrono::steady_clock::now();
+  const uint64_t c = cycle();
+  // Samples run on one clock across launches (a workload of many short
+  // launches still gets its time series); the first launch starts it.
+  if (interval_ && !sampling_) {
+    sampling_ = true;
+    last_sample_cycle_ = c;
+    next_sample_ = c + interval_;
+    prev_ = stats_.values();
+    prev_dram_busy_ = probes_.dram_busy_cycles ? probes_.dram_busy_cycles() : 0;
+  }
+  next_progress_ = tty_ ? c + kProgressEvery : UINT64_MAX;
+  if (interval_ || tty_) start_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void Monitor::end_launch() {
+  if (shown_) std::fprintf(stderr, "\r\033[K");  // the progress line goes away
+  shown_ = false;
+}
+
+void Monitor::tick() {
+  if (!probes_.launch_running()) return;  // the launch is over: do not keep the simulation alive
+  const uint64_t c = cycle();
+  if (c >= next_sample_) {
+    take_sample(c);
+    next_sample_ = c + interval_;
+  }
+  if (c >= next_progress_) { show_progress(c); next_progress_ = c + kProgressEvery; }
+  const uint64_t next = std::min(next_sample_, next_progress_);
+  if (next != UINT64_MAX) next_trigger(period_ * double(next - c));
+}
+
+void Monitor::take_sample(uint64_t c) {
+  std::map<std::string, double> now = stats_.values();
+  auto d = [&](const std::string& k) {
+    auto a = now.find(k);
+    auto b = prev_.find(k);
+    return (a == now.end() ? 0.0 : a->second) - (b == prev_.end() ? 0.0 : b->second);
+  };
+  const double span = double(c - last_sample_cycle_);
+  samples_.cycle.push_back(c);
+  auto& s = samples_.series;
+  s["ipc"].push_back(span > 0 ? d("sm.thread_instructions") / span : 0);
+  static const char* outcomes[] = {"issued", "no_warp", "long_mem", "data", "structural", "barrier", "fetch", "other"};
+  double total = 0;
+  for (const char* o : outcomes) total += d(std::string("sched.") + o);
+  for (const char* o : outcomes) s[std::string("stall.") + o].push_back(total > 0 ? d(std::string("sched.") + o) / total : 0);
+  const double l1 = d("l1d.hits") + d("l1d.misses"), l2 = d("l2.hits") + d("l2.misses");
+  s["l1d.hit_rate"].push_back(l1 > 0 ? d("l1d.hits") / l1 : 0);
+  s["l2.hit_rate"].push_back(l2 > 0 ? d("l2.hits") / l2 : 0);
+  if (probes_.dram_busy_cycles && probes_.dram_cycles_per_core_cycle > 0) {
+    const double busy = probes_.dram_busy_cycles();
+    s["dram.bw_util"].push_back(span > 0 ? (busy - prev_dram_busy_) / (span * probes_.dram_cycles_per_core_cycle) : 0);
+    prev_dram_busy_ = busy;
+  }
+  s["active_warps"].push_back(probes_.active_warps ? probes_.active_warps() : 0);
+  prev_ = std::move(now);
+  last_sample_cycle_ = c;
+}
+
+void Monitor::show_progress(uint64_t c) {
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  if (wall < 2.0) return;
+  const double winst = stats_.values()["sm.warp_instructions"];
+  std::fprintf(stderr, "\r\033[K[warptlm] %s: cycle %llu, %.2f M warp-instructions, %.0f K warp-inst/s", kernel_.c_str(),
+               (unsigned long long)c, winst / 1e6, wall > 0 ? winst / wall / 1e3 : 0.0);
+  std::fflush(stderr);
+  shown_ = true;
+}
+
+}  // namespace warptlm

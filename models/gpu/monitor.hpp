@@ -1,0 +1,53 @@
+// The run monitor: while a launch runs it wakes every few thousand cycles to
+// (a) take sampled statistics (stats.sample_interval: IPC, issue-outcome
+// breakdown, L1/L2 hit rates, DRAM bandwidth, active warps over each interval)
+// and (b) show a progress line on stderr when stderr is a terminal and the run
+// has taken more than two seconds. It re-arms only while the launch has
+// blocks left, so it never keeps the simulation alive on its own.
+#pragma once
+#include <chrono>
+#include <functional>
+#include <map>
+#include <string>
+#include <systemc>
+
+#include "common/stats.hpp"
+
+namespace warptlm {
+
+class Monitor : public sc_core::sc_module {
+ public:
+  struct Probes {
+    std::function<bool()> launch_running;      // blocks left in the launch
+    std::function<double()> active_warps;      // resident warps not yet done, all SMs
+    std::function<double()> dram_busy_cycles;  // data-bus busy cycles, all channels
+    double dram_cycles_per_core_cycle = 0;     // channels x (dram clock / core clock)
+  };
+  Monitor(sc_core::sc_module_name n, sc_core::sc_time period, uint64_t sample_interval, StatsRegistry& stats, Probes probes);
+  SC_HAS_PROCESS(Monitor);
+
+  void begin_launch(const std::string& kernel);
+  void end_launch();
+  const Samples& samples() const { return samples_; }
+
+ private:
+  void tick();
+  void take_sample(uint64_t cycle);
+  void show_progress(uint64_t cycle);
+  uint64_t cycle() const { return uint64_t(sc_core::sc_time_stamp() / period_); }
+
+  sc_core::sc_time period_;
+  uint64_t interval_;
+  StatsRegistry& stats_;
+  Probes probes_;
+  Samples samples_;
+  sc_core::sc_event start_;
+  std::string kernel_;
+  bool tty_ = false, shown_ = false, sampling_ = false;
+  uint64_t next_sample_ = UINT64_MAX, next_progress_ = UINT64_MAX, last_sample_cycle_ = 0;
+  std::map<std::string, double> prev_;
+  double prev_dram_busy_ = 0;
+  std::chrono::steady_clock::time_point started_;
+};
+
+}  // namespace warptlm

@@ -1,0 +1,431 @@
+#!/usr/bin/env python3
+"""Tests of scripts/sweep and scripts/plot on real (tiny) simulator runs. Standard library only.
+
+  WARPTLM_EXE=build/warptlm python3 tb/tests/test_sweep.py      (ctest: sweep/python)
+
+The binary comes from $WARPTLM_EXE (default build/warptlm under the repository root, which is
+$WARPTLM_ROOT or two levels above this file). Everything is written into a temporary directory.
+The scripts are run through their own #! line (Debian's python3, where python3-yaml and
+python3-matplotlib live). Ends with a line `N passed, M failed`.
+"""
+import csv
+import json
+import math
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+import unittest
+
+ROOT = os.path.abspath(os.environ.get("WARPTLM_ROOT") or
+                       os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+EXE = os.path.abspath(os.environ.get("WARPTLM_EXE") or os.path.join(ROOT, "build", "warptlm"))
+SWEEP = os.path.join(ROOT, "scripts", "sweep")
+PLOT = os.path.join(ROOT, "scripts", "plot")
+REQUIRED = ("experiment,label,workload,group,size,config,overlays,cycles,warp_instructions,"
+            "thread_instructions,ipc,verified,wall_seconds").split(",")
+
+# Two labels x two workloads, tiny: four runs of well under a second each.
+TINY = """\
+name: tiny
+baseline: LRR
+defaults: {config: gtx480, size: tiny}
+labels:
+  - {name: LRR, set: {sm.warp_scheduler: lrr}}
+  - {name: GTO, overlays: [gto]}
+workloads:
+  - {name: vecadd, group: memory}
+  - {name: transpose_naive, group: smem}
+"""
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(textwrap.dedent(text))
+    return path
+
+
+def sweep(*args, exe=EXE, timeout=300):
+    return subprocess.run([SWEEP, *args, "--exe", exe], capture_output=True, text=True, timeout=timeout)
+
+
+def read_text(path):
+    with open(path) as f:
+        return f.read()
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def dump(obj, path):
+    with open(path, "w") as f:
+        json.dump(obj, f)
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def done_mtimes(out):
+    runs = os.path.join(out, "runs")
+    return {d: os.stat(os.path.join(runs, d, "DONE")).st_mtime_ns
+            for d in os.listdir(runs) if os.path.exists(os.path.join(runs, d, "DONE"))}
+
+
+def wait_for(cond, timeout=60.0):
+    end = time.time() + timeout
+    while time.time() < end:
+        if cond():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+class SweepTestCase(unittest.TestCase):
+    def setUp(self):
+        self.assertTrue(os.access(EXE, os.X_OK), f"no simulator at {EXE} (set WARPTLM_EXE or build first)")
+        self.tmp = tempfile.mkdtemp(prefix="warptlm-sweep-test-")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def check(self, res, code):
+        self.assertEqual(res.returncode, code, f"exit {res.returncode}\nstdout:\n{res.stdout}\nstderr:\n{res.stderr}")
+
+
+class TestExpansion(SweepTestCase):
+    def test_runs_ids_dirs_and_command_lines(self):
+        write(os.path.join(self.tmp, "ov", "mine.yaml"), "sm: {warp_scheduler: oldest}\n")
+        exp = write(os.path.join(self.tmp, "exp.yaml"), """\
+            name: expand
+            baseline: Base
+            defaults: {config: gtx480, size: tiny, set: {gpu.num_sms: 4}}
+            labels:
+              - {name: Base}
+              - name: "Mine v2"
+                overlays: [gto, ov/mine.yaml]
+                set: {sm: {warp_limit: 8}, gpu.num_sms: 2}
+            workloads:
+              - {name: vecadd, group: memory}
+              - {name: matmul, sizes: [tiny, small], group: compute}
+            """)
+        out = os.path.join(self.tmp, "out")
+        res = sweep(exp, "--out", out, "--dry-run")
+        self.check(res, 0)
+        lines = [l.split("\t") for l in res.stdout.splitlines() if l.strip()]
+        self.assertEqual(len(lines), 2 * 3)
+        ids = [l[0] for l in lines]
+        self.assertEqual(ids, ["Base__vecadd__tiny", "Base__matmul__tiny", "Base__matmul__small",
+                               "Mine-v2__vecadd__tiny", "Mine-v2__matmul__tiny", "Mine-v2__matmul__small"])
+        for rid, d, cmd in lines:
+            self.assertEqual(d, os.path.join(out, "runs", rid))
+            self.assertIn(f"--out {d}", cmd)
+        base_cmd, mine_cmd = lines[0][2], lines[4][2]
+        self.assertIn("--workload vecadd --size tiny --config gtx480", base_cmd)
+        self.assertIn("--set gpu.num_sms=4", base_cmd)
+        self.assertNotIn("--overlay", base_cmd)
+        self.assertIn("--workload matmul --size tiny", mine_cmd)
+        self.assertIn("--overlay gto", mine_cmd)
+        self.assertIn("--overlay " + os.path.join(self.tmp, "ov", "mine.yaml"), mine_cmd)  # file: absolute
+        self.assertIn("--set gpu.num_sms=2", mine_cmd)  # the label's set wins over defaults
+        self.assertNotIn("gpu.num_sms=4", mine_cmd)
+        self.assertIn("--set sm.warp_limit=8", mine_cmd)  # nested maps flatten to dotted keys
+        self.assertFalse(os.path.exists(os.path.join(out, "runs")), "a dry run must not create runs")
+        # --only keeps the label's runs
+        res = sweep(exp, "--out", out, "--dry-run", "--only", "Base")
+        self.check(res, 0)
+        self.assertEqual(len(res.stdout.splitlines()), 3)
+
+    def test_bad_experiments_exit_2_with_the_key(self):
+        cases = {
+            "labls": ("name: x\nbaseline: A\nlabls: []\nworkloads: [vecadd]\n", "did you mean 'labels'"),
+            "baseline": ("name: x\nbaseline: Z\nlabels: [{name: A, config: gtx480}]\nworkloads: [vecadd]\n",
+                         "baseline 'Z' is not a label"),
+            "workload": ("name: x\nbaseline: A\nlabels: [{name: A, config: gtx480}]\nworkloads: [vecad]\n",
+                         "did you mean 'vecadd'"),
+            "size": ("name: x\nbaseline: A\nlabels: [{name: A, config: gtx480}]\n"
+                     "workloads: [{name: vecadd, size: huge}]\n", "size 'huge'"),
+        }
+        for what, (text, message) in cases.items():
+            with self.subTest(what):
+                exp = write(os.path.join(self.tmp, f"{what}.yaml"), text)
+                res = sweep(exp, "--out", os.path.join(self.tmp, "o"), "--dry-run")
+                self.check(res, 2)
+                self.assertIn(message, res.stderr)
+                self.assertIn(f"{what}.yaml", res.stderr)
+
+
+class TestRealRuns(SweepTestCase):
+    """One real tiny sweep shared by the results, summary and plot tests."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.shared = tempfile.mkdtemp(prefix="warptlm-sweep-shared-")
+        cls.exp = write(os.path.join(cls.shared, "tiny.yaml"), TINY)
+        cls.out = os.path.join(cls.shared, "out")
+        cls.res = sweep(cls.exp, "--out", cls.out, "-j", "2") if os.access(EXE, os.X_OK) else None
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.shared, ignore_errors=True)
+
+    def test_results_csv(self):
+        self.check(self.res, 0)
+        rows = read_csv(os.path.join(self.out, "results.csv"))
+        self.assertEqual(len(rows), 4)
+        for col in REQUIRED:
+            self.assertIn(col, rows[0])
+        for r in rows:
+            self.assertEqual(r["experiment"], "tiny")
+            self.assertEqual(r["status"], "ok")
+            self.assertEqual(r["config"], "gtx480")
+            self.assertGreater(int(r["cycles"]), 0)
+            self.assertGreater(int(r["thread_instructions"]), int(r["warp_instructions"]))
+            self.assertEqual(r["verified"], "true")
+            self.assertAlmostEqual(float(r["ipc"]), int(r["thread_instructions"]) / int(r["cycles"]), places=3)
+            self.assertGreaterEqual(float(r["wall_seconds"]), 0.0)
+            # the row agrees with the run's own stats.json
+            stats = load(os.path.join(self.out, r["run_dir"], "stats.json"))
+            self.assertEqual(int(r["cycles"]), sum(k["cycles"] for k in stats["kernels"]))
+        self.assertEqual({(r["label"], r["workload"], r["group"], r["overlays"]) for r in rows},
+                         {("LRR", "vecadd", "memory", ""), ("LRR", "transpose_naive", "smem", ""),
+                          ("GTO", "vecadd", "memory", "gto"), ("GTO", "transpose_naive", "smem", "gto")})
+        for d in os.listdir(os.path.join(self.out, "runs")):
+            for f in ("DONE", "log.txt", "run.json", "stats.json", "stats.txt", "config.resolved.yaml"):
+                self.assertTrue(os.path.exists(os.path.join(self.out, "runs", d, f)), f"{d}/{f}")
+        self.assertRegex(self.res.stderr, r"\[4/4\] \S+ \S+ tiny: ok \(\d+ cycles\)")
+
+    def test_summary_speedups(self):
+        self.check(self.res, 0)
+        rows = read_csv(os.path.join(self.out, "results.csv"))
+        cyc = {(r["label"], r["workload"]): int(r["cycles"]) for r in rows}
+        text = read_text(os.path.join(self.out, "summary.txt"))
+        self.assertIn(text.strip().splitlines()[0], self.res.stdout)
+        table = {l.split()[0]: l.split() for l in text.splitlines() if l.split()}
+        header = [l.split() for l in text.splitlines() if l.startswith("workload")][0]
+        self.assertEqual(header[-2:], ["LRR", "GTO"])
+        for wl in ("vecadd", "transpose_naive"):
+            self.assertEqual(table[wl][-2], "1.000")  # the baseline over itself
+            self.assertAlmostEqual(float(table[wl][-1]), cyc[("LRR", wl)] / cyc[("GTO", wl)], places=3)
+        gm = {l.split()[1]: l.split() for l in text.splitlines() if l.startswith("geomean")}
+        self.assertEqual(set(gm), {"memory", "smem", "all"})
+        self.assertEqual(gm["all"][-2], "1.000")
+        expect = math.sqrt(cyc[("LRR", "vecadd")] / cyc[("GTO", "vecadd")] *
+                           cyc[("LRR", "transpose_naive")] / cyc[("GTO", "transpose_naive")])
+        self.assertAlmostEqual(float(gm["all"][-1]), expect, places=3)
+        self.assertAlmostEqual(float(gm["memory"][-1]), cyc[("LRR", "vecadd")] / cyc[("GTO", "vecadd")], places=3)
+
+    def check_png(self, path):
+        self.assertTrue(os.path.exists(path), f"missing {path}")
+        with open(path, "rb") as f:
+            self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n", path)
+        self.assertGreater(os.path.getsize(path), 1024, path)
+
+    def test_plots_from_a_sweep(self):
+        self.check(self.res, 0)
+        png = os.path.join(self.tmp, "png")
+        res = subprocess.run([PLOT, self.out, "-o", png], capture_output=True, text=True, timeout=120)
+        self.check(res, 0)
+        for name in ("ipc.png", "speedup.png", "stalls.png", "conflicts.png"):
+            self.check_png(os.path.join(png, name))
+        self.assertFalse(os.path.exists(os.path.join(png, "timeseries.png")))
+        self.assertIn("skip timeseries.png", res.stderr)
+        # the csv itself works as input too
+        png2 = os.path.join(self.tmp, "png2")
+        res = subprocess.run([PLOT, os.path.join(self.out, "results.csv"), "-o", png2],
+                             capture_output=True, text=True, timeout=120)
+        self.check(res, 0)
+        self.check_png(os.path.join(png2, "speedup.png"))
+
+    def test_plots_from_run_dirs_with_samples(self):
+        self.check(self.res, 0)
+        runs = os.path.join(self.out, "runs")
+        a = os.path.join(self.tmp, "a")
+        shutil.copytree(os.path.join(runs, "GTO__transpose_naive__tiny"), a)
+        stats = load(os.path.join(a, "stats.json"))
+        n = 8
+        stats["samples"] = {"interval": 100, "cycle": [100 * (i + 1) for i in range(n)],
+                            "series": {"ipc": [float(i % 3) for i in range(n)], "sched.issued": list(range(n))}}
+        dump(stats, os.path.join(a, "stats.json"))
+        # a bare run directory without stats counters must not crash anything
+        b = os.path.join(self.tmp, "b")
+        os.makedirs(b)
+        dump({"kernels": [{"name": "k", "cycles": 10, "thread_instructions": 64, "warp_instructions": 2,
+                           "ipc": 6.4, "verified": True}]}, os.path.join(b, "stats.json"))
+        png = os.path.join(self.tmp, "png")
+        res = subprocess.run([PLOT, a, b, os.path.join(runs, "LRR__transpose_naive__tiny"), "-o", png],
+                             capture_output=True, text=True, timeout=120)
+        self.check(res, 0)
+        for name in ("ipc.png", "stalls.png", "conflicts.png", "timeseries.png"):
+            self.check_png(os.path.join(png, name))
+
+
+class TestResume(SweepTestCase):
+    def test_only_missing_runs_are_recomputed(self):
+        exp = write(os.path.join(self.tmp, "tiny.yaml"), TINY)
+        out = os.path.join(self.tmp, "out")
+        self.check(sweep(exp, "--out", out, "-j", "2"), 0)
+        before = done_mtimes(out)
+        self.assertEqual(len(before), 4)
+        victim = "GTO__vecadd__tiny"
+        shutil.rmtree(os.path.join(out, "runs", victim))
+        time.sleep(0.02)
+        res = sweep(exp, "--out", out, "-j", "2")
+        self.check(res, 0)
+        self.assertIn("3 of 4 runs already done; running 1", res.stderr)
+        self.assertIn("[4/4] GTO vecadd tiny: ok", res.stderr)
+        after = done_mtimes(out)
+        self.assertEqual(set(after), set(before))
+        for rid, t in before.items():
+            if rid == victim:
+                self.assertNotEqual(after[rid], t)
+            else:
+                self.assertEqual(after[rid], t, f"{rid} was recomputed")
+        self.assertEqual([r["status"] for r in read_csv(os.path.join(out, "results.csv"))], ["ok"] * 4)
+        # nothing left to do: a third sweep runs nothing
+        res = sweep(exp, "--out", out)
+        self.check(res, 0)
+        self.assertEqual(done_mtimes(out), after)
+        # a changed label is rerun (same run ids, different command line)
+        write(exp, TINY.replace("overlays: [gto]", "overlays: [gto], set: {gpu.num_sms: 2}"))
+        res = sweep(exp, "--out", out)
+        self.check(res, 0)
+        self.assertIn("2 changed since they ran", res.stderr)
+        # the cluster-task entry point runs one planned run
+        shutil.rmtree(os.path.join(out, "runs", victim))
+        res = subprocess.run([SWEEP, "--out", out, "--exec-run", victim, "--exe", EXE],
+                             capture_output=True, text=True, timeout=120)
+        self.check(res, 0)
+        self.assertTrue(os.path.exists(os.path.join(out, "runs", victim, "DONE")))
+
+
+class TestInterruption(SweepTestCase):
+    HANG = "GTO__transpose_naive__tiny"
+
+    def hanging_exe(self):
+        """The real simulator, but the GTO transpose run hangs after writing its outputs."""
+        path = os.path.join(self.tmp, "hang-warptlm")
+        with open(path, "w") as f:
+            f.write(textwrap.dedent(f"""\
+                #!/bin/sh
+                "{EXE}" "$@"; rc=$?
+                case "$*" in *transpose_naive*gto*) echo "hanging"; exec sleep 120;; esac
+                exit $rc
+                """))
+        os.chmod(path, 0o755)
+        return path
+
+    def start(self, exp, out):
+        return subprocess.Popen([SWEEP, exp, "--out", out, "-j", "1", "--exe", self.hanging_exe()],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+
+    def wait_hanging(self, out):
+        runs = os.path.join(out, "runs")
+        def hanging():
+            if not os.path.isdir(runs):
+                return False
+            return any(d.startswith(self.HANG + ".partial-") and os.path.exists(os.path.join(runs, d, "stats.json"))
+                       for d in os.listdir(runs)) and len(done_mtimes(out)) == 3
+        self.assertTrue(wait_for(hanging), "the hanging run never started")
+
+    def test_killed_sweep_leaves_nothing_that_looks_finished(self):
+        exp = write(os.path.join(self.tmp, "tiny.yaml"), TINY)
+        out = os.path.join(self.tmp, "out")
+        p = self.start(exp, out)
+        try:
+            self.wait_hanging(out)
+        finally:
+            os.killpg(p.pid, signal.SIGKILL)  # the whole sweep, simulators and all, mid-run
+            p.communicate()
+        runs = os.path.join(out, "runs")
+        self.assertFalse(os.path.exists(os.path.join(runs, self.HANG)), "a killed run was published")
+        before = done_mtimes(out)
+        self.assertEqual(len(before), 3)
+        self.assertNotIn(self.HANG, before)
+        res = sweep(exp, "--out", out, "-j", "2")
+        self.check(res, 0)
+        self.assertIn("3 of 4 runs already done; running 1", res.stderr)
+        after = done_mtimes(out)
+        self.assertEqual(len(after), 4)
+        for rid, t in before.items():
+            self.assertEqual(after[rid], t, f"{rid} was recomputed")
+        self.assertEqual(sorted(os.listdir(runs)), sorted(after), "leftover partial directories")
+
+    def test_terminated_sweep_keeps_finished_results(self):
+        exp = write(os.path.join(self.tmp, "tiny.yaml"), TINY)
+        out = os.path.join(self.tmp, "out")
+        p = self.start(exp, out)
+        try:
+            self.wait_hanging(out)
+            p.send_signal(signal.SIGTERM)  # like Ctrl-C: the sweep stops its simulators and reports
+            _, err = p.communicate(timeout=60)
+        finally:
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.communicate()
+        self.assertEqual(p.returncode, 130, err)
+        self.assertIn("interrupted", err)
+        rows = {r["run_id"]: r["status"] for r in read_csv(os.path.join(out, "results.csv"))}
+        self.assertEqual(rows[self.HANG], "pending")
+        self.assertEqual(sorted(v for k, v in rows.items() if k != self.HANG), ["ok"] * 3)
+        self.assertEqual(sorted(os.listdir(os.path.join(out, "runs"))), sorted(done_mtimes(out)))
+        self.check(sweep(exp, "--out", out), 0)
+        self.assertEqual(len(done_mtimes(out)), 4)
+
+
+class TestFailure(SweepTestCase):
+    def test_failed_runs_are_listed_and_the_rest_complete(self):
+        exp = write(os.path.join(self.tmp, "fail.yaml"), """\
+            name: fail
+            baseline: Good
+            defaults: {config: gtx480, size: tiny}
+            labels:
+              - {name: Good}
+              - {name: Broken, set: {gpu.num_sms: 0}}
+            workloads:
+              - {name: vecadd, group: memory}
+              - {name: transpose_naive, group: smem}
+            """)
+        out = os.path.join(self.tmp, "out")
+        res = sweep(exp, "--out", out, "-j", "2")
+        self.check(res, 1)
+        rows = {r["run_id"]: r for r in read_csv(os.path.join(out, "results.csv"))}
+        self.assertEqual(len(rows), 4)
+        for wl in ("vecadd", "transpose_naive"):
+            good, bad = rows[f"Good__{wl}__tiny"], rows[f"Broken__{wl}__tiny"]
+            self.assertEqual(good["status"], "ok")
+            self.assertGreater(int(good["cycles"]), 0)
+            self.assertEqual(bad["status"], "failed")
+            self.assertEqual(bad["cycles"], "")
+            d = os.path.join(out, "runs", f"Broken__{wl}__tiny")
+            log = os.path.join(d, "log.txt")
+            self.assertFalse(os.path.exists(os.path.join(d, "DONE")))
+            self.assertEqual(load(os.path.join(d, "FAILED"))["exit"], 2)
+            self.assertIn("gpu.num_sms", read_text(log))
+            self.assertIn(log, res.stdout)  # listed with its log path
+            self.assertIn(log, read_text(os.path.join(out, "summary.txt")))
+        self.assertIn("failed runs (2)", res.stdout)
+        self.assertIn("FAILED", res.stderr)
+        self.assertIn("2 failed", res.stderr)
+        # a rerun retries the failures only
+        before = done_mtimes(out)
+        res = sweep(exp, "--out", out)
+        self.check(res, 1)
+        self.assertEqual(done_mtimes(out), before)
+
+
+if __name__ == "__main__":
+    prog = unittest.main(exit=False, verbosity=2)
+    r = prog.result
+    failed = len(r.failures) + len(r.errors) + len(r.unexpectedSuccesses)
+    passed = r.testsRun - failed - len(r.skipped)
+    print(f"{passed} passed, {failed} failed")
+    sys.exit(1 if failed or not r.wasSuccessful() else 0)

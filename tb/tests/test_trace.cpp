@@ -1,0 +1,520 @@
+// Waveform tracing tests: run the warptlm executable with --vcd (or a run
+// YAML's trace section), read the VCD back with a small parser written here,
+// and check it against the run's own counters: what a probe shows over time
+// must add up to what the statistics counted. Also the GTKWave save file and
+// its translate files, the cycle window, the hierarchy filters, and the
+// refusal to trace a functional run.
+#include "cli_util.hpp"
+
+#include <catch2/catch.hpp>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace fs = std::filesystem;
+using namespace cli_util;
+
+namespace {
+
+// ---------------------------------------------------------------- a VCD reader
+
+struct Signal {
+  unsigned width = 0;
+  std::vector<std::pair<uint64_t, uint64_t>> changes;  // (time, value) in file order
+  bool fits = true;                                   // every value fits `width` bits (and is 0/1 only)
+};
+
+struct Vcd {
+  std::map<std::string, Signal> signals;  // by dotted name (scopes joined with '.')
+  std::vector<uint64_t> times;            // every #time, in file order
+  bool has_dumpvars = false;
+  std::string error;                      // empty when the file parsed
+  uint64_t value_changes = 0;
+
+  const Signal& at(const std::string& name) const {
+    static const Signal none;
+    auto it = signals.find(name);
+    return it == signals.end() ? none : it->second;
+  }
+  bool has(const std::string& name) const { return signals.count(name) != 0; }
+  // The value after every change at or before time t (false when none yet).
+  bool value_at(const std::string& name, uint64_t t, uint64_t& v) const {
+    bool found = false;
+    for (auto& c : at(name).changes) {
+      if (c.first > t) break;
+      v = c.second;
+      found = true;
+    }
+    return found;
+  }
+};
+
+Vcd parse_vcd(const std::string& path) {
+  Vcd vcd;
+  std::istringstream in(slurp(path));
+  std::vector<std::string> tok;
+  for (std::string t; in >> t;) tok.push_back(t);
+  std::map<std::string, std::vector<std::string>> by_code;  // VCD identifier -> names
+  std::vector<std::string> scope;
+  size_t i = 0;
+  auto need = [&](size_t n) {
+    if (i + n > tok.size()) vcd.error = "file ends inside a declaration";
+    return vcd.error.empty();
+  };
+  auto skip_to_end = [&]() {
+    while (i < tok.size() && tok[i] != "$end") ++i;
+    ++i;
+  };
+  // header
+  bool defs_done = false;
+  while (i < tok.size() && !defs_done && vcd.error.empty()) {
+    const std::string& t = tok[i];
+    if (t == "$scope") {
+      if (!need(4)) break;
+      scope.push_back(tok[i + 2]);
+      i += 3;
+      skip_to_end();
+    } else if (t == "$upscope") {
+      if (scope.empty()) vcd.error = "$upscope without $scope";
+      else scope.pop_back();
+      ++i;
+      skip_to_end();
+    } else if (t == "$var") {
+      if (!need(6)) break;
+      const unsigned width = unsigned(std::stoul(tok[i + 2]));
+      const std::string code = tok[i + 3];
+      std::string name;
+      for (auto& s : scope) name += s + ".";
+      name += tok[i + 4];
+      if (vcd.signals.count(name)) vcd.error = "signal declared twice: " + name;
+      vcd.signals[name].width = width;
+      by_code[code].push_back(name);
+      i += 5;
+      skip_to_end();
+    } else if (t == "$enddefinitions") {
+      ++i;
+      skip_to_end();
+      defs_done = true;
+    } else if (!t.empty() && t[0] == '$') {  // $date, $version, $timescale, $comment
+      ++i;
+      skip_to_end();
+    } else {
+      vcd.error = "unexpected token in the header: " + t;
+    }
+  }
+  if (!defs_done && vcd.error.empty()) vcd.error = "no $enddefinitions";
+  if (!scope.empty() && vcd.error.empty()) vcd.error = "unclosed $scope";
+  // value changes
+  bool have_time = false;
+  uint64_t now = 0;
+  auto record = [&](const std::string& digits, const std::string& code) {
+    auto it = by_code.find(code);
+    if (it == by_code.end()) {
+      vcd.error = "value change of an undeclared identifier '" + code + "'";
+      return;
+    }
+    if (!have_time) {
+      vcd.error = "value change before the first #time";
+      return;
+    }
+    ++vcd.value_changes;
+    for (const std::string& name : it->second) {
+      Signal& s = vcd.signals[name];
+      size_t first = digits.find_first_not_of('0');
+      const std::string sig = first == std::string::npos ? "0" : digits.substr(first);
+      bool ok = sig.find_first_not_of("01") == std::string::npos && sig.size() <= s.width && sig.size() <= 64;
+      uint64_t v = 0;
+      if (ok)
+        for (char c : sig) v = (v << 1) | uint64_t(c == '1');
+      if (!ok) s.fits = false;
+      s.changes.emplace_back(now, v);
+    }
+  };
+  while (i < tok.size() && vcd.error.empty()) {
+    const std::string& t = tok[i];
+    if (t[0] == '#') {
+      const uint64_t nt = std::stoull(t.substr(1));
+      if (have_time && nt <= now) vcd.error = "time does not increase: " + t;
+      now = nt;
+      have_time = true;
+      vcd.times.push_back(nt);
+      ++i;
+    } else if (t == "$dumpvars") {
+      vcd.has_dumpvars = true;
+      ++i;
+    } else if (t == "$end") {
+      ++i;
+    } else if (t == "$comment") {
+      skip_to_end();
+    } else if (t[0] == 'b' || t[0] == 'B') {
+      if (i + 1 >= tok.size()) {
+        vcd.error = "vector value without an identifier";
+        break;
+      }
+      record(t.substr(1), tok[i + 1]);
+      i += 2;
+    } else if (t[0] == '0' || t[0] == '1' || t[0] == 'x' || t[0] == 'X' || t[0] == 'z' || t[0] == 'Z') {
+      record(std::string(1, t[0]), t.substr(1));
+      ++i;
+    } else {
+      vcd.error = "unexpected token among the value changes: " + t;
+    }
+  }
+  return vcd;
+}
+
+// How many changes of `name` raise its value by exactly one (a FIFO's
+// pushes: a push and a pop in one cycle still show as two changes). The value
+// before the first change is taken as 0.
+uint64_t increments(const Vcd& vcd, const std::string& name) {
+  uint64_t n = 0, prev = 0;
+  for (auto& c : vcd.at(name).changes) {
+    if (c.second == prev + 1) ++n;
+    prev = c.second;
+  }
+  return n;
+}
+
+// Sum over the stretches between consecutive changes of f(value) * length.
+template <class F>
+uint64_t integral(const Vcd& vcd, const std::string& name, F f) {
+  const auto& ch = vcd.at(name).changes;
+  uint64_t sum = 0;
+  for (size_t k = 0; k + 1 < ch.size(); ++k) sum += f(ch[k].second) * (ch[k + 1].first - ch[k].first);
+  return sum;
+}
+
+uint64_t max_value(const Vcd& vcd, const std::string& name) {
+  uint64_t m = 0;
+  for (auto& c : vcd.at(name).changes) m = std::max(m, c.second);
+  return m;
+}
+
+uint64_t last_value(const Vcd& vcd, const std::string& name) {
+  const auto& ch = vcd.at(name).changes;
+  return ch.empty() ? UINT64_MAX : ch.back().second;
+}
+
+std::vector<std::string> names_with_prefix(const Vcd& vcd, const std::string& prefix) {
+  std::vector<std::string> v;
+  for (auto& s : vcd.signals)
+    if (s.first.compare(0, prefix.size(), prefix) == 0) v.push_back(s.first);
+  return v;
+}
+
+// ---------------------------------------------------------------- runs
+
+// A traced transpose_naive run (32-way shared-memory conflicts) on gtx480.
+struct TracedRun {
+  Vcd vcd;
+  YAML::Node stats, config;
+};
+
+TracedRun traced_run(const TempDir& t, const std::string& name, const std::string& extra = "") {
+  const std::string vcd = t / (name + ".vcd"), out = t / (name + "_out");
+  auto r = warptlm(t, "run --workload transpose_naive --size tiny --config gtx480 -q --vcd " + q(vcd) + " --out " + q(out) +
+                          " " + extra);
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  REQUIRE(fs::exists(vcd));
+  TracedRun run;
+  run.vcd = parse_vcd(vcd);
+  INFO("VCD parse error: " << run.vcd.error);
+  REQUIRE(run.vcd.error.empty());
+  run.stats = YAML::LoadFile(out + "/stats.json");
+  run.config = YAML::LoadFile(out + "/config.resolved.yaml");
+  return run;
+}
+
+uint64_t counter(const TracedRun& run, const std::string& k) {
+  INFO("counter " << k);
+  REQUIRE(run.stats["counters"][k]);
+  return run.stats["counters"][k].as<uint64_t>();
+}
+
+}  // namespace
+
+// ============================================================ the whole run
+
+TEST_CASE("trace: a traced run agrees with its counters and every value fits its width", "[trace]") {
+  TempDir t("warptlm_trace");
+  const TracedRun run = traced_run(t, "trace");
+  const Vcd& v = run.vcd;
+  REQUIRE(v.has_dumpvars);
+  REQUIRE(!v.times.empty());
+
+  SECTION("every value of every signal fits its declared width") {
+    for (auto& s : v.signals) {
+      INFO(s.first << " width " << s.second.width);
+      CHECK(s.second.width >= 1);
+      CHECK(s.second.fits);
+    }
+  }
+
+  SECTION("scheduler: one change of issue_cycles per issue cycle, ending at the count") {
+    const std::string sig = "sm0.sched0.issue_cycles";
+    REQUIRE(v.has(sig));
+    const uint64_t issued = counter(run, "sm0.sched0.issued");
+    CHECK(issued > 0);
+    CHECK(v.at(sig).changes.size() == issued);
+    CHECK(last_value(v, sig) == issued);
+  }
+
+  SECTION("shared memory: the conflict degree over time adds up to busy cycles and bank conflicts") {
+    const std::string sig = "sm0.smem.conflict_degree";
+    REQUIRE(v.has(sig));
+    CHECK(v.at(sig).width == 6);
+    CHECK(max_value(v, sig) == 32);  // the naive transpose's column reads: 32 lanes in one bank
+    CHECK(last_value(v, sig) == 0);  // idle once drained
+    // non-zero exactly while the bank array is busy
+    CHECK(integral(v, sig, [](uint64_t d) { return uint64_t(d != 0); }) == counter(run, "sm0.smem.busy_cycles"));
+    // one warp part (gtx480): an access of degree d holds the array d cycles,
+    // d - 1 of them conflict cycles; a stretch of degree d is whole accesses
+    REQUIRE(run.config["smem"]["warp_parts"].as<int>() == 1);
+    const auto& ch = v.at(sig).changes;
+    uint64_t conflict_cycles = 0, conflicted_time = 0;
+    for (size_t k = 0; k + 1 < ch.size(); ++k) {
+      const uint64_t d = ch[k].second, len = ch[k + 1].first - ch[k].first;
+      if (!d) continue;
+      INFO("degree " << d << " for " << len << " cycles from cycle " << ch[k].first);
+      CHECK(len % d == 0);
+      conflict_cycles += len / d * (d - 1);
+      if (d >= 2) conflicted_time += len;
+    }
+    CHECK(conflict_cycles == counter(run, "sm0.smem.bank_conflicts"));
+    CHECK((conflicted_time > 0) == (counter(run, "shmem_bank_conflicts") > 0));
+  }
+
+  SECTION("L1: one cycle of a lookup outcome per request, MSHRs rise once per fill") {
+    const std::string out = "sm0.l1d.outcome", mshrs = "sm0.l1d.mshrs";
+    REQUIRE(v.has(out));
+    REQUIRE(v.has(mshrs));
+    // values: idle, hit, miss, merge, reservation_fail, bypass (the L1 runs on the core clock)
+    CHECK(integral(v, out, [](uint64_t o) { return uint64_t(o == 1 || o == 2 || o == 3 || o == 5); }) ==
+          counter(run, "sm0.l1d.requests"));
+    CHECK((integral(v, out, [](uint64_t o) { return uint64_t(o == 1); }) > 0) == (counter(run, "sm0.l1d.hits") > 0));
+    CHECK((integral(v, out, [](uint64_t o) { return uint64_t(o == 4); }) > 0) ==
+          (counter(run, "sm0.l1d.reservation_fails") > 0));
+    CHECK(max_value(v, out) <= 5);
+    CHECK(last_value(v, out) == 0);
+    CHECK(increments(v, mshrs) == counter(run, "sm0.l1d.fill_requests"));
+    CHECK(max_value(v, mshrs) <= run.config["l1d"]["mshr_entries"].as<uint64_t>());
+    CHECK(last_value(v, mshrs) == 0);
+  }
+
+  SECTION("crossbar: queue pushes equal requests and responses, every queue drains") {
+    const std::vector<std::string> parts = names_with_prefix(v, "icn.to_part"), sms = names_with_prefix(v, "icn.to_sm");
+    CHECK(parts.size() == run.config["mem"]["partitions"].as<size_t>());
+    CHECK(!sms.empty());
+    uint64_t pushed = 0, returned = 0;
+    for (auto& n : parts) {
+      INFO(n);
+      pushed += increments(v, n);
+      CHECK(max_value(v, n) <= run.config["icn"]["queue"].as<uint64_t>());
+      if (!v.at(n).changes.empty()) CHECK(last_value(v, n) == 0);
+    }
+    for (auto& n : sms) {
+      INFO(n);
+      returned += increments(v, n);
+      if (!v.at(n).changes.empty()) CHECK(last_value(v, n) == 0);
+    }
+    CHECK(pushed == counter(run, "icn.requests"));
+    CHECK(returned == counter(run, "icn.responses"));
+  }
+
+  SECTION("L2 and DRAM: MSHRs and the request queue drain, open rows follow activates and precharges") {
+    REQUIRE(v.has("part0.l2.mshrs"));
+    CHECK(max_value(v, "part0.l2.mshrs") > 0);
+    CHECK(max_value(v, "part0.l2.mshrs") <= run.config["l2"]["mshr_entries"].as<uint64_t>());
+    CHECK(last_value(v, "part0.l2.mshrs") == 0);
+    REQUIRE(v.has("dram0.queue"));
+    CHECK(increments(v, "dram0.queue") == counter(run, "dram0.requests"));
+    CHECK(max_value(v, "dram0.queue") <= run.config["dram"]["queue"].as<uint64_t>());
+    CHECK(last_value(v, "dram0.queue") == 0);
+    const uint64_t closed = (uint64_t(1) << 20) - 1;
+    const std::vector<std::string> banks = names_with_prefix(v, "dram0.bank");
+    CHECK(banks.size() == run.config["dram"]["banks"].as<size_t>());
+    uint64_t opens = 0, closes = 0;
+    for (auto& n : banks) {
+      INFO(n);
+      CHECK(v.at(n).width == 20);
+      const auto& ch = v.at(n).changes;
+      REQUIRE(!ch.empty());
+      CHECK(ch.front().second == closed);  // every bank starts precharged
+      for (size_t k = 1; k < ch.size(); ++k) ++(ch[k].second == closed ? closes : opens);
+    }
+    CHECK(opens == counter(run, "dram0.activates"));
+    CHECK(closes == counter(run, "dram0.precharges"));
+  }
+}
+
+// ============================================================ GTKWave save file
+
+TEST_CASE("trace: the gtkw file names only traced signals and its translate files decode values", "[trace]") {
+  TempDir t("warptlm_trace");
+  const TracedRun run = traced_run(t, "view");
+  const std::string gtkw = t / "view.gtkw";
+  REQUIRE(fs::exists(gtkw));
+  std::set<std::string> named;
+  std::map<std::string, std::map<uint64_t, std::string>> translations;  // file -> value -> name
+  std::istringstream in(slurp(gtkw));
+  bool dumpfile = false;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty()) continue;
+    INFO("gtkw line: " << line);
+    if (line.rfind("[dumpfile]", 0) == 0) {
+      dumpfile = true;
+      CHECK(contains(line, t / "view.vcd"));
+    }
+    if (line[0] == '^') {  // ^N translate-file
+      const size_t sp = line.find(' ');
+      REQUIRE(sp != std::string::npos);
+      const std::string file = line.substr(sp + 1);
+      CHECK(fs::exists(file));
+      if (translations.count(file)) continue;
+      auto& map = translations[file];
+      std::istringstream tf(slurp(file));
+      for (std::string tl; std::getline(tf, tl);) {
+        if (tl.empty() || tl[0] == '#') continue;
+        std::istringstream ls(tl);
+        uint64_t value = 0;
+        std::string name;
+        INFO("translate line: " << tl);
+        CHECK(bool(ls >> value >> name));
+        CHECK(!name.empty());
+        CHECK(map.count(value) == 0);
+        map[value] = name;
+      }
+      CHECK(!map.empty());
+      continue;
+    }
+    if (line[0] == '@' || line[0] == '-' || line[0] == '[' || line[0] == '*') continue;
+    // a signal: dotted.name[msb:lsb] (no suffix for one bit)
+    std::string name = line;
+    unsigned width = 1;
+    const size_t br = line.find('[');
+    if (br != std::string::npos) {
+      name = line.substr(0, br);
+      const size_t colon = line.find(':', br);
+      REQUIRE(colon != std::string::npos);
+      width = unsigned(std::stoul(line.substr(br + 1, colon - br - 1))) + 1;
+      CHECK(line.substr(colon) == ":0]");
+    }
+    CHECK(run.vcd.has(name));
+    CHECK(run.vcd.at(name).width == width);
+    named.insert(name);
+  }
+  CHECK(dumpfile);
+  // every traced signal has its place in the view
+  for (auto& s : run.vcd.signals) {
+    INFO(s.first);
+    CHECK(named.count(s.first) == 1);
+  }
+  // the enumerations decode: the L1 outcome's and the scheduler outcome's names are there
+  std::set<std::string> decoded;
+  for (auto& f : translations)
+    for (auto& e : f.second) decoded.insert(std::to_string(e.first) + " " + e.second);
+  CHECK(decoded.count("0 idle") == 1);
+  CHECK(decoded.count("4 reservation_fail") == 1);
+  CHECK(decoded.count("0 issued") == 1);
+}
+
+// ============================================================ window and filters
+
+TEST_CASE("trace: trace.window keeps only its cycles and agrees with a full trace", "[trace]") {
+  TempDir t("warptlm_trace");
+  const TracedRun full = traced_run(t, "full");
+  const TracedRun win = traced_run(t, "win", "--set trace.window=1000,2000");
+  const Vcd& w = win.vcd;
+  REQUIRE(w.has_dumpvars);
+  REQUIRE(!w.times.empty());
+  CHECK(w.times.front() >= 1000);
+  for (uint64_t time : w.times) {
+    INFO("#" << time);
+    CHECK(time >= 1000);
+    CHECK(time <= 2000);
+  }
+  // the window does not change what is declared, only when it is dumped
+  CHECK(w.signals.size() == full.vcd.signals.size());
+  // at every time the windowed trace shows, each of its signals has the full trace's value
+  size_t compared = 0;
+  for (auto& s : w.signals) {
+    std::map<uint64_t, uint64_t> final_at;  // the value after the last change at each time
+    for (auto& c : s.second.changes) final_at[c.first] = c.second;
+    for (auto& fv : final_at) {
+      uint64_t expect = 0;
+      INFO(s.first << " at #" << fv.first);
+      REQUIRE(full.vcd.value_at(s.first, fv.first, expect));
+      CHECK(fv.second == expect);
+      ++compared;
+    }
+  }
+  CHECK(compared > 0);
+  CHECK(contains(slurp(t / "win.gtkw"), "[timestart] 1000"));
+}
+
+TEST_CASE("trace: include and exclude globs select signals by hierarchy", "[trace]") {
+  TempDir t("warptlm_trace");
+  const TracedRun run = traced_run(t, "sel", "--set 'trace.include=sm1.*' --set 'trace.exclude=*warp*'");
+  REQUIRE(!run.vcd.signals.empty());
+  for (auto& s : run.vcd.signals) {
+    INFO(s.first);
+    CHECK(s.first.rfind("sm1.", 0) == 0);
+    CHECK(!contains(s.first, "warp"));
+  }
+  for (const char* n : {"sm1.sched0.issue_cycles", "sm1.smem.conflict_degree", "sm1.l1d.outcome", "sm1.l1d.mshrs"}) {
+    INFO(n);
+    CHECK(run.vcd.has(n));
+  }
+  CHECK(run.vcd.at("sm1.sched0.issue_cycles").changes.size() == counter(run, "sm1.sched0.issued"));
+}
+
+// ============================================================ errors and run files
+
+TEST_CASE("trace: --vcd with sim.mode=functional exits 2 and says why", "[trace][error]") {
+  TempDir t("warptlm_trace");
+  auto r = warptlm(t, "run --workload transpose_naive --size tiny --config gtx480 -q --set sim.mode=functional --vcd " +
+                          q(t / "f.vcd") + " --out " + q(t / "out"));
+  INFO(r.out);
+  CHECK(r.code == 2);
+  CHECK(contains(r.out, "timing"));
+  CHECK(contains(r.out, "functional"));
+  CHECK(!fs::exists(t / "f.vcd"));
+}
+
+TEST_CASE("trace: a run YAML trace section with list values works", "[trace]") {
+  TempDir t("warptlm_trace");
+  write_text(t / "run.yaml",
+             "workload: transpose_naive\n"
+             "size: tiny\n"
+             "config: gtx480\n"
+             "trace: {vcd: t.vcd, window: [100, 200], include: [\"sm0.*\", \"dram0.*\"]}\n");
+  auto r = warptlm(t, "run run.yaml -q --out out", t.path);
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  REQUIRE(fs::exists(t / "t.vcd"));
+  CHECK(fs::exists(t / "t.gtkw"));
+  const Vcd v = parse_vcd(t / "t.vcd");
+  INFO("VCD parse error: " << v.error);
+  REQUIRE(v.error.empty());
+  REQUIRE(!v.times.empty());
+  for (uint64_t time : v.times) {
+    INFO("#" << time);
+    CHECK(time >= 100);
+    CHECK(time <= 200);
+  }
+  CHECK(v.has("sm0.sched0.issue_cycles"));
+  CHECK(v.has("dram0.queue"));
+  for (auto& s : v.signals) {
+    INFO(s.first);
+    CHECK((s.first.rfind("sm0.", 0) == 0 || s.first.rfind("dram0.", 0) == 0));
+  }
+}
