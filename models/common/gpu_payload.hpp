@@ -8,7 +8,8 @@
 
 namespace warptlm {
 
-enum class MemKind : uint8_t { Load, Store, Atomic, InstFetch, ConstLoad };
+enum class MemKind : uint8_t { Load, Store, Atomic, InstFetch, ConstLoad,
+                               LockAcquire, LockRelease, LockOwnerDone };  // scratchpad-sharing lock requests
 
 // GPU facts that ride with a transaction: who asked, for what, from where.
 struct GpuExtension : tlm::tlm_extension<GpuExtension> {

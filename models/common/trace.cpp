@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <fstream>
 #include <set>
 #include <systemc>
@@ -69,6 +70,7 @@ Tracer::Tracer(const TraceConfig& cfg, double period_ps) : cfg_(cfg), period_ps_
 
 Tracer::~Tracer() {
   if (!header_done_) begin_dump();
+  flush_until(UINT64_MAX);
   std::fclose(out_);
   write_gtkw();
 }
@@ -82,7 +84,7 @@ bool Tracer::selected(const std::string& name) const {
 
 uint32_t Tracer::declare(const std::string& name, unsigned width, const std::vector<std::string>& enum_names) {
   if (header_done_ || !selected(name)) return kOff;
-  Signal s{name, width ? width : 1, "", UINT64_MAX, -1};
+  Signal s{name, width ? width : 1, "", UINT64_MAX, -1, 0, 0};
   // VCD identifiers: printable ASCII 33..126, base 94
   uint32_t n = uint32_t(signals_.size());
   do { s.code += char(33 + n % 94); n /= 94; } while (n);
@@ -137,10 +139,43 @@ void Tracer::write_value(uint32_t id, uint64_t v) {
   ++written_;
 }
 
+uint64_t Tracer::cycle_of(const sc_core::sc_time& t) const {
+  return uint64_t(t.to_seconds() * 1e12 / period_ps_ + 0.5);
+}
+
 void Tracer::change(uint32_t id, uint64_t value) {
   if (!header_done_) begin_dump();
+  const uint64_t cycle = cycle_of(sc_core::sc_time_stamp());
+  Signal& s = signals_[id];
+  if (s.later_seq && s.later_cycle >= cycle) s.later_seq = 0;  // replaced by this change
+  flush_until(cycle);
+  emit(id, value, cycle);
+}
+
+void Tracer::change_at(uint32_t id, uint64_t value, const sc_core::sc_time& at) {
+  if (!header_done_) begin_dump();
+  Signal& s = signals_[id];
+  s.later_seq = ++later_seq_;
+  s.later_cycle = cycle_of(at);
+  later_.push_back(Later{s.later_cycle, s.later_seq, id, value});
+  std::push_heap(later_.begin(), later_.end(), std::greater<Later>());
+}
+
+void Tracer::flush_until(uint64_t cycle) {
+  while (!later_.empty() && later_.front().cycle <= cycle) {
+    std::pop_heap(later_.begin(), later_.end(), std::greater<Later>());
+    const Later l = later_.back();
+    later_.pop_back();
+    Signal& s = signals_[l.id];
+    if (s.later_seq != l.seq) continue;  // replaced meanwhile
+    s.later_seq = 0;
+    emit(l.id, l.value, l.cycle);
+  }
+}
+
+void Tracer::emit(uint32_t id, uint64_t value, uint64_t cycle) {
+  if (signals_[id].value == value) return;  // a set() after set_at() may repeat the value
   signals_[id].value = value;
-  const uint64_t cycle = uint64_t(sc_core::sc_time_stamp().to_seconds() * 1e12 / period_ps_ + 0.5);
   if (cycle < cfg_.from || cycle > cfg_.to) return;
   if (!window_open_) {
     // The window opens: every signal's value at that cycle.

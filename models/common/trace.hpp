@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+namespace sc_core { class sc_time; }
+
 namespace warptlm {
 
 struct TraceConfig {
@@ -39,6 +41,12 @@ class Tracer {
   // its values in the viewer. kOff when filtered out.
   uint32_t declare(const std::string& name, unsigned width, const std::vector<std::string>& enum_names = {});
   void change(uint32_t id, uint64_t value);
+  // A change known in advance (a busy resource freeing at a known time): kept
+  // here and written when the trace reaches `at`, with no simulation event
+  // (an extra event would reorder same-time processes and so change the run).
+  // One per signal: a later change() at or before `at`, or another
+  // change_at(), replaces it.
+  void change_at(uint32_t id, uint64_t value, const sc_core::sc_time& at);
   uint64_t changes_written() const { return written_; }
 
  private:
@@ -46,6 +54,9 @@ class Tracer {
   ~Tracer();
   bool selected(const std::string& name) const;
   void begin_dump();
+  uint64_t cycle_of(const sc_core::sc_time& t) const;
+  void emit(uint32_t id, uint64_t value, uint64_t cycle);
+  void flush_until(uint64_t cycle);  // writes the scheduled changes up to `cycle`
   void write_value(uint32_t id, uint64_t v);
   void write_gtkw() const;
 
@@ -55,6 +66,13 @@ class Tracer {
     std::string code;  // VCD identifier
     uint64_t value;
     int enum_id;       // -1 = plain number
+    uint64_t later_seq = 0, later_cycle = 0;  // its scheduled change (0: none)
+  };
+  struct Later {
+    uint64_t cycle, seq;
+    uint32_t id;
+    uint64_t value;
+    bool operator>(const Later& o) const { return cycle != o.cycle ? cycle > o.cycle : seq > o.seq; }
   };
   static Tracer* active_;
   TraceConfig cfg_;
@@ -64,6 +82,8 @@ class Tracer {
   std::FILE* out_ = nullptr;
   bool header_done_ = false, window_open_ = false;
   uint64_t last_cycle_ = UINT64_MAX, written_ = 0;
+  std::vector<Later> later_;  // min-heap of scheduled changes
+  uint64_t later_seq_ = 0;
 };
 
 // One traced value. The declaring block names it once; set() is the hot path.
@@ -77,6 +97,15 @@ class Probe {
     if (id_ != Tracer::kOff && v != last_) {
       last_ = v;
       Tracer::active()->change(id_, v);
+    }
+  }
+  // The value becomes v at the later time `at` (for a state whose end is known
+  // when it begins, e.g. a bank array busy until a given cycle) without a
+  // simulation event; a set() at or before `at` replaces it.
+  void set_at(const sc_core::sc_time& at, uint64_t v) {
+    if (id_ != Tracer::kOff) {
+      Tracer::active()->change_at(id_, v, at);
+      last_ = UINT64_MAX;  // the next set() goes to the tracer, which knows the value then
     }
   }
   bool on() const { return id_ != Tracer::kOff; }

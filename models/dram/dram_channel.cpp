@@ -303,7 +303,9 @@ void DramChannel::issue_column(size_t pos, int64_t now) {
 // precharge of a closed-page access once tRAS/write recovery allow it).
 void DramChannel::precharge(Bank& b, int64_t at) {
   b.open_row = -1;
-  row_probes_[size_t(&b - banks_.data())].set(kClosedRow);
+  Probe& row = row_probes_[size_t(&b - banks_.data())];
+  if (at > int64_t(cycle())) row.set_at(period_ * double(at), kClosedRow);  // closed page: precharges when allowed
+  else row.set(kClosedRow);
   b.act_ok = std::max(b.act_ok, at + int64_t(p_.tRP));
   ++*precharges_;
 }

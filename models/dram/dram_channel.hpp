@@ -129,7 +129,7 @@ class DramChannel : public sc_core::sc_module {
 
   // Waveform probes: "dram<c>.queue" (requests queued) and per bank
   // "dram<c>.bank<b>.open_row" (the open row's low 20 bits; kClosedRow when
-  // precharged; a closed-page auto-precharge shows when it is decided).
+  // precharged; a closed-page auto-precharge shows at the cycle it may issue).
   static constexpr uint64_t kClosedRow = (1u << 20) - 1;
   Probe queue_probe_;
   std::vector<Probe> row_probes_;

@@ -15,6 +15,8 @@
 #include "interconnect/crossbar.hpp"
 #include "l1/l1_cache.hpp"
 #include "l2/l2_slice.hpp"
+#include "scratchpad/lock_arbiter.hpp"
+#include "scratchpad/sharing_unit.hpp"
 #include "sm/sm.hpp"
 #include "smem/shared_memory.hpp"
 
@@ -35,6 +37,8 @@ void GpuParams::declare(ParamTable& t) {
   t.int_param("gpu.core_clock_mhz", 700, 1, 10000, "SM (core) clock; cycles are reported in core cycles");
   t.int_param("gpu.regs_per_thread", 0, 0, 255, "registers per thread for occupancy (0 = estimate from the kernel's PTX)");
   t.enum_param("gpu.placement", "round_robin", {"round_robin"}, "thread-block placement policy");
+  t.float_param("sim.progress_after", 2.0, 0.0, 1e9,
+                "seconds a launch runs before a progress line appears on stderr (only when stderr is a terminal)");
   t.int_param("stats.sample_interval", 0, 0, 1000000000,
               "cycles between sampled statistics (IPC, stalls, hit rates, DRAM bandwidth, active warps) in stats.json; 0 = off");
   t.enum_param("mem.model", "hierarchy", {"hierarchy", "flat"},
@@ -42,6 +46,7 @@ void GpuParams::declare(ParamTable& t) {
   t.int_param("mem.partitions", 6, 1, 64, "memory partitions: one L2 slice and one DRAM channel each");
   t.int_param("mem.fixed_latency", 400, 1, 100000, "core cycles of the flat global memory (mem.model: flat)");
   SmParams::declare(t);
+  SharingParams::declare(t);
   declare_trace_params(t);
   SharedMemoryParams::declare(t);
   L1Params::declare(t);
@@ -106,6 +111,7 @@ Gpu::Gpu(const Config& cfg, StatsRegistry& stats) : p_(GpuParams::from(cfg)), st
     flat_ = std::make_unique<FlatMemory>("memory", *period_ * double(p_.mem_latency), stats_);
   }
   const L1Params l1_p = L1Params::from(cfg);
+  ss_params_ = std::make_unique<SharingParams>(SharingParams::from(cfg));
   for (uint32_t i = 0; i < p_.num_sms; ++i) {
     const std::string n = "sm" + std::to_string(i);
     sms_.push_back(std::make_unique<Sm>(n.c_str(), i, *sm_params_, *period_, stats_, *pool_));
@@ -118,6 +124,12 @@ Gpu::Gpu(const Config& cfg, StatsRegistry& stats) : p_(GpuParams::from(cfg)), st
       l1s_.back()->downstream.bind(icn_->sm_socket);
     } else {
       sm.mem_socket.bind(flat_->socket);
+    }
+    if (ss_params_->enabled) {
+      // scratchpad sharing: the SM's resource access unit and its pair-lock arbiter
+      sm.enable_sharing(*ss_params_, stats_);
+      arbiters_.push_back(std::make_unique<LockArbiter>((n + "_ssp").c_str(), i, sm_params_->max_blocks, stats_));
+      sm.ssp_socket.bind(arbiters_.back()->socket);
     }
     sm.on_block_done = [this](Sm&) { block_retired(); };
     sm.on_run_error = [this](const std::string& msg) {
@@ -142,6 +154,7 @@ Gpu::Gpu(const Config& cfg, StatsRegistry& stats) : p_(GpuParams::from(cfg)), st
     };
     mp.dram_cycles_per_core_cycle = double(drams_.size()) * DramParams::from(cfg).clock_mhz / p_.core_clock_mhz;
   }
+  mp.progress_after_seconds = cfg.get_float("sim.progress_after");
   monitor_ = std::make_unique<Monitor>("monitor", *period_, uint64_t(cfg.get_int("stats.sample_interval")), stats_, mp);
 }
 
@@ -260,6 +273,19 @@ void Gpu::run_timing(const KernelInfo& k, LaunchState& L, uint64_t blocks, uint3
                      " bytes of shared memory) does not fit on an SM: " + occupancy_limit_name(o.limit) + " limit");
   }
   for (auto& s : sms_) s->set_launch(&L, &clock_);
+  if (ss_params_ && ss_params_->enabled) {
+    // Scratchpad sharing: the plan of this kernel (how many blocks, which pairs), spec 000 section 2.2.
+    const SmParams& sp = sm0.params();
+    const BlockUsage& u = *usage_;
+    uint32_t cap = std::min(sp.max_blocks, std::min(sp.max_threads / std::max(u.threads, 1u), sp.max_warps / std::max(u.warps, 1u)));
+    if (u.registers) cap = std::min(cap, sp.registers / u.registers);
+    const SharingPlan plan = plan_sharing(sp.shared_mem, u.shared, ss_params_->threshold, cap);
+    if (plan.shsm && layout_bytes(plan) > sp.shared_mem)
+      throw RunError("scratchpad-sharing layout of kernel '" + k.name + "' needs " + std::to_string(layout_bytes(plan)) +
+                     " bytes; the SM has " + std::to_string(sp.shared_mem));
+    for (auto& s : sms_) s->sharing()->begin_kernel(plan);
+    for (auto& a : arbiters_) a->reset();
+  }
   next_block_ = 0;
   total_blocks_ = blocks;
   blocks_retired_ = 0;

@@ -55,6 +55,8 @@ class L1DataCache;
 class Crossbar;
 class L2Slice;
 class DramChannel;
+class LockArbiter;
+struct SharingParams;
 class PayloadPool;
 class PlacementPolicy;
 class Monitor;
@@ -109,6 +111,8 @@ class Gpu {
   std::unique_ptr<Crossbar> icn_;
   std::vector<std::unique_ptr<L2Slice>> l2s_;
   std::vector<std::unique_ptr<DramChannel>> drams_;
+  std::vector<std::unique_ptr<LockArbiter>> arbiters_;  // scratchpad sharing, one per SM
+  std::unique_ptr<SharingParams> ss_params_;
   std::unique_ptr<PlacementPolicy> placement_;
   std::unique_ptr<Monitor> monitor_;
   std::unique_ptr<sc_core::sc_time> period_;

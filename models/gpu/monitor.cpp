@@ -20,8 +20,13 @@ Monitor::Monitor(sc_core::sc_module_name n, sc_core::sc_time period, uint64_t sa
 
 void Monitor::begin_launch(const std::string& kernel) {
   kernel_ = kernel;
-  started_ = std::chrono::steady_clock::now();
+  if (!launched_) {  // the wall clock of the run starts with its first launch
+    launched_ = true;
+    started_ = std::chrono::steady_clock::now();
+  }
   const uint64_t c = cycle();
+  // a run of many short launches still shows progress: look at every launch
+  if (tty_) show_progress(c);
   // Samples run on one clock across launches (a workload of many short
   // launches still gets its time series); the first launch starts it.
   if (interval_ && !sampling_) {
@@ -82,8 +87,8 @@ void Monitor::take_sample(uint64_t c) {
 
 void Monitor::show_progress(uint64_t c) {
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
-  if (wall < 2.0) return;
-  const double winst = stats_.values()["sm.warp_instructions"];
+  if (wall < probes_.progress_after_seconds) return;
+  const double winst = stats_.values()["sm.warp_instructions"];  // a few hundred counters: cheap every 4096 cycles
   std::fprintf(stderr, "\r\033[K[warptlm] %s: cycle %llu, %.2f M warp-instructions, %.0f K warp-inst/s", kernel_.c_str(),
                (unsigned long long)c, winst / 1e6, wall > 0 ? winst / wall / 1e3 : 0.0);
   std::fflush(stderr);

@@ -22,6 +22,7 @@ class Monitor : public sc_core::sc_module {
     std::function<double()> active_warps;      // resident warps not yet done, all SMs
     std::function<double()> dram_busy_cycles;  // data-bus busy cycles, all channels
     double dram_cycles_per_core_cycle = 0;     // channels x (dram clock / core clock)
+    double progress_after_seconds = 2.0;       // the progress line waits this long
   };
   Monitor(sc_core::sc_module_name n, sc_core::sc_time period, uint64_t sample_interval, StatsRegistry& stats, Probes probes);
   SC_HAS_PROCESS(Monitor);
@@ -43,7 +44,7 @@ class Monitor : public sc_core::sc_module {
   Samples samples_;
   sc_core::sc_event start_;
   std::string kernel_;
-  bool tty_ = false, shown_ = false, sampling_ = false;
+  bool tty_ = false, shown_ = false, sampling_ = false, launched_ = false;
   uint64_t next_sample_ = UINT64_MAX, next_progress_ = UINT64_MAX, last_sample_cycle_ = 0;
   std::map<std::string, double> prev_;
   double prev_dram_busy_ = 0;

@@ -68,7 +68,8 @@ enum class Op : uint16_t {
   Bra, Call, Ret, Exit, Bar, BarArrive, BarRed, Membar, Fence, Nanosleep, Trap,
   // warp level
   Shfl, Vote, Activemask, Match,
-  // WarpTLM mechanism instructions are added by their blocks (relssp, ld.cbv, ...)
+  // mechanism instructions
+  Relssp,  // scratchpad sharing: release the pair's shared region (seed 000, section 6.2)
   Count
 };
 const char* op_name(Op op);

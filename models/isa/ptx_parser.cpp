@@ -89,7 +89,7 @@ const std::unordered_map<std::string, Op>& op_table() {
       {"bra", Op::Bra}, {"brx", Op::Invalid}, {"call", Op::Call}, {"ret", Op::Ret}, {"exit", Op::Exit},
       {"bar", Op::Bar}, {"barrier", Op::Bar}, {"membar", Op::Membar}, {"fence", Op::Fence},
       {"nanosleep", Op::Nanosleep}, {"trap", Op::Trap}, {"shfl", Op::Shfl}, {"vote", Op::Vote},
-      {"activemask", Op::Activemask}, {"match", Op::Match},
+      {"activemask", Op::Activemask}, {"match", Op::Match}, {"relssp", Op::Relssp},
   };
   return t;
 }

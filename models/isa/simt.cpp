@@ -208,6 +208,19 @@ StepStatus step(Warp& w, const LaunchState& L) {
   return w.at_barrier ? StepStatus::Barrier : StepStatus::Ok;
 }
 
+uint32_t peek_addresses(const Warp& w, const Instr& in, uint64_t* addr) {
+  if (!in.is_mem || w.stack.empty()) return 0;
+  uint32_t mask = w.stack.back().mask;
+  if (in.guard >= 0) mask &= in.guard_neg ? ~w.preds[size_t(in.guard)] : w.preds[size_t(in.guard)];
+  const Operand& a = (in.op == Op::St || in.op == Op::Red) ? in.ops[0] : in.ops[1];
+  const uint64_t* base = a.addr_has_reg ? &w.regs[size_t(a.reg) * 32] : nullptr;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    const unsigned l = unsigned(__builtin_ctz(m));
+    addr[l] = (base ? base[l] : 0) + a.imm;
+  }
+  return mask;
+}
+
 void run_block_functional(Block& b, const LaunchState& L) {
   const uint32_t n = uint32_t(b.warps.size());
   while (b.warps_done < n) {
@@ -337,6 +350,8 @@ ExecFn select_control(const Instr& in, std::string& why) {
       return exec_bar_red;
     case Op::Trap: return exec_trap;
     case Op::Membar: case Op::Fence: case Op::Nanosleep: case Op::Prefetch: return exec_nop;
+    // relssp has no functional effect: the SM's scratchpad-sharing logic acts on it at issue
+    case Op::Relssp: return in.nops == 0 ? exec_nop : nullptr;
     default: (void)why; return nullptr;
   }
 }

@@ -114,6 +114,12 @@ enum class StepStatus : uint8_t { Ok, Barrier, Exited };
 // pc, PTX file:line and address.
 StepStatus step(Warp& w, const LaunchState& L);
 
+// The per-lane addresses a memory instruction will access, read from the
+// warp's registers before it executes (issue-time checks such as the
+// scratchpad-sharing lock need them). Returns the lanes that access memory
+// (active and guard true); 0 for a non-memory instruction.
+uint32_t peek_addresses(const Warp& w, const Instr& in, uint64_t* addr);
+
 // Run one block to completion on the functional model (all warps, barriers).
 void run_block_functional(Block& b, const LaunchState& L);
 

@@ -80,9 +80,9 @@ void L1DataCache::tick() {
     Arrival& a = in_.front();
     tlm::tlm_generic_payload* p = a.p;
     const bool ok = access(*p, c);
-    if (outcome_probe_.on()) {
+    if (outcome_probe_.on()) {  // the result shows for this cycle: idle from the next unless it looks up again
       outcome_probe_.set(ok ? outcome_ : uint8_t(kReservationFail));
-      looked_at_ = c;
+      outcome_probe_.set_at(edge(c + 1), kIdle);
     }
     if (ok) {
       in_.pop_front();
@@ -99,10 +99,8 @@ void L1DataCache::tick() {
     }
   }
   issue_downstream(c);
-  if (outcome_probe_.on() && looked_at_ != c) outcome_probe_.set(kIdle);
 
   uint64_t next = UINT64_MAX;
-  if (outcome_probe_.on() && looked_at_ == c) next = c + 1;  // traced: show the next cycle idle or looked up
   if (!resp_.empty()) next = std::min(next, std::max(resp_.front().due, c + 1));
   if (!blocked_ && !in_.empty()) next = std::min(next, std::max(in_.front().cycle, c + 1));
   if (!down_q_.empty() && !down_inflight_) next = std::min(next, c + 1);

@@ -182,11 +182,11 @@ class L1DataCache : public sc_core::sc_module {
   uint64_t use_clock_ = 0, seq_ = 0;
   sc_core::sc_event wake_;
 
-  // waveform probes: "sm<i>.l1d.outcome" (the latest lookup's result, idle in
-  // cycles without one) and "sm<i>.l1d.mshrs" (entries in use)
+  // waveform probes: "sm<i>.l1d.outcome" (the result of the lookup in this
+  // cycle, idle in cycles without one: set ahead with Probe::set_at, no extra
+  // wake-up) and "sm<i>.l1d.mshrs" (entries in use)
   enum : uint8_t { kIdle, kHit, kMiss, kMerge, kReservationFail, kBypass };
   uint8_t outcome_ = kIdle;  // set by the lookup that succeeds
-  uint64_t looked_at_ = UINT64_MAX;  // cycle of the last lookup (kept only while traced)
   Probe outcome_probe_, mshr_probe_;
 
   // stats

@@ -146,6 +146,8 @@ void Sm::send_shared(WarpSlot& w, const Instr& in, uint32_t mo) {
     const unsigned l = unsigned(__builtin_ctz(k));
     const uint64_t a = f.addr[l];
     m.lanes[l] = (a >= kSharedWindow && a < kSharedWindow + kSharedWindowSize) ? a - kSharedWindow : a;
+    // scratchpad sharing: a pair's blocks map into the pair's physical layout
+    if (sharing_ && sharing_->active()) m.lanes[l] = sharing_->physical(w.block, uint32_t(m.lanes[l]));
   }
   tlm::tlm_generic_payload* p = new_request(w, in, mo);
   p->set_address(m.lanes[__builtin_ctz(f.addr_mask)]);

@@ -27,11 +27,14 @@ uint32_t lane_groups(uint32_t lanes) { return (32 + lanes - 1) / lanes; }
 
 Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc_time period, StatsRegistry& stats,
        PayloadPool& pool)
-    : sc_core::sc_module(name), mem_socket("mem_socket"), smem_socket("smem_socket"), id_(id), p_(p), period_(period), pool_(pool) {
+    : sc_core::sc_module(name), mem_socket("mem_socket"), smem_socket("smem_socket"), ssp_socket("ssp_socket"), id_(id),
+      p_(p), period_(period), pool_(pool) {
   slots_.resize(p_.max_warps);
   for (uint32_t i = 0; i < p_.max_warps; ++i) slots_[i].slot = i;
   for (uint32_t s = 0; s < p_.num_schedulers; ++s) {
-    auto ord = make_ordering(p_.warp_scheduler, p_);
+    auto ord = make_ordering(p_.warp_scheduler, p_, [this](const WarpSlot& w) {
+      return sharing_ && sharing_->active() ? int(sharing_->warp_class(w.block)) : int(WarpClass::Owner);
+    });
     if (!ord) throw InputError("unknown warp scheduler '" + p_.warp_scheduler + "'");
     scheds_.push_back(std::make_unique<WarpScheduler>(s, std::move(ord)));
   }
@@ -81,12 +84,39 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
   for (uint32_t w = 0; w < p_.max_warps; ++w) warp_state_[w].declare(inst + ".warp" + std::to_string(w) + ".state", 3, states);
   mem_socket.register_nb_transport_bw(this, &Sm::mem_bw);
   smem_socket.register_nb_transport_bw(this, &Sm::smem_bw);
+  ssp_socket.register_nb_transport_bw(this, &Sm::ssp_bw);
   gq_.init(p_.ldst_queue + 64);
   sq_.init(64);
   ccache_ = std::make_unique<InstructionCache>(p_.ccache_size, p_.ccache_line, p_.ccache_assoc);
   SC_METHOD(tick);
   sensitive << wake_;
   dont_initialize();
+}
+
+void Sm::enable_sharing(const SharingParams& sp, StatsRegistry& stats) {
+  sharing_ = std::make_unique<SharingUnit>(id_, stats, [this](MemKind k, uint32_t pair, uint32_t block, uint32_t partner) {
+    return lock_request(k, pair, block, partner);
+  });
+  if (p_.warp_scheduler == "owf")
+    for (auto& sc : scheds_) sc->ordering().configure_classes(sp.owf_order == "unshared_first", sp.owf_greedy);
+}
+
+// One decision of the pair-lock arbiter over the ssp socket (answered at once).
+uint32_t Sm::lock_request(MemKind kind, uint32_t pair, uint32_t block, uint32_t partner) {
+  tlm::tlm_generic_payload* p = pool_.acquire();
+  p->set_command(kind == MemKind::LockAcquire ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
+  p->set_address(pair);
+  p->set_data_length(partner);
+  GpuExtension& e = gpu_ext(*p);
+  e.sm = uint16_t(id_);
+  e.block = block;
+  e.kind = kind;
+  tlm::tlm_phase ph = tlm::BEGIN_REQ;
+  sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+  ssp_socket->nb_transport_fw(*p, ph, t);
+  const uint32_t r = uint32_t(e.tag);
+  p->release();
+  return r;
 }
 
 uint64_t Sm::now_cycle() const { return uint64_t(sc_core::sc_time_stamp() / period_); }
@@ -107,9 +137,11 @@ BlockUsage Sm::usage_of(const LaunchState& L, uint32_t regs_per_thread) const {
 }
 
 bool Sm::can_accept(const BlockUsage& u) const {
-  return blocks_.size() < p_.max_blocks && used_.warps + u.warps <= p_.max_warps &&
-         used_.threads + u.threads <= p_.max_threads && used_.registers + u.registers <= p_.registers &&
-         used_.shared + u.shared <= p_.shared_mem;
+  const bool room = blocks_.size() < p_.max_blocks && used_.warps + u.warps <= p_.max_warps &&
+                    used_.threads + u.threads <= p_.max_threads && used_.registers + u.registers <= p_.registers;
+  // With scratchpad sharing the plan's slots (pairs share part of their scratchpad) replace the byte count.
+  if (sharing_ && sharing_->active()) return room && sharing_->has_free_slot();
+  return room && used_.shared + u.shared <= p_.shared_mem;
 }
 
 void Sm::launch_block(std::unique_ptr<Block> b, const BlockUsage& u) {
@@ -137,6 +169,7 @@ void Sm::launch_block(std::unique_ptr<Block> b, const BlockUsage& u) {
   used_.threads += u.threads;
   used_.registers += u.registers;
   used_.shared += u.shared;
+  if (sharing_ && sharing_->active()) sharing_->block_arrived(b.get());
   blocks_.push_back(Resident{std::move(b), u, 0});
   peak_blocks_ = std::max(peak_blocks_, uint32_t(blocks_.size()));
   update_warp_limit();
@@ -185,6 +218,7 @@ void Sm::retire_block(Block* b) {
   used_.registers -= it->usage.registers;
   used_.shared -= it->usage.shared;
   for (auto& w : it->block->warps) { done_warp_insts_ += w.warp_insts; done_thread_insts_ += w.thread_insts; }
+  if (sharing_ && sharing_->active()) sharing_->block_retired(b);
   blocks_.erase(it);
   ++*blocks_done_;
   update_warp_limit();
@@ -365,7 +399,12 @@ Stall Sm::check(WarpScheduler& s, WarpSlot& w, const Instr*& in, uint32_t& unit)
   if (cls == OpClass::Mem && gq_.size() >= p_.ldst_queue) return Stall::Structural;  // requests still waiting to leave
   const auto& units = unit_busy_[size_t(unit_of_class(cls))];
   for (uint32_t u = 0; u < units.size(); ++u)
-    if (units[u] <= cycle_) { unit = u; return Stall::Issued; }
+    if (units[u] <= cycle_) {
+      unit = u;
+      // Scratchpad sharing: a shared-region access needs the pair's lock, else retry next cycle.
+      if (cls == OpClass::Mem && sharing_ && sharing_->active() && !sharing_->may_issue(f, *in)) return Stall::Other;
+      return Stall::Issued;
+    }
   return Stall::Structural;
 }
 
@@ -380,6 +419,7 @@ void Sm::execute(WarpSlot& w, const Instr& in, uint32_t unit) {
   const uint32_t active = f.active_mask();
   f.addr_mask = 0;
   if (clock_out_) *clock_out_ = cycle_;
+  if (in.op == Op::Relssp && sharing_ && sharing_->active()) sharing_->relssp(f, active);
   const StepStatus st = step(f, *launch_);  // execute at issue: registers and memory change now
   ++*warp_insts_;
   *thread_insts_ += unsigned(__builtin_popcount(active));

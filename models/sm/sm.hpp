@@ -20,6 +20,7 @@
 #include "common/stats.hpp"
 #include "common/trace.hpp"
 #include "isa/simt.hpp"
+#include "scratchpad/sharing_unit.hpp"
 #include "sm/icache.hpp"
 #include "sm/sched/scheduler.hpp"
 #include "sm/sm_params.hpp"
@@ -39,6 +40,8 @@ class Sm : public sc_core::sc_module {
  public:
   tlm_utils::simple_initiator_socket<Sm> mem_socket;   // global and local memory: to the L1 data cache
   tlm_utils::simple_initiator_socket<Sm> smem_socket;  // shared memory
+  // scratchpad sharing: the pair-lock arbiter (bound only when ss.enabled)
+  tlm_utils::simple_initiator_socket_optional<Sm> ssp_socket;
 
   Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc_time period, StatsRegistry& stats,
      PayloadPool& pool);
@@ -64,6 +67,9 @@ class Sm : public sc_core::sc_module {
   const std::vector<WarpSlot>& slots() const { return slots_; }
 
   uint64_t cycle() const { return cycle_; }
+  // Scratchpad sharing (seed 000): the resource access unit, present when ss.enabled.
+  void enable_sharing(const SharingParams& p, StatsRegistry& stats);
+  SharingUnit* sharing() { return sharing_.get(); }
   // Instructions of the warps of retired blocks (the functional warps' own counts).
   uint64_t retired_warp_instructions() const { return done_warp_insts_; }
   uint64_t retired_thread_instructions() const { return done_thread_insts_; }
@@ -171,6 +177,9 @@ class Sm : public sc_core::sc_module {
   std::vector<WarpSlot*> order_;
   std::vector<Stall> last_reason_;
   uint64_t warp_limit_age_ = UINT64_MAX;  // static warp limiting: the youngest age allowed to issue
+  std::unique_ptr<SharingUnit> sharing_;
+  uint32_t lock_request(MemKind kind, uint32_t pair, uint32_t block, uint32_t partner);
+  tlm::tlm_sync_enum ssp_bw(tlm::tlm_generic_payload&, tlm::tlm_phase&, sc_core::sc_time&) { return tlm::TLM_COMPLETED; }
 
   // waveform probes (one compare each when tracing is off)
   struct SchedProbes { Probe issued_warp, outcome, issue_cycles; uint64_t issue_count = 0; };

@@ -12,7 +12,7 @@ OpClass op_class_of(const Instr& in) {
   switch (in.op) {
     case Op::Ld: case Op::Ldu: case Op::St: case Op::Atom: case Op::Red: case Op::Prefetch: return OpClass::Mem;
     case Op::Bra: case Op::Call: case Op::Ret: case Op::Exit: case Op::Trap: return OpClass::Branch;
-    case Op::Bar: case Op::BarArrive: case Op::BarRed: case Op::Membar: case Op::Fence: return OpClass::Barrier;
+    case Op::Bar: case Op::BarArrive: case Op::BarRed: case Op::Membar: case Op::Fence: case Op::Relssp: return OpClass::Barrier;
     default: break;
   }
   const bool f64 = in.type == DType::F64 || in.type2 == DType::F64;
@@ -59,8 +59,8 @@ void SmParams::declare(ParamTable& t) {
   t.int_param("sm.fetch_warps_per_cycle", 1, 1, 64, "warps the fetch stage serves per cycle");
   t.int_param("sm.num_schedulers", 2, 1, 16, "warp schedulers per SM; scheduler i owns the warps with slot % N == i");
   t.int_param("sm.issue_width", 1, 1, 8, "instructions each scheduler may issue per cycle (from different warps)");
-  t.enum_param("sm.warp_scheduler", "lrr", {"lrr", "gto", "two_level", "oldest"},
-               "warp ordering: loose round robin, greedy-then-oldest, two-level, oldest first");
+  t.enum_param("sm.warp_scheduler", "lrr", {"lrr", "gto", "two_level", "oldest", "owf"},
+               "warp ordering: loose round robin, greedy-then-oldest, two-level, oldest first, owner warp first (scratchpad sharing)");
   t.int_param("sm.two_level.active", 8, 1, 256, "two-level: warps in the active set of each scheduler");
   t.enum_param("sm.two_level.inner", "lrr", {"lrr", "gto", "oldest"}, "two-level: ordering inside the active set");
   t.enum_param("sm.two_level.outer", "oldest", {"lrr", "oldest"}, "two-level: which pending warp is promoted");

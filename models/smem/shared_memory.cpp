@@ -83,7 +83,7 @@ void SharedMemory::accept(tlm::tlm_generic_payload& p, uint64_t now, uint64_t ar
   if (degree_probe_.on()) {
     const uint32_t d = gpu_ext(p).lane_addr ? *std::max_element(part_degrees_.begin(), part_degrees_.end()) : service;
     degree_probe_.set(std::min(d, 63u));
-    wake_at(free_cycle_);  // to show the array free again
+    degree_probe_.set_at(period_ * double(free_cycle_), 0);  // free again then, unless the next access is taken
   }
 }
 
@@ -119,10 +119,6 @@ void SharedMemory::step() {
     tlm::tlm_phase ph = tlm::END_REQ;
     sc_core::sc_time t = sc_core::SC_ZERO_TIME;
     socket->nb_transport_bw(*p, ph, t);
-  }
-  if (degree_probe_.on()) {
-    if (now >= free_cycle_) degree_probe_.set(0);
-    else wake_at(free_cycle_);
   }
   // Sleep until the next thing that can happen: the earliest pending timed
   // notification of wake_ wins, so arming both is safe.

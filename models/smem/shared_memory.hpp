@@ -111,8 +111,8 @@ class SharedMemory : public sc_core::sc_module {
   Counter *requests_, *responses_, *accesses_, *busy_cycles_, *stall_cycles_, *bank_conflicts_;
   Histogram* degree_hist_;
   // Waveform probe "sm<i>.smem.conflict_degree": the degree of the access the
-  // bank array is serving (its busiest part), 0 while the array is free. Only
-  // while it is traced does the process also wake when the array frees.
+  // bank array is serving (its busiest part), 0 while the array is free (set
+  // ahead with Probe::set_at: no wake-up of its own, tracing changes no timing).
   Probe degree_probe_;
 };
 

@@ -48,6 +48,7 @@ void Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, const std:
   d.grid[0] = grid.x; d.grid[1] = grid.y; d.grid[2] = grid.z;
   d.block[0] = block.x; d.block[1] = block.y; d.block[2] = block.z;
   d.dynamic_smem = dynamic_smem_bytes;
+  d.regs_per_thread = regs_per_thread_;
   gpu_.launch(k->name, d, buf);
 }
 

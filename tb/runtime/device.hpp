@@ -76,10 +76,15 @@ class Device {
   void launch(const std::string& kernel, Dim3 grid, Dim3 block,
               const std::vector<KernelArg>& args, uint32_t dynamic_smem_bytes = 0);
 
+  // Registers per thread assumed for occupancy by the launches that follow
+  // (0: gpu.regs_per_thread, or the kernel's estimate from its PTX).
+  void set_registers_per_thread(uint32_t n) { regs_per_thread_ = n; }
+
   Gpu& gpu() { return gpu_; }
 
  private:
   Gpu& gpu_;
+  uint32_t regs_per_thread_ = 0;
 };
 
 }  // namespace warptlm

@@ -408,3 +408,13 @@ TEST_CASE("sm: an instruction cache costs misses that a perfect front end does n
   CHECK(rig.gpu->launches()[0].cycles >= uint64_t(misses) * 30);
   CHECK(rig.counter("sched.fetch") >= misses * 29);
 }
+
+TEST_CASE("sm: registers per thread set for a launch limit the blocks per SM") {
+  // ss_baseline: 65536 registers per SM; 64 registers x 256 threads = 16384 per block: 4 blocks.
+  Rig rig({{"gpu.num_sms", "2"}}, "ss_baseline");
+  rig.dev->load_ptx(footprint_kernel(1024), "fp.ptx");
+  DevPtr out = rig.dev->malloc(4);
+  rig.dev->set_registers_per_thread(64);
+  rig.dev->launch("fp", Dim3(64), Dim3(256), {arg(out)});
+  CHECK(std::max(rig.gpu->sm(0).peak_resident_blocks(), rig.gpu->sm(1).peak_resident_blocks()) == 4);
+}

@@ -128,7 +128,7 @@ bool run_byo_kernel(Device& dev, const std::string& run_file, const std::string&
   Ctx c{run_file};
   YAML::Node root = YAML::LoadFile(run_file);
   YAML::Node k = root["kernel"];
-  static const std::vector<std::string> keys = {"ptx", "name", "grid", "block", "shared", "buffers", "args"};
+  static const std::vector<std::string> keys = {"ptx", "name", "grid", "block", "shared", "registers", "buffers", "args"};
   for (auto it = k.begin(); it != k.end(); ++it) {
     std::string key = it->first.as<std::string>();
     if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
@@ -149,6 +149,7 @@ bool run_byo_kernel(Device& dev, const std::string& run_file, const std::string&
   dims(c, k["grid"], "kernel.grid", grid);
   dims(c, k["block"], "kernel.block", block);
   uint32_t shared = k["shared"] ? uint32_t(c.uint(k["shared"], "kernel.shared")) : 0;
+  if (k["registers"]) dev.set_registers_per_thread(uint32_t(c.uint(k["registers"], "kernel.registers")));
 
   std::map<std::string, BufferSpec> buffers;
   if (k["buffers"]) {

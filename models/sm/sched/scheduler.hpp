@@ -3,6 +3,7 @@
 // filters (throttling, bank-conflict masking, lock eligibility, hint mode)
 // without touching the SM.
 #pragma once
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,7 +22,12 @@ class WarpOrdering {
   virtual void issued(WarpSlot*) {}
   // The warp was considered and could not issue, for `why`.
   virtual void stalled(WarpSlot*, Stall) {}
+  // Orderings that rank warp classes (OWF) take their class priority here.
+  virtual void configure_classes(bool /*unshared_first*/, bool /*greedy*/) {}
 };
+
+// A warp's class for class-ranked orderings (OWF: 0 owner, 1 unshared, 2 non-owner).
+using WarpClassifier = std::function<int(const WarpSlot&)>;
 
 class IssueFilter {
  public:
@@ -30,8 +36,8 @@ class IssueFilter {
   virtual bool may_issue(const WarpSlot& w) const = 0;
 };
 
-// Orderings by name: "lrr", "gto", "oldest", "two_level".
-std::unique_ptr<WarpOrdering> make_ordering(const std::string& name, const SmParams& p);
+// Orderings by name: "lrr", "gto", "oldest", "two_level", "owf".
+std::unique_ptr<WarpOrdering> make_ordering(const std::string& name, const SmParams& p, WarpClassifier classify = nullptr);
 
 class WarpScheduler {
  public:

@@ -1,0 +1,44 @@
+// Scratchpad sharing (seed 000): how many thread blocks an SM holds when
+// blocks share scratchpad in pairs, which slots are paired, and the hardware
+// the mechanism costs.
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace warptlm {
+
+// Per SM, for one kernel.
+struct SharingPlan {
+  uint32_t baseline = 0;   // D: blocks the scratchpad alone allows without sharing
+  uint32_t pairs = 0;      // extra blocks, each paired with one of the first `pairs` initial slots
+  uint32_t unshared = 0;   // initial slots left unshared (D - pairs)
+  uint32_t total = 0;      // resident blocks with sharing (D + pairs)
+  bool shsm = false;       // ShSM: this SM launches more blocks than the baseline
+  uint32_t private_bytes = 0;  // t * R_tb rounded down: offsets below are private
+  uint32_t block_bytes = 0;    // R_tb
+};
+
+// The reconstructed formula of spec 000 section 2.2 (the paper defers it to
+// Jatala et al. HPDC'16): maximise 2p + u subject to p + u >= D and
+// p (1 + t) R_tb + u R_tb <= R, capped by the SM's other limits (`cap`: blocks
+// allowed by threads, warps, block slots and registers).
+SharingPlan plan_sharing(uint32_t smem_per_sm, uint32_t smem_per_block, double t, uint32_t cap);
+
+// Slot s of a plan: the k-th extra slot (D + k) pairs with initial slot k.
+inline bool slot_shared(const SharingPlan& p, uint32_t s) { return s < p.pairs || (s >= p.baseline && s < p.total); }
+inline uint32_t slot_partner(const SharingPlan& p, uint32_t s) { return s < p.baseline ? s + p.baseline : s - p.baseline; }
+inline uint32_t slot_pair(const SharingPlan& p, uint32_t s) { return s < p.baseline ? s : s - p.baseline; }
+
+// Physical layout per pair (spec 2.4, inferred): [private of the initial
+// block][private of the extra block][shared region]; unshared blocks after
+// all pairs. Returns the physical offset of `offset` for a block in `slot`.
+uint32_t physical_offset(const SharingPlan& p, uint32_t slot, uint32_t offset);
+// Bytes the layout occupies (must fit the SM's scratchpad).
+uint32_t layout_bytes(const SharingPlan& p);
+
+// Storage the mechanism adds per SM (spec 2.6): ShSM bit, ShTB table of T
+// entries of ceil(log2(T+1)) bits, an owner bit per warp, and floor(T/2)
+// locks of ceil(log2 T) bits. T = blocks per SM, W = warps per SM.
+uint32_t sharing_hardware_bits(uint32_t max_blocks, uint32_t max_warps);
+
+}  // namespace warptlm

@@ -1,0 +1,136 @@
+#include "scratchpad/sharing_unit.hpp"
+
+#include <algorithm>
+
+#include "isa/memory.hpp"
+
+namespace warptlm {
+
+void SharingParams::declare(ParamTable& t) {
+  t.bool_param("ss.enabled", false,
+               "scratchpad sharing: extra thread blocks share scratchpad in pairs under a lock (seed 000)");
+  t.float_param("ss.threshold", 0.1, 0.01, 0.99, "private fraction t of a shared block's scratchpad (seed 000: 0.1)");
+  t.enum_param("ss.owf_order", "owner_first", {"owner_first", "unshared_first"},
+               "OWF class priority: owner > unshared > non-owner (the paper's OWF) or unshared first (its counter-example)");
+  t.bool_param("ss.owf_greedy", false, "OWF keeps issuing the last warp while it can (GTO-like) inside its class");
+}
+
+SharingParams SharingParams::from(const Config& c) {
+  SharingParams p;
+  p.enabled = c.get_bool("ss.enabled");
+  p.threshold = c.get_float("ss.threshold");
+  p.owf_order = c.get_string("ss.owf_order");
+  p.owf_greedy = c.get_bool("ss.owf_greedy");
+  return p;
+}
+
+SharingUnit::SharingUnit(uint32_t sm_id, StatsRegistry& stats, ArbiterCall arbiter)
+    : sm_id_(sm_id), arbiter_(std::move(arbiter)) {
+  StatGroup g(stats, "sm" + std::to_string(sm_id) + ".ssp", "ssp");
+  shared_blocks_ = &g.counter("shared_blocks", "thread blocks run in a sharing pair");
+  unshared_blocks_ = &g.counter("unshared_blocks", "thread blocks run unshared while sharing was on");
+}
+
+void SharingUnit::begin_kernel(const SharingPlan& plan) {
+  plan_ = plan;
+  slot_block_.assign(plan.total, nullptr);
+  owns_.assign(plan.total, false);
+  released_.assign(plan.total, {});
+}
+
+bool SharingUnit::has_free_slot() const {
+  return std::find(slot_block_.begin(), slot_block_.end(), nullptr) != slot_block_.end();
+}
+
+int SharingUnit::slot_of(const Block* b) const {
+  for (size_t s = 0; s < slot_block_.size(); ++s)
+    if (slot_block_[s] == b) return int(s);
+  return -1;
+}
+
+// A block takes the lowest free slot, with that slot's status (spec 2.3: a
+// replacement inherits the slot of the block it replaces).
+void SharingUnit::block_arrived(const Block* b) {
+  auto it = std::find(slot_block_.begin(), slot_block_.end(), nullptr);
+  const size_t s = size_t(it - slot_block_.begin());
+  *it = b;
+  owns_[s] = false;
+  released_[s].assign(b->warps.size(), 0);
+  ++*(slot_shared(plan_, uint32_t(s)) ? shared_blocks_ : unshared_blocks_);
+}
+
+void SharingUnit::block_retired(const Block* b) {
+  const int s = slot_of(b);
+  if (s < 0) return;
+  if (slot_shared(plan_, uint32_t(s)) && owns_[size_t(s)]) {
+    // The owner finished: its partner (if one is resident) becomes the owner.
+    const uint32_t ps = slot_partner(plan_, uint32_t(s));
+    const Block* partner = slot_block_[ps];
+    arbiter_(MemKind::LockOwnerDone, slot_pair(plan_, uint32_t(s)), b->linear_id,
+             partner ? partner->linear_id : 0xFFFFFFFFu);
+    if (partner) owns_[ps] = true;
+  }
+  owns_[size_t(s)] = false;
+  slot_block_[size_t(s)] = nullptr;
+}
+
+bool SharingUnit::shared_block(const Block* b) const {
+  const int s = slot_of(b);
+  return s >= 0 && slot_shared(plan_, uint32_t(s));
+}
+
+// Spec 2.4: an access of a shared block at an offset at or above t * R_tb is a
+// shared-region access.
+bool SharingUnit::touches_shared_region(const Warp& w, const Instr& in) const {
+  if (!in.is_mem || (in.space != Space::Shared && in.space != Space::Generic)) return false;
+  uint64_t addr[32];
+  const uint32_t mask = peek_addresses(w, in, addr);
+  for (uint32_t m = mask; m; m &= m - 1) {
+    uint64_t a = addr[__builtin_ctz(m)];
+    if (in.space == Space::Generic) {
+      if (a < kSharedWindow || a >= kSharedWindow + kSharedWindowSize) continue;
+      a -= kSharedWindow;
+    }
+    if (a >= plan_.private_bytes) return true;
+  }
+  return false;
+}
+
+bool SharingUnit::may_issue(const Warp& w, const Instr& in) {
+  const int s = slot_of(&w.block);
+  if (s < 0 || !slot_shared(plan_, uint32_t(s)) || owns_[size_t(s)]) return true;
+  if (!touches_shared_region(w, in)) return true;
+  // First come first served: take the pair's lock, or retry next cycle.
+  if (arbiter_(MemKind::LockAcquire, slot_pair(plan_, uint32_t(s)), w.block.linear_id, 0)) {
+    owns_[size_t(s)] = true;
+    return true;
+  }
+  return false;
+}
+
+// Spec 4.2: the region unlocks once every live thread of the owner has
+// executed relssp; a block that does not hold the lock is unaffected.
+void SharingUnit::relssp(const Warp& w, uint32_t lanes) {
+  const int s = slot_of(&w.block);
+  if (s < 0) return;
+  auto& rel = released_[size_t(s)];
+  rel[w.index] |= lanes;
+  if (!owns_[size_t(s)]) return;
+  for (const Warp& x : w.block.warps)
+    if (x.valid_mask & ~x.exited & ~rel[x.index]) return;  // a live thread has not released yet
+  arbiter_(MemKind::LockRelease, slot_pair(plan_, uint32_t(s)), w.block.linear_id, 0);
+  owns_[size_t(s)] = false;
+}
+
+WarpClass SharingUnit::warp_class(const Block* b) const {
+  const int s = slot_of(b);
+  if (s < 0 || !slot_shared(plan_, uint32_t(s))) return WarpClass::Unshared;
+  return owns_[size_t(s)] ? WarpClass::Owner : WarpClass::NonOwner;
+}
+
+uint32_t SharingUnit::physical(const Block* b, uint32_t offset) const {
+  const int s = slot_of(b);
+  return s < 0 ? offset : physical_offset(plan_, uint32_t(s), offset);
+}
+
+}  // namespace warptlm
