@@ -420,6 +420,7 @@ void Sm::execute(WarpSlot& w, const Instr& in, uint32_t unit) {
   f.addr_mask = 0;
   if (clock_out_) *clock_out_ = cycle_;
   if (in.op == Op::Relssp && sharing_ && sharing_->active()) sharing_->relssp(f, active);
+  if (on_issue) on_issue(cycle_, w.block->linear_id, f.index, in.pc);
   const StepStatus st = step(f, *launch_);  // execute at issue: registers and memory change now
   ++*warp_insts_;
   *thread_insts_ += unsigned(__builtin_popcount(active));

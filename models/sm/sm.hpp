@@ -57,6 +57,8 @@ class Sm : public sc_core::sc_module {
   uint32_t resident_blocks() const { return uint32_t(blocks_.size()); }
   uint32_t peak_resident_blocks() const { return peak_blocks_; }
   std::function<void(Sm&)> on_block_done;  // called after a block retires
+  // Issue log for tests and tools: (cycle, block, warp in block, pc) of every issued instruction.
+  std::function<void(uint64_t, uint32_t, uint32_t, uint32_t)> on_issue;
   // A kernel fault or deadlock found inside the simulation: the platform stops
   // the simulation and reports it once sc_start returns.
   std::function<void(const std::string&)> on_run_error;
