@@ -8,6 +8,7 @@
 #include "common/gpu_payload.hpp"
 #include "gpu/flat_memory.hpp"
 #include "gpu/monitor.hpp"
+#include "isa/passes/passes.hpp"
 #include "gpu/occupancy.hpp"
 #include "gpu/placement.hpp"
 #include "isa/simt.hpp"
@@ -47,6 +48,7 @@ void GpuParams::declare(ParamTable& t) {
   t.int_param("mem.fixed_latency", 400, 1, 100000, "core cycles of the flat global memory (mem.model: flat)");
   SmParams::declare(t);
   SharingParams::declare(t);
+  declare_ss_pass_params(t);
   declare_trace_params(t);
   SharedMemoryParams::declare(t);
   L1Params::declare(t);
@@ -67,6 +69,8 @@ GpuParams GpuParams::from(const Config& c) {
   p.mem_model = c.get_string("mem.model");
   p.partitions = uint32_t(c.get_int("mem.partitions"));
   p.placement = c.get_string("gpu.placement");
+  p.ss_compiler_passes = c.get_bool("ss.compiler_passes");
+  p.ss_threshold = c.get_float("ss.threshold");
   return p;
 }
 
@@ -163,7 +167,11 @@ Gpu::~Gpu() { Tracer::finish(); }
 const Samples* Gpu::samples() const { return monitor_ ? &monitor_->samples() : nullptr; }
 
 void Gpu::load_ptx(const std::string& text, const std::string& origin) {
-  modules_.push_back(std::make_unique<Module>(text, origin, mem_));
+  // ss.compiler_passes: scratchpad allocation and relssp placement (seed 000 sec. 6) rewrite the PTX first
+  if (p_.ss_compiler_passes)
+    modules_.push_back(std::make_unique<Module>(optimize_scratchpad_sharing(text, origin, p_.ss_threshold, nullptr), origin, mem_));
+  else
+    modules_.push_back(std::make_unique<Module>(text, origin, mem_));
 }
 
 // The base name of an Itanium-mangled function: "_Z6vecaddPKf" -> "vecadd".

@@ -29,6 +29,8 @@ struct GpuParams {
   std::string mem_model;          // hierarchy | flat
   uint32_t partitions = 6;
   std::string placement;
+  bool ss_compiler_passes = false;  // apply the scratchpad-sharing passes when PTX is loaded
+  double ss_threshold = 0.1;
   static void declare(ParamTable& t);
   static GpuParams from(const Config& c);
 };

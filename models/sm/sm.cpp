@@ -259,7 +259,9 @@ void Sm::cycle_step() {
   writeback();
   complete_fetches();
   bool progress = false;
+  ordering_changed_ = false;
   for (auto& s : scheds_) progress |= issue(*s) > 0;
+  progress |= ordering_changed_;  // an ordering rearranged its warps: look again next cycle
   progress |= start_fetches() > 0;
   progress |= send_requests();
   if (blocks_.empty()) {
@@ -367,7 +369,7 @@ uint32_t Sm::issue(WarpScheduler& s) {
       continue;
     }
     w->last_stall = r;
-    s.ordering().stalled(w, r);
+    if (s.ordering().stalled(w, r)) ordering_changed_ = true;
     if (stall_rank(r) < stall_rank(why)) why = r;
   }
   Stall outcome = issued ? Stall::Issued : why;

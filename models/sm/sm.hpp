@@ -166,6 +166,7 @@ class Sm : public sc_core::sc_module {
   uint64_t seq_ = 0, age_ = 0;
   uint64_t cycle_ = 0, last_tick_ = UINT64_MAX;
   bool had_warps_ = false;
+  bool ordering_changed_ = false;
   uint32_t peak_blocks_ = 0;
   uint32_t fetch_rr_ = 0;
   uint32_t fetches_pending_ = 0;

@@ -1,6 +1,7 @@
 // warptlm: the command-line front end (sc_main).
 //   warptlm run [RUN.yaml] [--workload NAME] [--size S] [--config C] [--overlay O ...] [--set k=v ...] [--out DIR] [--vcd F]
 //   warptlm demo | workloads | params
+//   warptlm ptx-opt IN.ptx [-o OUT.ptx] [--threshold T]   (scratchpad-sharing compiler passes)
 // Exit 0 on success, 1 when a run fails (fault, deadlock, wrong result), 2 on bad usage or input.
 #include <boost/program_options.hpp>
 #include <cstdlib>
@@ -15,6 +16,10 @@
 
 namespace po = boost::program_options;
 using namespace warptlm;
+
+namespace warptlm {
+int ptx_opt_command(int argc, char* argv[]);  // ptx_opt.cpp
+}
 
 namespace {
 
@@ -34,7 +39,8 @@ const char* kUsage =
     "       warptlm run [RUN.yaml] [--workload NAME] [--size tiny|small|medium|large] [--config NAME|FILE]\n"
     "                   [--overlay NAME|FILE ...] [--set key=value ...] [--out DIR] [--vcd FILE]\n"
     "       warptlm workloads     list the workload library\n"
-    "       warptlm params        list every parameter with default, range and meaning\n";
+    "       warptlm params        list every parameter with default, range and meaning\n"
+    "       warptlm ptx-opt IN.ptx [-o OUT.ptx] [--threshold T]   scratchpad allocation + relssp placement\n";
 
 int params_command() {
   declare_all_params();
@@ -58,8 +64,9 @@ int run_main(int argc, char* argv[]) {
     return 0;
   }
   if (cmd == "params") return params_command();
+  if (cmd == "ptx-opt") return ptx_opt_command(argc, argv);
   if (cmd != "run") {
-    std::vector<std::string> cmds = {"run", "demo", "workloads", "params"};
+    std::vector<std::string> cmds = {"run", "demo", "workloads", "params", "ptx-opt"};
     std::string hint = closest_match(cmd, cmds);
     throw InputError("unknown command '" + cmd + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") + "\n" + kUsage);
   }

@@ -21,6 +21,17 @@ std::unique_ptr<Workload> make_blackscholes();
 std::unique_ptr<Workload> make_nw();
 std::unique_ptr<Workload> make_backprop();
 std::unique_ptr<Workload> make_dct8x8();
+std::unique_ptr<Workload> make_ss_backprop();
+std::unique_ptr<Workload> make_ss_dct1();
+std::unique_ptr<Workload> make_ss_dct3();
+std::unique_ptr<Workload> make_ss_nqu();
+std::unique_ptr<Workload> make_ss_srad1();
+std::unique_ptr<Workload> make_ss_srad2();
+std::unique_ptr<Workload> make_ss_fdtd3d();
+std::unique_ptr<Workload> make_ss_heartwall();
+std::unique_ptr<Workload> make_ss_histogram();
+std::unique_ptr<Workload> make_ss_mc();
+std::unique_ptr<Workload> make_ss_nw();
 
 const char* size_name(Size s) {
   switch (s) {
@@ -46,6 +57,10 @@ const std::vector<std::function<std::unique_ptr<Workload>()>>& workload_factorie
       make_vecadd,          make_matmul,     make_reduce_conflict, make_reduce_seq, make_transpose_naive,
       make_transpose_padded, make_histogram, make_jacobi2d,        make_scan,       make_bfs,
       make_blackscholes,    make_nw,         make_backprop,        make_dct8x8,
+      // Kernels with the scratchpad-sharing study's footprints (README: "Scratchpad-sharing set").
+      make_ss_backprop,     make_ss_dct1,    make_ss_dct3,         make_ss_nqu,     make_ss_srad1,
+      make_ss_srad2,        make_ss_fdtd3d,  make_ss_heartwall,    make_ss_histogram, make_ss_mc,
+      make_ss_nw,
   };
   return factories;
 }

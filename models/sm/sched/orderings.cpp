@@ -65,6 +65,9 @@ class TwoLevel : public WarpOrdering {
       : size_(active), inner_(std::move(inner)), outer_lrr_(outer_lrr) {}
   const char* name() const override { return "two_level"; }
   void order(const std::vector<WarpSlot*>& warps, std::vector<WarpSlot*>& out) override {
+    pending_ready_ = false;
+    for (WarpSlot* w : warps)
+      if (ready(w) && std::find(active_.begin(), active_.end(), w) == active_.end()) { pending_ready_ = true; break; }
     // drop warps that left; fill the active set from the pending ones
     active_.erase(std::remove_if(active_.begin(), active_.end(),
                                  [&](WarpSlot* w) { return std::find(warps.begin(), warps.end(), w) == warps.end(); }),
@@ -78,8 +81,8 @@ class TwoLevel : public WarpOrdering {
         while (s < pending.size() && pending[s]->slot <= last_promoted_) ++s;
         std::rotate(pending.begin(), pending.begin() + long(s % pending.size()), pending.end());
       }
-      // prefer pending warps that are not waiting on memory
-      std::stable_partition(pending.begin(), pending.end(), [](WarpSlot* w) { return w->last_stall != Stall::LongMem; });
+      // prefer pending warps that can issue: no result outstanding they wait on, not at a barrier
+      std::stable_partition(pending.begin(), pending.end(), [](WarpSlot* w) { return ready(w); });
       for (WarpSlot* w : pending) {
         if (active_.size() >= size_) break;
         active_.push_back(w);
@@ -91,10 +94,20 @@ class TwoLevel : public WarpOrdering {
     inner_->order(act, out);
   }
   void issued(WarpSlot* w) override { inner_->issued(w); }
-  void stalled(WarpSlot* w, Stall why) override {
-    if (why != Stall::LongMem) return;
+  bool stalled(WarpSlot* w, Stall why) override {
+    // A warp waiting on memory, or at a barrier (it cannot issue until the
+    // pending warps arrive, so keeping it active could deadlock the block),
+    // leaves the active set.
+    if (why != Stall::LongMem && why != Stall::Barrier) return false;
     auto it = std::find(active_.begin(), active_.end(), w);
-    if (it != active_.end()) active_.erase(it);  // demoted to the pending set
+    if (it == active_.end()) return false;
+    active_.erase(it);  // demoted to the pending set; a pending warp is promoted at the next ordering
+    // Worth another look next cycle only if a pending warp could use the place now
+    // (otherwise the event that makes one ready wakes the SM anyway).
+    return pending_ready_;
+  }
+  static bool ready(const WarpSlot* w) {
+    return w->blocked == Stall::Issued && w->fw && !w->fw->at_barrier && !w->fw->done;
   }
   const std::vector<WarpSlot*>& active_set() const { return active_; }
 
@@ -104,6 +117,7 @@ class TwoLevel : public WarpOrdering {
   bool outer_lrr_;
   std::vector<WarpSlot*> active_;
   uint32_t last_promoted_ = UINT32_MAX;
+  bool pending_ready_ = false;
 };
 
 // Owner Warp First (seed 000, section 4 / spec 3.1): owner warps, then

@@ -20,8 +20,10 @@ class WarpOrdering {
   // This cycle's priority order of `warps` (the scheduler's resident warps, oldest first).
   virtual void order(const std::vector<WarpSlot*>& warps, std::vector<WarpSlot*>& out) = 0;
   virtual void issued(WarpSlot*) {}
-  // The warp was considered and could not issue, for `why`.
-  virtual void stalled(WarpSlot*, Stall) {}
+  // The warp was considered and could not issue, for `why`. Returns true when
+  // the ordering changed its own state (e.g. a demotion), so the SM looks
+  // again next cycle instead of sleeping.
+  virtual bool stalled(WarpSlot*, Stall) { return false; }
   // Orderings that rank warp classes (OWF) take their class priority here.
   virtual void configure_classes(bool /*unshared_first*/, bool /*greedy*/) {}
 };

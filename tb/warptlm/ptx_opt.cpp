@@ -1,0 +1,55 @@
+// warptlm ptx-opt IN.ptx [-o OUT.ptx] [--threshold T]: the scratchpad-sharing
+// compiler passes (models/isa/passes) as a PTX-to-PTX tool. Writes the
+// rewritten PTX (to stdout without -o) and prints what the passes did (to
+// stdout with -o, else to stderr).
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include "common/errors.hpp"
+#include "common/params.hpp"
+#include "isa/passes/passes.hpp"
+
+namespace warptlm {
+
+int ptx_opt_command(int argc, char* argv[]) {
+  const char* usage = "usage: warptlm ptx-opt IN.ptx [-o OUT.ptx] [--threshold T]   (0 < T < 1, default 0.1)\n";
+  std::string in, out, tval = "0.1";
+  for (int i = 2; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&](const std::string& opt) -> std::string {
+      if (i + 1 >= argc) throw InputError("option " + opt + " needs a value\n" + usage);
+      return argv[++i];
+    };
+    if (a == "-h" || a == "--help") { std::cout << usage; return 0; }
+    else if (a == "-o" || a == "--out") out = value(a);
+    else if (a.rfind("--out=", 0) == 0) out = a.substr(6);
+    else if (a == "--threshold" || a == "-t") tval = value(a);
+    else if (a.rfind("--threshold=", 0) == 0) tval = a.substr(12);
+    else if (!a.empty() && a[0] == '-') throw InputError("unknown option '" + a + "'\n" + usage);
+    else if (in.empty()) in = a;
+    else throw InputError("more than one input file ('" + in + "', '" + a + "')\n" + usage);
+  }
+  if (in.empty()) throw InputError(std::string("no input PTX file\n") + usage);
+  double t = 0;
+  if (!parse_float(tval, t) || !(t > 0 && t < 1))
+    throw InputError(Place{"", 0, "--threshold"}, "threshold '" + tval + "' is not a number in (0, 1)");
+  std::ifstream f(in, std::ios::binary);
+  if (!f) throw InputError(Place{in, 0, ""}, "cannot read PTX file");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  PassReport rep;
+  const std::string ptx = optimize_scratchpad_sharing(ss.str(), in, t, &rep);
+  if (out.empty()) {
+    std::cout << ptx;
+    std::cerr << rep.text();
+    return 0;
+  }
+  std::ofstream o(out, std::ios::binary);
+  if (!o || !(o << ptx) || !o.flush()) throw InputError(Place{out, 0, ""}, "cannot write the output PTX file");
+  std::cout << rep.text();
+  return 0;
+}
+
+}  // namespace warptlm

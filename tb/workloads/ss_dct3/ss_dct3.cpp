@@ -1,0 +1,74 @@
+// Host driver for ss_dct3: a seeded 16-bit image in [-128, 127], one launch of
+// ss_dct_short over 32x32 tiles (128 threads each); the fixed-point
+// transform is replayed on the CPU and every coefficient checked exactly.
+#include <cstdint>
+#include <random>
+
+#include "workloads/util.hpp"
+#include "workloads/workload.hpp"
+
+namespace warptlm {
+namespace {
+
+const int kCos[8][8] = {{1448, 1448, 1448, 1448, 1448, 1448, 1448, 1448},
+                        {2009, 1703, 1138, 400, -400, -1138, -1703, -2009},
+                        {1892, 784, -784, -1892, -1892, -784, 784, 1892},
+                        {1703, -400, -2009, -1138, 1138, 2009, 400, -1703},
+                        {1448, -1448, -1448, 1448, 1448, -1448, -1448, 1448},
+                        {1138, -2009, 400, 1703, -1703, -400, 2009, -1138},
+                        {784, -1892, 1892, -784, -784, 1892, -1892, 784},
+                        {400, -1138, 1703, -2009, 2009, -1703, 1138, -400}};
+
+// (acc + 2^(shift-1)) >> shift with an arithmetic (flooring) shift, as on the GPU.
+int32_t round_shift(int32_t acc, int shift) {
+  const int64_t v = int64_t(acc) + (int64_t(1) << (shift - 1));
+  return int32_t(v >= 0 ? v >> shift : -((-v + (int64_t(1) << shift) - 1) >> shift));
+}
+
+class SsDct3 : public Workload {
+ public:
+  const char* name() const override { return "ss_dct3"; }
+  const char* description() const override {
+    return "scratchpad-sharing DCT3 (2176 B, 128 thr): fixed-point 8x8 DCT of shorts over a padded 32x34 tile";
+  }
+  WorkloadResult run(Device& dev, Size size, uint64_t seed) override {
+    const int width = wl::by_size(size, 64, 256, 512, 2048);
+    const int height = wl::by_size(size, 64, 256, 512, 2048);
+    std::mt19937_64 rng(seed);
+    std::vector<int16_t> img(size_t(width) * height);
+    for (auto& v : img) v = int16_t(int(wl::uniform_u32(rng, 256)) - 128);
+
+    dev.load_ptx(embedded_ptx("ss_dct3"), "ss_dct3.ptx");
+    DevPtr din = dev.upload(img), dout = dev.malloc(img.size() * sizeof(int16_t));
+    dev.launch("ss_dct_short", Dim3(uint32_t(width / 32), uint32_t(height / 32)), Dim3(128),
+               {arg(din), arg(dout), arg(int32_t(width))});
+    std::vector<int16_t> out = dev.download<int16_t>(dout, img.size());
+    dev.free(din);
+    dev.free(dout);
+
+    std::vector<int16_t> ref(img.size());
+    for (int by = 0; by < height; by += 8)
+      for (int bx = 0; bx < width; bx += 8) {
+        int16_t rows[8][8];
+        for (int y = 0; y < 8; ++y)
+          for (int k = 0; k < 8; ++k) {
+            int32_t acc = 0;
+            for (int n = 0; n < 8; ++n) acc += kCos[k][n] * img[size_t(by + y) * width + bx + n];
+            rows[y][k] = int16_t(round_shift(acc, 10));
+          }
+        for (int x = 0; x < 8; ++x)
+          for (int k = 0; k < 8; ++k) {
+            int32_t acc = 0;
+            for (int n = 0; n < 8; ++n) acc += kCos[k][n] * rows[n][x];
+            ref[size_t(by + k) * width + bx + x] = int16_t(round_shift(acc, 14));
+          }
+      }
+    return wl::check_exact("coef", out, ref);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> make_ss_dct3() { return std::make_unique<SsDct3>(); }
+
+}  // namespace warptlm

@@ -1,0 +1,85 @@
+// Host driver for ss_srad1: a seeded speckled image (ss_srad_common.hpp), one
+// launch of ss_srad1 over 24x24-thread tiles; checks the four differences,
+// the diffusion coefficient c (double reference) and the per-tile sums of c.
+#include <cmath>
+
+#include "workloads/ss_srad1/ss_srad_common.hpp"
+#include "workloads/util.hpp"
+#include "workloads/workload.hpp"
+
+namespace warptlm {
+namespace {
+
+class SsSrad1 : public Workload {
+ public:
+  const char* name() const override { return "ss_srad1"; }
+  const char* description() const override {
+    return "scratchpad-sharing SRAD1 (13824 B, 576 thr): SRAD differences and diffusion coefficient, 24x24 tiles with halos";
+  }
+  WorkloadResult run(Device& dev, Size size, uint64_t seed) override {
+    const int rows = wl::by_size(size, 24, 192, 288, 1536);
+    const int cols = wl::by_size(size, 72, 192, 240, 1536);
+    const std::vector<float> J = wl::srad_image(rows, cols, seed);
+    const float q0sqr = wl::srad_q0sqr(J);
+    const size_t n = J.size();
+    const uint32_t gx = cols / 24, gy = rows / 24;
+
+    dev.load_ptx(embedded_ptx("ss_srad1"), "ss_srad1.ptx");
+    DevPtr dJ = dev.upload(J);
+    DevPtr out[5];
+    for (auto& p : out) p = dev.malloc(n * sizeof(float));
+    DevPtr dtile = dev.malloc(uint64_t(gx) * gy * sizeof(float));
+    dev.launch("ss_srad1", Dim3(gx, gy), Dim3(24, 24),
+               {arg(dJ), arg(out[0]), arg(out[1]), arg(out[2]), arg(out[3]), arg(out[4]), arg(dtile),
+                arg(int32_t(rows)), arg(int32_t(cols)), arg(q0sqr)});
+    std::vector<float> got[5];
+    for (int k = 0; k < 5; ++k) got[k] = dev.download<float>(out[k], n);
+    std::vector<float> tile = dev.download<float>(dtile, size_t(gx) * gy);
+    dev.free(dJ);
+    dev.free(dtile);
+    for (auto p : out) dev.free(p);
+
+    std::vector<double> ref[5];
+    for (auto& r : ref) r.resize(n);
+    for (int i = 0; i < rows; ++i)
+      for (int j = 0; j < cols; ++j) {
+        const size_t idx = size_t(i) * cols + j;
+        const double jc = J[idx];
+        const double dn = J[size_t(i > 0 ? i - 1 : 0) * cols + j] - jc;
+        const double ds = J[size_t(i < rows - 1 ? i + 1 : rows - 1) * cols + j] - jc;
+        const double dw = J[size_t(i) * cols + (j > 0 ? j - 1 : 0)] - jc;
+        const double de = J[size_t(i) * cols + (j < cols - 1 ? j + 1 : cols - 1)] - jc;
+        const double g2 = (dn * dn + ds * ds + dw * dw + de * de) / (jc * jc);
+        const double l = (dn + ds + dw + de) / jc;
+        const double num = 0.5 * g2 - 0.0625 * l * l;
+        const double den = 1.0 + 0.25 * l;
+        const double q = num / (den * den);
+        double c = 1.0 / (1.0 + (q - q0sqr) / (double(q0sqr) * (1.0 + q0sqr)));
+        c = c < 0.0 ? 0.0 : (c > 1.0 ? 1.0 : c);
+        ref[0][idx] = c;
+        ref[1][idx] = dn;
+        ref[2][idx] = ds;
+        ref[3][idx] = dw;
+        ref[4][idx] = de;
+      }
+    // Tile sums: the GPU's own c (checked above) summed in double; 576 float
+    // additions of values in [0, 1]: 1e-3 absolute.
+    std::vector<double> ref_tile(tile.size(), 0.0);
+    for (int i = 0; i < rows; ++i)
+      for (int j = 0; j < cols; ++j) ref_tile[size_t(i / 24) * gx + j / 24] += got[0][size_t(i) * cols + j];
+    // Differences are one float subtraction: 1e-6 relative + 1e-7; c goes
+    // through divisions and a cancellation: 1e-4 relative + 1e-5.
+    return wl::all_of({wl::check_floats("dN", got[1], ref[1], 1e-6, 1e-7),
+                       wl::check_floats("dS", got[2], ref[2], 1e-6, 1e-7),
+                       wl::check_floats("dW", got[3], ref[3], 1e-6, 1e-7),
+                       wl::check_floats("dE", got[4], ref[4], 1e-6, 1e-7),
+                       wl::check_floats("c", got[0], ref[0], 1e-4, 1e-5),
+                       wl::check_floats("tile_c", tile, ref_tile, 0.0, 1e-3)});
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> make_ss_srad1() { return std::make_unique<SsSrad1>(); }
+
+}  // namespace warptlm

@@ -1,0 +1,84 @@
+// Host driver for ss_srad2: a seeded speckled image (shared with ss_srad1),
+// its differences and diffusion coefficients computed on the CPU in float (as
+// ss_srad1 would), one launch of ss_srad2 over 24x24-thread tiles; checks the
+// updated image against a double reference and the per-tile sums of J and J^2.
+#include <cmath>
+
+#include "workloads/ss_srad1/ss_srad_common.hpp"
+#include "workloads/util.hpp"
+#include "workloads/workload.hpp"
+
+namespace warptlm {
+namespace {
+
+class SsSrad2 : public Workload {
+ public:
+  const char* name() const override { return "ss_srad2"; }
+  const char* description() const override {
+    return "scratchpad-sharing SRAD2 (11520 B, 576 thr): SRAD divergence and image update, tile sums of J and J^2";
+  }
+  WorkloadResult run(Device& dev, Size size, uint64_t seed) override {
+    const int rows = wl::by_size(size, 48, 192, 288, 1536);
+    const int cols = wl::by_size(size, 48, 192, 240, 1536);
+    const std::vector<float> J = wl::srad_image(rows, cols, seed);
+    const float q0sqr = wl::srad_q0sqr(J), lambda = 0.5f;
+    const size_t n = J.size();
+    std::vector<float> c(n), d[4];
+    for (auto& v : d) v.resize(n);
+    for (int i = 0; i < rows; ++i)
+      for (int j = 0; j < cols; ++j) {
+        const size_t idx = size_t(i) * cols + j;
+        const float jc = J[idx];
+        const float dn = J[size_t(i > 0 ? i - 1 : 0) * cols + j] - jc;
+        const float ds = J[size_t(i < rows - 1 ? i + 1 : rows - 1) * cols + j] - jc;
+        const float dw = J[size_t(i) * cols + (j > 0 ? j - 1 : 0)] - jc;
+        const float de = J[size_t(i) * cols + (j < cols - 1 ? j + 1 : cols - 1)] - jc;
+        const float g2 = (dn * dn + ds * ds + dw * dw + de * de) / (jc * jc);
+        const float l = (dn + ds + dw + de) / jc;
+        const float den = 1.0f + 0.25f * l;
+        const float q = (0.5f * g2 - 0.0625f * l * l) / (den * den);
+        const float cc = 1.0f / (1.0f + (q - q0sqr) / (q0sqr * (1.0f + q0sqr)));
+        c[idx] = cc < 0.0f ? 0.0f : (cc > 1.0f ? 1.0f : cc);
+        d[0][idx] = dn;
+        d[1][idx] = ds;
+        d[2][idx] = dw;
+        d[3][idx] = de;
+      }
+    const uint32_t gx = cols / 24, gy = rows / 24;
+
+    dev.load_ptx(embedded_ptx("ss_srad2"), "ss_srad2.ptx");
+    DevPtr dJ = dev.upload(J), dC = dev.upload(c);
+    DevPtr dd[4];
+    for (int k = 0; k < 4; ++k) dd[k] = dev.upload(d[k]);
+    DevPtr dout = dev.malloc(n * sizeof(float)), dsums = dev.malloc(uint64_t(gx) * gy * 2 * sizeof(float));
+    dev.launch("ss_srad2", Dim3(gx, gy), Dim3(24, 24),
+               {arg(dJ), arg(dC), arg(dd[0]), arg(dd[1]), arg(dd[2]), arg(dd[3]), arg(dout), arg(dsums),
+                arg(int32_t(rows)), arg(int32_t(cols)), arg(lambda)});
+    std::vector<float> out = dev.download<float>(dout, n);
+    std::vector<float> sums = dev.download<float>(dsums, size_t(gx) * gy * 2);
+    for (DevPtr p : {dJ, dC, dd[0], dd[1], dd[2], dd[3], dout, dsums}) dev.free(p);
+
+    std::vector<double> ref(n), ref_sums(sums.size(), 0.0);
+    for (int i = 0; i < rows; ++i)
+      for (int j = 0; j < cols; ++j) {
+        const size_t idx = size_t(i) * cols + j;
+        const double cs = c[size_t(i < rows - 1 ? i + 1 : rows - 1) * cols + j];
+        const double ce = c[size_t(i) * cols + (j < cols - 1 ? j + 1 : cols - 1)];
+        const double div = double(c[idx]) * d[0][idx] + cs * d[1][idx] + double(c[idx]) * d[2][idx] + ce * d[3][idx];
+        ref[idx] = J[idx] + 0.25 * lambda * div;
+        const size_t tile = size_t(i / 24) * gx + j / 24;
+        ref_sums[2 * tile] += out[idx];  // sums of the GPU's own (checked) values
+        ref_sums[2 * tile + 1] += double(out[idx]) * out[idx];
+      }
+    // J ~ 1..3, one float update: 1e-5 relative + 1e-6. Tile sums of 576
+    // values up to ~10: 1e-5 relative + 1e-3.
+    return wl::all_of({wl::check_floats("J", out, ref, 1e-5, 1e-6),
+                       wl::check_floats("tile_sums", sums, ref_sums, 1e-5, 1e-3)});
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> make_ss_srad2() { return std::make_unique<SsSrad2>(); }
+
+}  // namespace warptlm
