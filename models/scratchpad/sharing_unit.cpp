@@ -57,6 +57,9 @@ void SharingUnit::block_arrived(const Block* b) {
   owns_[s] = false;
   released_[s].assign(b->warps.size(), 0);
   ++*(slot_shared(plan_, uint32_t(s)) ? shared_blocks_ : unshared_blocks_);
+  if (b->linear_id == preassigned_ && slot_shared(plan_, uint32_t(s)) &&
+      arbiter_(MemKind::LockAcquire, slot_pair(plan_, uint32_t(s)), b->linear_id, 0))
+    owns_[s] = true;
 }
 
 void SharingUnit::block_retired(const Block* b) {

@@ -50,6 +50,10 @@ class SharingUnit {
   bool may_issue(const Warp& w, const Instr& in);
   void relssp(const Warp& w, uint32_t lanes);
 
+  // Setup for worked examples: the block with this linear id owns its pair's
+  // lock from the moment it arrives (as if it had touched the shared region before).
+  void preassign_lock(uint32_t block_linear_id) { preassigned_ = block_linear_id; }
+
   WarpClass warp_class(const Block* b) const;
   uint32_t physical(const Block* b, uint32_t offset) const;
   bool shared_block(const Block* b) const;
@@ -65,6 +69,7 @@ class SharingUnit {
   std::vector<bool> owns_;                       // per slot: holds its pair's lock
   std::vector<std::vector<uint32_t>> released_;  // per slot, per warp: lanes that executed relssp
   Counter *shared_blocks_, *unshared_blocks_;
+  uint32_t preassigned_ = 0xFFFFFFFFu;
 };
 
 }  // namespace warptlm

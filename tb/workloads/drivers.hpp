@@ -103,5 +103,26 @@ inline WorkloadResult run_transpose(Device& dev, const char* kernel, Size size, 
     return wl::check_exact("out", out, ref);
 }
 
+
+// Exact 8x8 DCT-II (orthonormal) of every 8x8 block of a width x height image,
+// in double: the CPU reference of the DCT workloads.
+inline std::vector<double> dct8x8_reference(const std::vector<float>& img, int width, int height) {
+  double c[8][8];
+  for (int k = 0; k < 8; ++k)
+    for (int n = 0; n < 8; ++n)
+      c[k][n] = (k == 0 ? std::sqrt(1.0 / 8.0) : 0.5) * std::cos((2 * n + 1) * k * 3.14159265358979323846 / 16.0);
+  std::vector<double> ref(img.size());
+  for (int by = 0; by < height; by += 8)
+    for (int bx = 0; bx < width; bx += 8)
+      for (int v = 0; v < 8; ++v)
+        for (int u = 0; u < 8; ++u) {
+          double s = 0.0;
+          for (int y = 0; y < 8; ++y)
+            for (int x = 0; x < 8; ++x) s += c[v][y] * c[u][x] * img[size_t(by + y) * width + bx + x];
+          ref[size_t(by + v) * width + bx + u] = s;
+        }
+  return ref;
+}
+
 }  // namespace wl
 }  // namespace warptlm

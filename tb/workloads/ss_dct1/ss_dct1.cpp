@@ -4,6 +4,7 @@
 #include <cmath>
 #include <random>
 
+#include "workloads/drivers.hpp"
 #include "workloads/util.hpp"
 #include "workloads/workload.hpp"
 
@@ -31,20 +32,7 @@ class SsDct1 : public Workload {
     dev.free(din);
     dev.free(dout);
 
-    double c[8][8];
-    for (int k = 0; k < 8; ++k)
-      for (int n = 0; n < 8; ++n)
-        c[k][n] = (k == 0 ? std::sqrt(0.125) : 0.5) * std::cos((2 * n + 1) * k * M_PI / 16.0);
-    std::vector<double> ref(img.size());
-    for (int by = 0; by < height; by += 8)
-      for (int bx = 0; bx < width; bx += 8)
-        for (int v = 0; v < 8; ++v)
-          for (int u = 0; u < 8; ++u) {
-            double s = 0.0;
-            for (int y = 0; y < 8; ++y)
-              for (int x = 0; x < 8; ++x) s += c[v][y] * c[u][x] * img[size_t(by + y) * width + bx + x];
-            ref[size_t(by + v) * width + bx + u] = s;
-          }
+    const std::vector<double> ref = wl::dct8x8_reference(img, width, height);
     // Coefficients up to ~1024; the 9-digit cosines and float sums: 4e-3 + 1e-5 rel.
     return wl::check_floats("coef", out, ref, 1e-5, 4e-3);
   }
