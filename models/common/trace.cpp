@@ -139,13 +139,22 @@ void Tracer::write_value(uint32_t id, uint64_t v) {
   ++written_;
 }
 
+// Core cycle of a time: integer division by the clock period as SystemC holds
+// it (the same rounding the SMs count cycles with).
 uint64_t Tracer::cycle_of(const sc_core::sc_time& t) const {
-  return uint64_t(t.to_seconds() * 1e12 / period_ps_ + 0.5);
+  if (!period_units_) period_units_ = sc_core::sc_time(period_ps_, sc_core::SC_PS).value();
+  return t.value() / period_units_;
 }
 
 void Tracer::change(uint32_t id, uint64_t value) {
+  if (past_window_) return;  // nothing after the window is written
   if (!header_done_) begin_dump();
   const uint64_t cycle = cycle_of(sc_core::sc_time_stamp());
+  if (cycle > cfg_.to) {
+    flush_until(cfg_.to);
+    past_window_ = true;
+    return;
+  }
   Signal& s = signals_[id];
   if (s.later_seq && s.later_cycle >= cycle) s.later_seq = 0;  // replaced by this change
   flush_until(cycle);
@@ -153,6 +162,7 @@ void Tracer::change(uint32_t id, uint64_t value) {
 }
 
 void Tracer::change_at(uint32_t id, uint64_t value, const sc_core::sc_time& at) {
+  if (past_window_) return;
   if (!header_done_) begin_dump();
   Signal& s = signals_[id];
   s.later_seq = ++later_seq_;

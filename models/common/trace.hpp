@@ -80,7 +80,8 @@ class Tracer {
   std::vector<Signal> signals_;
   std::vector<std::vector<std::string>> enums_;
   std::FILE* out_ = nullptr;
-  bool header_done_ = false, window_open_ = false;
+  bool header_done_ = false, window_open_ = false, past_window_ = false;
+  mutable uint64_t period_units_ = 0;  // the core clock period in SystemC time units
   uint64_t last_cycle_ = UINT64_MAX, written_ = 0;
   std::vector<Later> later_;  // min-heap of scheduled changes
   uint64_t later_seq_ = 0;
