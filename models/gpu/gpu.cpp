@@ -287,7 +287,7 @@ void Gpu::run_timing(const KernelInfo& k, LaunchState& L, uint64_t blocks, uint3
     const BlockUsage& u = *usage_;
     uint32_t cap = std::min(sp.max_blocks, std::min(sp.max_threads / std::max(u.threads, 1u), sp.max_warps / std::max(u.warps, 1u)));
     if (u.registers) cap = std::min(cap, sp.registers / u.registers);
-    const SharingPlan plan = plan_sharing(sp.shared_mem, u.shared, ss_params_->threshold, cap);
+    const SharingPlan plan = make_sharing_policy(ss_params_->policy)->plan(sp.shared_mem, u.shared, ss_params_->threshold, cap);
     if (plan.shsm && layout_bytes(plan) > sp.shared_mem)
       throw RunError("scratchpad-sharing layout of kernel '" + k.name + "' needs " + std::to_string(layout_bytes(plan)) +
                      " bytes; the SM has " + std::to_string(sp.shared_mem));

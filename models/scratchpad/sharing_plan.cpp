@@ -26,6 +26,43 @@ SharingPlan plan_sharing(uint32_t R, uint32_t R_tb, double t, uint32_t cap) {
   return p;
 }
 
+namespace {
+
+class Reconstructed : public SharingPolicy {
+ public:
+  const char* name() const override { return "reconstructed"; }
+  SharingPlan plan(uint32_t R, uint32_t R_tb, double t, uint32_t cap) const override { return plan_sharing(R, R_tb, t, cap); }
+};
+
+// Every block paired: p pairs of (1 + t) R_tb bytes each, the initial slots are
+// the p first blocks of the pairs (so the slot model still pairs D + k with k).
+class AllPairs : public SharingPolicy {
+ public:
+  const char* name() const override { return "all_pairs"; }
+  SharingPlan plan(uint32_t R, uint32_t R_tb, double t, uint32_t cap) const override {
+    SharingPlan p;
+    p.block_bytes = R_tb;
+    if (R_tb == 0 || R_tb > R) return p;
+    p.private_bytes = uint32_t(std::floor(t * R_tb));
+    const uint32_t d = R / R_tb;
+    uint32_t pairs = uint32_t(std::floor(double(R) / ((1.0 + t) * R_tb) + 1e-9));
+    pairs = std::min(pairs, cap / 2);
+    if (d >= cap || 2 * pairs <= d) return plan_sharing(R, R_tb, t, cap);  // nothing to gain
+    p.baseline = pairs;
+    p.pairs = pairs;
+    p.total = 2 * pairs;
+    p.shsm = true;
+    return p;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<SharingPolicy> make_sharing_policy(const std::string& name) {
+  if (name == "all_pairs") return std::make_unique<AllPairs>();
+  return std::make_unique<Reconstructed>();
+}
+
 uint32_t physical_offset(const SharingPlan& p, uint32_t slot, uint32_t offset) {
   const uint32_t B = p.private_bytes, pair_bytes = 2 * B + (p.block_bytes - B);
   if (!slot_shared(p, slot)) {

@@ -3,6 +3,7 @@
 // the mechanism costs.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 
 namespace warptlm {
@@ -23,6 +24,20 @@ struct SharingPlan {
 // p (1 + t) R_tb + u R_tb <= R, capped by the SM's other limits (`cap`: blocks
 // allowed by threads, warps, block slots and registers).
 SharingPlan plan_sharing(uint32_t smem_per_sm, uint32_t smem_per_block, double t, uint32_t cap);
+
+// How many blocks an SM holds with sharing and how they pair is a policy: the
+// paper defers the count to its HPDC'16 companion, so the reconstruction can
+// be swapped for another rule (ss.policy).
+class SharingPolicy {
+ public:
+  virtual ~SharingPolicy() = default;
+  virtual const char* name() const = 0;
+  virtual SharingPlan plan(uint32_t smem_per_sm, uint32_t smem_per_block, double t, uint32_t cap) const = 0;
+};
+// "reconstructed": plan_sharing above (keeps at least D blocks able to progress).
+// "all_pairs": the naive scheme the paper rejects (Example 3.3): every block in
+// a pair, as many pairs as fit, even if fewer than D blocks can then progress.
+std::unique_ptr<SharingPolicy> make_sharing_policy(const std::string& name);
 
 // Slot s of a plan: the k-th extra slot (D + k) pairs with initial slot k.
 inline bool slot_shared(const SharingPlan& p, uint32_t s) { return s < p.pairs || (s >= p.baseline && s < p.total); }

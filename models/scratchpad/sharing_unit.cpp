@@ -13,6 +13,8 @@ void SharingParams::declare(ParamTable& t) {
   t.enum_param("ss.owf_order", "owner_first", {"owner_first", "unshared_first"},
                "OWF class priority: owner > unshared > non-owner (the paper's OWF) or unshared first (its counter-example)");
   t.bool_param("ss.owf_greedy", false, "OWF keeps issuing the last warp while it can (GTO-like) inside its class");
+  t.enum_param("ss.policy", "reconstructed", {"reconstructed", "all_pairs"},
+               "how many blocks share: the paper's rule as reconstructed (at least D blocks progress) or every block paired");
 }
 
 SharingParams SharingParams::from(const Config& c) {
@@ -21,6 +23,7 @@ SharingParams SharingParams::from(const Config& c) {
   p.threshold = c.get_float("ss.threshold");
   p.owf_order = c.get_string("ss.owf_order");
   p.owf_greedy = c.get_bool("ss.owf_greedy");
+  p.policy = c.get_string("ss.policy");
   return p;
 }
 

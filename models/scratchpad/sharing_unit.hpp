@@ -23,6 +23,7 @@ struct SharingParams {
   double threshold = 0.1;     // ss.threshold: private fraction t
   std::string owf_order;      // ss.owf_order: owner_first | unshared_first
   bool owf_greedy = false;    // ss.owf_greedy
+  std::string policy;         // ss.policy
   static void declare(ParamTable& t);
   static SharingParams from(const Config& c);
 };

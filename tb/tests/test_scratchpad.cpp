@@ -174,3 +174,18 @@ TEST_CASE("ssp: lock protocol first come first served with retry, relssp release
   CHECK(v.at("ssp.relssp_releases") == 1);
   CHECK(v.at("ssp.lock_transfers") == 1);
 }
+
+TEST_CASE("ssp: the all-pairs policy builds the pairing the paper rejects in Example 3.3") {
+  // DCT3 at 16 KB: six pairs, all 12 blocks shared, so only 6 can progress where the baseline has 7.
+  const auto naive = make_sharing_policy("all_pairs");
+  const SharingPlan p = naive->plan(16384, 2176, 0.1, cap_of(k16K, 64));
+  CHECK(p.total == 12);
+  CHECK(p.pairs == 6);
+  CHECK(p.unshared == 0);
+  CHECK(p.pairs + p.unshared < 7);  // fewer blocks guaranteed to progress than the baseline's 7
+  CHECK(layout_bytes(p) <= 16384);
+  // the reconstructed rule keeps 7 able to progress: 5 pairs and 2 unshared (Example 3.3)
+  const SharingPlan r = make_sharing_policy("reconstructed")->plan(16384, 2176, 0.1, cap_of(k16K, 64));
+  CHECK(r.pairs + r.unshared == 7);
+  CHECK(std::string(naive->name()) == "all_pairs");
+}
