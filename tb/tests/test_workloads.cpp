@@ -99,6 +99,8 @@ TEST_CASE("workload ss_heartwall verifies at tiny") { check_workload("ss_heartwa
 TEST_CASE("workload ss_histogram verifies at tiny") { check_workload("ss_histogram"); }
 TEST_CASE("workload ss_mc verifies at tiny") { check_workload("ss_mc"); }
 TEST_CASE("workload ss_nw verifies at tiny") { check_workload("ss_nw"); }
+TEST_CASE("workload ss_dct48 verifies at tiny") { check_workload("ss_dct48"); }
+TEST_CASE("workload ss_mc2 verifies at tiny") { check_workload("ss_mc2"); }
 
 TEST_CASE("every workload is covered by a test above") {
   // Adding a workload without a test case here fails this check.
@@ -106,7 +108,8 @@ TEST_CASE("every workload is covered by a test above") {
                                         "transpose_padded", "histogram", "jacobi2d", "scan", "bfs",
                                         "blackscholes", "nw", "backprop", "dct8x8",
                                         "ss_backprop", "ss_dct1", "ss_dct3", "ss_nqu", "ss_srad1",
-                                        "ss_srad2", "ss_fdtd3d", "ss_heartwall", "ss_histogram", "ss_mc", "ss_nw"};
+                                        "ss_srad2", "ss_fdtd3d", "ss_heartwall", "ss_histogram", "ss_mc", "ss_nw",
+                                        "ss_dct48", "ss_mc2"};
   for (auto& n : workload_names()) CHECK(tested.count(n) == 1);
 }
 

@@ -32,6 +32,8 @@ std::unique_ptr<Workload> make_ss_heartwall();
 std::unique_ptr<Workload> make_ss_histogram();
 std::unique_ptr<Workload> make_ss_mc();
 std::unique_ptr<Workload> make_ss_nw();
+std::unique_ptr<Workload> make_ss_dct48();
+std::unique_ptr<Workload> make_ss_mc2();
 
 const char* size_name(Size s) {
   switch (s) {
@@ -60,7 +62,7 @@ const std::vector<std::function<std::unique_ptr<Workload>()>>& workload_factorie
       // Kernels with the scratchpad-sharing study's footprints (README: "Scratchpad-sharing set").
       make_ss_backprop,     make_ss_dct1,    make_ss_dct3,         make_ss_nqu,     make_ss_srad1,
       make_ss_srad2,        make_ss_fdtd3d,  make_ss_heartwall,    make_ss_histogram, make_ss_mc,
-      make_ss_nw,
+      make_ss_nw,           make_ss_dct48,   make_ss_mc2,
   };
   return factories;
 }
