@@ -42,16 +42,18 @@ const char* kUsage =
     "       warptlm params        list every parameter with default, range and meaning\n"
     "       warptlm ptx-opt IN.ptx [-o OUT.ptx] [--threshold T]   scratchpad allocation + relssp placement\n";
 
+// Pads `s` to `width`, always leaving at least two spaces after it.
+std::string column(const std::string& s, size_t width) { return s + std::string(s.size() < width ? width - s.size() + 2 : 2, ' '); }
+
 int params_command() {
   declare_all_params();
   const auto& specs = ParamTable::global().all();
-  size_t w = 0;
-  for (auto& s : specs) w = std::max(w, s.first.size());
-  for (auto& s : specs) {
-    std::cout << std::left << std::setw(int(w) + 2) << s.first << std::setw(8) << param_type_name(s.second.type)
-              << "default " << std::setw(12) << s.second.default_value << " range " << std::setw(24) << range_text(s.second)
-              << s.second.meaning << "\n";
-  }
+  size_t wk = 0;
+  for (auto& s : specs) wk = std::max(wk, s.first.size());
+  for (auto& s : specs)
+    std::cout << column(s.first, wk) << column(param_type_name(s.second.type), 6) << "default "
+              << column(s.second.default_value, 12) << "range " << column(range_text(s.second), 22) << s.second.meaning
+              << "\n";
   return 0;
 }
 
