@@ -297,8 +297,6 @@ inline uint32_t pred_value(ExecCtx& c, const Operand& o) {
 // setp.cmp[.bool].T p[|q], a, b[, c]
 template <class T>
 void h_setp(const Instr& in, ExecCtx& c) {
-  const uint64_t* a = src(c, in.ops[1 + (in.ops[1].kind == OpKind::Pred && in.nops >= 4 && in.ops[0].kind == OpKind::Pred ? 1 : 0)]);
-  (void)a;
   // operand layout: ops[0]=p, optionally ops[1]=q (second destination), then a, b, [c]
   unsigned i = 1;
   int qslot = -1;
@@ -410,10 +408,11 @@ void h_mov_unpack(const Instr& in, ExecCtx& c) {
 
 void h_mov_clock(const Instr& in, ExecCtx& c) {
   uint64_t* d = dst(c, in.ops[0]);
-  uint64_t now = c.L.clock ? *c.L.clock : 0;
-  // Functional mode has no cycles: count issued instructions so %clock still advances.
-  if (!c.L.clock) now = c.w.warp_insts;
-  if (in.ops[1].imm == uint64_t(SReg::GlobalTimer)) now *= 1;
+  // The core cycle at issue (%clock, %clock64; %globaltimer too, in cycles rather
+  // than nanoseconds). Functional mode has no cycles: the warp's issued
+  // instructions stand in, so the value still only grows.
+  (void)in;
+  const uint64_t now = c.L.clock ? *c.L.clock : c.w.warp_insts;
   for_lanes(c.mask, [&](unsigned l) { d[l] = now; });
 }
 

@@ -628,9 +628,8 @@ class Parser {
     text << optext;
     // operands
     Space space_hint = in.space;
-    bool saw_param_sym = false, saw_local_sym = false;
+    bool saw_param_sym = false;
     std::vector<std::pair<uint32_t, uint32_t>> call_lists[2];
-    int call_list = 0;
     std::string callee;
     while (!peek().is(";")) {
       if (peek().kind == Tok::End) fail(in.line, optext, "missing ';' after instruction");
@@ -649,7 +648,6 @@ class Parser {
           } while (accept(","));
         }
         expect(")");
-        call_list++;
         if (!accept(",")) break;
         continue;
       }
@@ -672,7 +670,6 @@ class Parser {
         next();
         o = parse_address(in.line, space_hint);
         if (space_hint == Space::ParamFunc) saw_param_sym = true;
-        if (o.name == "\x01local") saw_local_sym = true;
       } else if (t.is("{")) {
         next();
         o.kind = OpKind::Vec;
@@ -693,7 +690,6 @@ class Parser {
         o = name_operand(nm, hint);
         if (in.op == Op::Call && o.kind == OpKind::Label) { o.kind = OpKind::Func; callee = nm; }
         if (o.kind == OpKind::Label && (in.op == Op::Bra)) label_uses_.push_back({f.body.size(), in.line});
-        if (o.name == "\x01local") saw_local_sym = true;
       } else {
         fail(in.line, optext, "unexpected '" + t.s + "' in operands");
       }
@@ -709,8 +705,6 @@ class Parser {
       if (in.space == Space::Param && saw_param_sym) in.space = Space::ParamFunc;
       else if (in.space == Space::Param && space_hint == Space::ParamFunc) in.space = Space::ParamFunc;
     }
-    (void)saw_local_sym;
-    (void)call_list;
     in.text = source_text(start, pos_);
     if (in.op == Op::Call) {
       if (callee.empty()) fail(in.line, "call", "call without a target function");

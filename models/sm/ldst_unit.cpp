@@ -67,7 +67,9 @@ void Sm::send_memory(WarpSlot& w, const Instr& in, uint64_t agen_done) {
   }
   for (unsigned i = 0; i < in.nwrites; ++i) ++w.pending[in.writes[i]];
   ++w.inflight;
-  (void)agen_done;
+  // Address generation: requests leave (or the constant cache answers from)
+  // the cycle it is done; sm.op.mem.latency 1 means the issue cycle itself.
+  const uint64_t ready = agen_done;
   if (sp == Space::Const || sp == Space::Param || sp == Space::ParamFunc) {
     // Constant cache (tags only) and the parameter buffer: fixed time.
     uint32_t lat = p_.ccache_hit_latency;
@@ -77,18 +79,18 @@ void Sm::send_memory(WarpSlot& w, const Instr& in, uint64_t agen_done) {
       if (hit) ++*ccache_hits_;
       else { ++*ccache_misses_; lat = p_.ccache_miss_latency; }
     }
-    completions_.push(Completion{cycle_ + lat, seq_++, w.slot, &in, false});
+    completions_.push(Completion{ready + lat, seq_++, w.slot, &in, false});
     return;
   }
   if (sp == Space::Shared) {
-    send_shared(w, in, alloc_memop(w, in, false));
+    send_shared(w, in, alloc_memop(w, in, false), ready);
     return;
   }
   for (unsigned i = 0; i < in.nwrites; ++i) ++w.pending_long[in.writes[i]];
-  coalesce_global(w, in, sp, alloc_memop(w, in, true));
+  coalesce_global(w, in, sp, alloc_memop(w, in, true), ready);
 }
 
-void Sm::coalesce_global(WarpSlot& w, const Instr& in, Space sp, uint32_t mo) {
+void Sm::coalesce_global(WarpSlot& w, const Instr& in, Space sp, uint32_t mo, uint64_t ready) {
   Warp& f = *w.fw;
   const uint32_t line_bytes = p_.mem_line;
   const uint32_t lb = f.kernel.local_bytes ? (f.kernel.local_bytes + 3) & ~3u : 4;
@@ -122,7 +124,7 @@ void Sm::coalesce_global(WarpSlot& w, const Instr& in, Space sp, uint32_t mo) {
       e.sector_mask = sectors[j];
       e.lane_mask = masks[j];
       e.space = uint8_t(sp);
-      gq_.push(p);
+      gq_.push(p, ready);
     } else {
       for (uint32_t s = sectors[j]; s; s &= s - 1) {
         const uint32_t sec = uint32_t(__builtin_ctz(s));
@@ -133,13 +135,13 @@ void Sm::coalesce_global(WarpSlot& w, const Instr& in, Space sp, uint32_t mo) {
         e.sector_mask = 1u << sec;
         e.lane_mask = masks[j];
         e.space = uint8_t(sp);
-        gq_.push(p);
+        gq_.push(p, ready);
       }
     }
   }
 }
 
-void Sm::send_shared(WarpSlot& w, const Instr& in, uint32_t mo) {
+void Sm::send_shared(WarpSlot& w, const Instr& in, uint32_t mo, uint64_t ready) {
   Warp& f = *w.fw;
   MemOp& m = memops_[mo];
   for (uint32_t k = f.addr_mask; k; k &= k - 1) {
@@ -157,20 +159,26 @@ void Sm::send_shared(WarpSlot& w, const Instr& in, uint32_t mo) {
   e.lane_addr = m.lanes;
   e.access_bytes = f.addr_bytes;
   e.space = uint8_t(Space::Shared);
-  sq_.push(p);
+  sq_.push(p, ready);
 }
 
-// One request per path per cycle, each only after the previous was accepted.
+// One request per path per cycle, each once its address is ready and the
+// previous one was accepted. Returns whether one may leave next cycle.
 bool Sm::send_requests() {
-  bool sent = false;
-  sent |= send_one(gq_, mem_socket);
-  sent |= send_one(sq_, smem_socket);
-  // more to send next cycle (unless waiting for END_REQ, which wakes us)
-  return sent && ((gq_.size() && !gq_.waiting_end_req) || (sq_.size() && !sq_.waiting_end_req));
+  send_one(gq_, mem_socket);
+  send_one(sq_, smem_socket);
+  return next_request_cycle() <= cycle_ + 1;
+}
+
+uint64_t Sm::next_request_cycle() const {
+  uint64_t next = UINT64_MAX;
+  for (const RequestQueue* q : {&gq_, &sq_})  // a queue waiting for END_REQ is woken by it
+    if (q->size() && !q->waiting_end_req) next = std::min(next, std::max(q->front_ready(), cycle_ + 1));
+  return next;
 }
 
 bool Sm::send_one(RequestQueue& q, tlm_utils::simple_initiator_socket<Sm>& s) {
-  if (!q.size() || q.waiting_end_req) return false;
+  if (!q.size() || q.waiting_end_req || q.front_ready() > cycle_) return false;
   tlm::tlm_generic_payload* p = q.front();
   tlm::tlm_phase ph = tlm::BEGIN_REQ;
   sc_core::sc_time t = sc_core::SC_ZERO_TIME;

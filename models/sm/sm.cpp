@@ -274,8 +274,8 @@ void Sm::cycle_step() {
     next_trigger(period_);
     return;
   }
-  uint64_t next = UINT64_MAX;
-  if (!completions_.empty()) next = std::max(completions_.top().cycle, cycle_ + 1);
+  uint64_t next = next_request_cycle();
+  if (!completions_.empty()) next = std::min(next, std::max(completions_.top().cycle, cycle_ + 1));
   if (fetches_pending_)
     for (auto& w : slots_)
       if (w.fetch_pending) next = std::min(next, w.fetch_ready);
@@ -431,7 +431,7 @@ void Sm::execute(WarpSlot& w, const Instr& in, uint32_t unit) {
   else { ++w.ibuf_pc; --w.ibuf_count; }
   if (w.ibuf_count == 0 && !f.done) set_needs_fetch(w, true);
   if (in.is_mem && f.addr_mask) {
-    send_memory(w, in, cycle_ + op.latency + groups - 1);
+    send_memory(w, in, cycle_ + (op.latency - 1) + (groups - 1));
   } else if (in.nwrites) {
     for (unsigned i = 0; i < in.nwrites; ++i) ++w.pending[in.writes[i]];
     ++w.inflight;

@@ -98,21 +98,27 @@ class Sm : public sc_core::sc_module {
   // Requests waiting to leave the LD/ST unit, in order, one per cycle per path.
   struct RequestQueue {
     std::vector<tlm::tlm_generic_payload*> ring;
+    std::vector<uint64_t> ready;  // cycle each request may leave (address generation done)
     size_t head = 0, count = 0;
     bool waiting_end_req = false;
     tlm::tlm_generic_payload* awaiting = nullptr;  // the request not yet accepted
-    void init(size_t n) { ring.assign(n, nullptr); }
+    void init(size_t n) { ring.assign(n, nullptr); ready.assign(n, 0); }
     size_t size() const { return count; }
-    void push(tlm::tlm_generic_payload* p) {
+    void push(tlm::tlm_generic_payload* p, uint64_t ready_cycle) {
       if (count == ring.size()) {  // grow (rare: only when a deep burst meets back-pressure)
         std::vector<tlm::tlm_generic_payload*> r(ring.size() * 2);
-        for (size_t i = 0; i < count; ++i) r[i] = ring[(head + i) % ring.size()];
+        std::vector<uint64_t> rd(ring.size() * 2);
+        for (size_t i = 0; i < count; ++i) { r[i] = ring[(head + i) % ring.size()]; rd[i] = ready[(head + i) % ring.size()]; }
         ring.swap(r);
+        ready.swap(rd);
         head = 0;
       }
-      ring[(head + count++) % ring.size()] = p;
+      ring[(head + count) % ring.size()] = p;
+      ready[(head + count) % ring.size()] = ready_cycle;
+      ++count;
     }
     tlm::tlm_generic_payload* front() const { return ring[head]; }
+    uint64_t front_ready() const { return ready[head]; }
     void pop() { head = (head + 1) % ring.size(); --count; }
   };
 
@@ -125,11 +131,12 @@ class Sm : public sc_core::sc_module {
   void execute(WarpSlot& w, const Instr& in, uint32_t unit);
   // LD/ST unit (ldst_unit.cpp)
   void send_memory(WarpSlot& w, const Instr& in, uint64_t agen_done);
-  void coalesce_global(WarpSlot& w, const Instr& in, Space sp, uint32_t mo);
-  void send_shared(WarpSlot& w, const Instr& in, uint32_t mo);
+  void coalesce_global(WarpSlot& w, const Instr& in, Space sp, uint32_t mo, uint64_t ready);
+  void send_shared(WarpSlot& w, const Instr& in, uint32_t mo, uint64_t ready);
   uint32_t alloc_memop(WarpSlot& w, const Instr& in, bool long_latency);
   tlm::tlm_generic_payload* new_request(WarpSlot& w, const Instr& in, uint32_t mo);
   bool send_requests();
+  uint64_t next_request_cycle() const;  // earliest cycle a queued request may leave, UINT64_MAX if none
   bool send_one(RequestQueue& q, tlm_utils::simple_initiator_socket<Sm>& s);
   void response_arrived(uint32_t mo);
   tlm::tlm_sync_enum backward(RequestQueue& q, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph);

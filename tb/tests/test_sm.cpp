@@ -561,3 +561,31 @@ TEST_CASE("sm: Owner Warp First beats unshared-warp-first by 2 cycles on the pap
   CHECK(owf.total == 15);
   CHECK(uwf.total - owf.total == 2);
 }
+
+TEST_CASE("sm: address generation latency delays a load's request by its extra cycles") {
+  // Flat memory of 100 cycles: a dependent add issues (L - 1) + 100 + 1 cycles after
+  // its load (address generation, the memory, the writeback slot).
+  auto sets = simple_sm(1);
+  sets.push_back({"sm.op.mem.latency", "4"});
+  Rig rig(sets);
+  const char* k = R"(
+.visible .entry ldadd(.param .u64 p)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [p];
+  cvta.to.global.u64 %rd2, %rd1;
+  ld.global.u32 %r1, [%rd2];
+  add.s32 %r2, %r1, 1;
+  st.global.u32 [%rd2], %r2;
+  ret;
+}
+)";
+  rig.dev->load_ptx(std::string(kHeader) + k, "ldadd.ptx");
+  DevPtr p = rig.dev->upload(std::vector<uint32_t>{41});
+  std::map<uint32_t, uint64_t> at;
+  rig.gpu->sm(0).on_issue = [&](uint64_t cyc, uint32_t, uint32_t, uint32_t pc) { at.emplace(pc, cyc); };
+  rig.dev->launch("ldadd", Dim3(1), Dim3(32), {arg(p)});
+  CHECK(rig.dev->download<uint32_t>(p, 1)[0] == 42);
+  CHECK(at.at(3) - at.at(2) == (4 - 1) + 100 + 1);
+}
