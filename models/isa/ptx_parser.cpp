@@ -3,6 +3,7 @@
 // declarations (arrays, alignment, initialisers), labels, guards, vector and
 // address operands, call sequences with scoped .param declarations.
 #include "isa/ptx_parser.hpp"
+#include "isa/ptx_lexer.hpp"
 
 #include <cctype>
 #include <cstring>
@@ -14,64 +15,7 @@
 namespace warptlm {
 namespace {
 
-struct Tok {
-  enum Kind { Ident, Num, Str, Punct, End } kind = End;
-  std::string s;
-  uint32_t line = 0;
-  bool is(const char* p) const { return kind == Punct && s == p; }
-};
-
-std::vector<Tok> lex(const std::string& text, const std::string& origin) {
-  std::vector<Tok> out;
-  uint32_t line = 1;
-  size_t i = 0, n = text.size();
-  auto ident_char = [](char c) { return std::isalnum((unsigned char)c) || c == '_' || c == '$' || c == '.' || c == '%'; };
-  while (i < n) {
-    char c = text[i];
-    if (c == '\n') { ++line; ++i; continue; }
-    if (std::isspace((unsigned char)c)) { ++i; continue; }
-    if (c == '/' && i + 1 < n && text[i + 1] == '/') { while (i < n && text[i] != '\n') ++i; continue; }
-    if (c == '/' && i + 1 < n && text[i + 1] == '*') {
-      i += 2;
-      while (i + 1 < n && !(text[i] == '*' && text[i + 1] == '/')) { if (text[i] == '\n') ++line; ++i; }
-      if (i + 1 >= n) throw InputError(Place{origin, int(line), ""}, "unterminated /* comment");
-      i += 2;
-      continue;
-    }
-    Tok t;
-    t.line = line;
-    if (c == '"') {
-      size_t j = i + 1;
-      while (j < n && text[j] != '"' && text[j] != '\n') ++j;
-      if (j >= n || text[j] != '"') throw InputError(Place{origin, int(line), ""}, "unterminated string");
-      t.kind = Tok::Str; t.s = text.substr(i + 1, j - i - 1); i = j + 1;
-    } else if (std::isdigit((unsigned char)c)) {
-      size_t j = i;
-      while (j < n && (std::isalnum((unsigned char)text[j]) || text[j] == '.' || text[j] == '_')) {
-        // exponent sign in a decimal float: 1e-5
-        if ((text[j] == 'e' || text[j] == 'E') && j + 1 < n && (text[j + 1] == '-' || text[j + 1] == '+') &&
-            !(text[i] == '0' && i + 1 < n && (text[i + 1] == 'x' || text[i + 1] == 'X' || text[i + 1] == 'f' ||
-                                              text[i + 1] == 'F' || text[i + 1] == 'd' || text[i + 1] == 'D')))
-          ++j;
-        ++j;
-      }
-      t.kind = Tok::Num; t.s = text.substr(i, j - i); i = j;
-    } else if (std::isalpha((unsigned char)c) || c == '_' || c == '$' || c == '.' || c == '%') {
-      size_t j = i + 1;
-      while (j < n && (ident_char(text[j]) || (text[j] == ':' && j + 1 < n && text[j + 1] == ':'))) {
-        if (text[j] == ':') j += 2; else ++j;  // cache-policy modifiers: .L1::no_allocate
-      }
-      t.kind = Tok::Ident; t.s = text.substr(i, j - i); i = j;
-    } else if (std::strchr("{}[](),;:+-|!<>=@*", c)) {
-      t.kind = Tok::Punct; t.s = std::string(1, c); ++i;
-    } else {
-      throw InputError(Place{origin, int(line), ""}, std::string("unexpected character '") + c + "'");
-    }
-    out.push_back(std::move(t));
-  }
-  Tok end; end.kind = Tok::End; end.line = line; out.push_back(end);
-  return out;
-}
+using Tok = PtxToken;
 
 const std::unordered_map<std::string, Op>& op_table() {
   static const std::unordered_map<std::string, Op> t = {
@@ -128,7 +72,7 @@ bool ignorable_modifier(const std::string& m) {
 
 class Parser {
  public:
-  Parser(const std::string& text, const std::string& origin) : origin_(origin), toks_(lex(text, origin)) {}
+  Parser(const std::string& text, const std::string& origin) : origin_(origin), toks_(lex_ptx(text, origin)) {}
 
   ParsedModule run() {
     ParsedModule m;
@@ -826,6 +770,69 @@ class Parser {
 };
 
 }  // namespace
+
+// The PTX lexer (ptx_lexer.hpp): identifiers keep their dots (opcodes with
+// modifiers, %tid.x, directives), numbers keep their PTX spelling (0f/0d hex
+// floats, exponents), comments are skipped, lines are counted.
+std::vector<PtxToken> lex_ptx(const std::string& text, const std::string& origin) {
+  using Tok = PtxToken;
+  std::vector<Tok> out;
+  uint32_t line = 1;
+  size_t i = 0, n = text.size();
+  auto ident_char = [](char c) { return std::isalnum((unsigned char)c) || c == '_' || c == '$' || c == '.' || c == '%'; };
+  while (i < n) {
+    char c = text[i];
+    if (c == '\n') { ++line; ++i; continue; }
+    if (std::isspace((unsigned char)c)) { ++i; continue; }
+    if (c == '/' && i + 1 < n && text[i + 1] == '/') { while (i < n && text[i] != '\n') ++i; continue; }
+    if (c == '/' && i + 1 < n && text[i + 1] == '*') {
+      i += 2;
+      while (i + 1 < n && !(text[i] == '*' && text[i + 1] == '/')) { if (text[i] == '\n') ++line; ++i; }
+      if (i + 1 >= n) throw InputError(Place{origin, int(line), ""}, "unterminated /* comment");
+      i += 2;
+      continue;
+    }
+    Tok t;
+    t.line = line;
+    t.begin = i;
+    if (c == '"') {
+      size_t j = i + 1;
+      while (j < n && text[j] != '"' && text[j] != '\n') ++j;
+      if (j >= n || text[j] != '"') throw InputError(Place{origin, int(line), ""}, "unterminated string");
+      t.kind = Tok::Str; t.s = text.substr(i + 1, j - i - 1); i = j + 1;
+    } else if (std::isdigit((unsigned char)c)) {
+      size_t j = i;
+      while (j < n && (std::isalnum((unsigned char)text[j]) || text[j] == '.' || text[j] == '_')) {
+        // exponent sign in a decimal float: 1e-5
+        if ((text[j] == 'e' || text[j] == 'E') && j + 1 < n && (text[j + 1] == '-' || text[j + 1] == '+') &&
+            !(text[i] == '0' && i + 1 < n && (text[i + 1] == 'x' || text[i + 1] == 'X' || text[i + 1] == 'f' ||
+                                              text[i + 1] == 'F' || text[i + 1] == 'd' || text[i + 1] == 'D')))
+          ++j;
+        ++j;
+      }
+      t.kind = Tok::Num; t.s = text.substr(i, j - i); i = j;
+    } else if (std::isalpha((unsigned char)c) || c == '_' || c == '$' || c == '.' || c == '%') {
+      size_t j = i + 1;
+      while (j < n && (ident_char(text[j]) || (text[j] == ':' && j + 1 < n && text[j + 1] == ':'))) {
+        if (text[j] == ':') j += 2; else ++j;  // cache-policy modifiers: .L1::no_allocate
+      }
+      t.kind = Tok::Ident; t.s = text.substr(i, j - i); i = j;
+    } else if (std::strchr("{}[](),;:+-|!<>=@*", c)) {
+      t.kind = Tok::Punct; t.s = std::string(1, c); ++i;
+    } else {
+      throw InputError(Place{origin, int(line), ""}, std::string("unexpected character '") + c + "'");
+    }
+    t.end = i;
+    out.push_back(std::move(t));
+  }
+  Tok end;
+  end.kind = Tok::End;
+  end.line = line;
+  end.begin = end.end = n;
+  out.push_back(end);
+  return out;
+}
+
 
 ParsedModule parse_ptx(const std::string& text, const std::string& origin) {
   Parser p(text, origin);

@@ -8,12 +8,38 @@
 #include <utility>
 #include <vector>
 
+#include <catch2/catch.hpp>
+
 #include "common/config.hpp"
+#include "common/errors.hpp"
 #include "common/stats.hpp"
 #include "gpu/gpu.hpp"
 #include "runtime/device.hpp"
 
 namespace warptlm_test {
+
+// The message of the RunError (a faulting launch) or InputError that f throws;
+// the test fails when f throws nothing.
+template <class F>
+std::string run_error_of(F&& f) {
+  try {
+    f();
+  } catch (const warptlm::RunError& e) {
+    return e.what();
+  }
+  FAIL("expected warptlm::RunError, but the launch completed");
+  return "";
+}
+template <class F>
+std::string input_error_of(F&& f) {
+  try {
+    f();
+  } catch (const warptlm::InputError& e) {
+    return e.what();
+  }
+  FAIL("expected warptlm::InputError, but none was thrown");
+  return "";
+}
 
 // Whole file as text; throws std::runtime_error naming the path if unreadable.
 std::string read_text(const std::string& path);

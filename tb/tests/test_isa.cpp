@@ -163,27 +163,6 @@ int64_t sat_s64(double r) {
   return int64_t(r);
 }
 
-// Catch the RunError of a faulting launch and return its message.
-template <class F>
-std::string run_error_of(F&& f) {
-  try {
-    f();
-  } catch (const RunError& e) {
-    return e.what();
-  }
-  FAIL("expected warptlm::RunError, but the launch completed");
-  return "";
-}
-template <class F>
-std::string input_error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  FAIL("expected warptlm::InputError, but none was thrown");
-  return "";
-}
 
 }  // namespace
 

@@ -119,26 +119,6 @@ struct PtxModule {
   }
 };
 
-template <class F>
-std::string run_error_of(F&& f) {
-  try {
-    f();
-  } catch (const RunError& e) {
-    return e.what();
-  }
-  FAIL("expected warptlm::RunError, but the launch completed");
-  return "";
-}
-template <class F>
-std::string input_error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  FAIL("expected warptlm::InputError, but none was thrown");
-  return "";
-}
 
 // PTX float-to-integer conversion of an already rounded value: saturating, NaN -> 0.
 int32_t sat_s32(double r) {

@@ -124,5 +124,36 @@ inline std::vector<double> dct8x8_reference(const std::vector<float>& img, int w
   return ref;
 }
 
+// One launch of a tiled 8x8 DCT kernel over a seeded float image in
+// [-128, 128), every coefficient checked against dct8x8_reference. The
+// kernel takes (in, out, width) and covers a tile_w x tile_h pixel tile per
+// block of `threads` threads.
+struct DctTileKernel {
+  const char* module;            // PTX module (embedded under this name)
+  const char* kernel;            // entry point
+  int widths[4], heights[4];     // image size at tiny, small, medium, large
+  uint32_t tile_w, tile_h, threads;
+};
+
+inline WorkloadResult run_dct_tiles(Device& dev, const DctTileKernel& k, Size size, uint64_t seed) {
+  const int width = by_size(size, k.widths[0], k.widths[1], k.widths[2], k.widths[3]);
+  const int height = by_size(size, k.heights[0], k.heights[1], k.heights[2], k.heights[3]);
+  std::mt19937_64 rng(seed);
+  std::vector<float> img(size_t(width) * height);
+  for (auto& v : img) v = uniform_float(rng, -128.0f, 128.0f);
+
+  dev.load_ptx(embedded_ptx(k.module), std::string(k.module) + ".ptx");
+  DevPtr din = dev.upload(img), dout = dev.malloc(img.size() * sizeof(float));
+  dev.launch(k.kernel, Dim3(uint32_t(width) / k.tile_w, uint32_t(height) / k.tile_h), Dim3(k.threads),
+             {arg(din), arg(dout), arg(int32_t(width))});
+  std::vector<float> out = dev.download<float>(dout, img.size());
+  dev.free(din);
+  dev.free(dout);
+
+  const std::vector<double> ref = dct8x8_reference(img, width, height);
+  // Coefficients up to ~1024; the 9-digit cosines and float sums: 4e-3 + 1e-5 rel.
+  return check_floats("coef", out, ref, 1e-5, 4e-3);
+}
+
 }  // namespace wl
 }  // namespace warptlm

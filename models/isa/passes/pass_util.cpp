@@ -1,4 +1,5 @@
 #include "isa/passes/pass_util.hpp"
+#include "isa/ptx_lexer.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -17,74 +18,13 @@ namespace passes {
 
 namespace {
 
-struct Tok {
-  enum Kind { Ident, Num, Str, Punct } kind = Punct;
-  std::string s;
-  size_t begin = 0, end = 0;
-  uint32_t line = 0;
-  bool is(const char* p) const { return kind == Punct && s == p; }
-};
-
-// The same token boundaries as ptx_parser.cpp's lexer (comments skipped).
-std::vector<Tok> lex(const std::string& text, const std::string& origin) {
-  std::vector<Tok> out;
-  uint32_t line = 1;
-  size_t i = 0;
-  const size_t n = text.size();
-  auto ident_char = [](char c) {
-    return std::isalnum((unsigned char)c) || c == '_' || c == '$' || c == '.' || c == '%';
-  };
-  while (i < n) {
-    char c = text[i];
-    if (c == '\n') { ++line; ++i; continue; }
-    if (std::isspace((unsigned char)c)) { ++i; continue; }
-    if (c == '/' && i + 1 < n && text[i + 1] == '/') { while (i < n && text[i] != '\n') ++i; continue; }
-    if (c == '/' && i + 1 < n && text[i + 1] == '*') {
-      i += 2;
-      while (i + 1 < n && !(text[i] == '*' && text[i + 1] == '/')) { if (text[i] == '\n') ++line; ++i; }
-      if (i + 1 >= n) throw InputError(Place{origin, int(line), ""}, "unterminated /* comment");
-      i += 2;
-      continue;
-    }
-    Tok t;
-    t.line = line;
-    t.begin = i;
-    if (c == '"') {
-      size_t j = i + 1;
-      while (j < n && text[j] != '"' && text[j] != '\n') ++j;
-      if (j >= n || text[j] != '"') throw InputError(Place{origin, int(line), ""}, "unterminated string");
-      t.kind = Tok::Str;
-      i = j + 1;
-    } else if (std::isdigit((unsigned char)c)) {
-      size_t j = i;
-      while (j < n && (std::isalnum((unsigned char)text[j]) || text[j] == '.' || text[j] == '_')) {
-        if ((text[j] == 'e' || text[j] == 'E') && j + 1 < n && (text[j + 1] == '-' || text[j + 1] == '+')) ++j;
-        ++j;
-      }
-      t.kind = Tok::Num;
-      i = j;
-    } else if (std::isalpha((unsigned char)c) || c == '_' || c == '$' || c == '.' || c == '%') {
-      size_t j = i + 1;
-      while (j < n && (ident_char(text[j]) || (text[j] == ':' && j + 1 < n && text[j + 1] == ':')))
-        j += text[j] == ':' ? 2 : 1;
-      t.kind = Tok::Ident;
-      i = j;
-    } else if (std::strchr("{}[](),;:+-|!<>=@*", c)) {
-      t.kind = Tok::Punct;
-      ++i;
-    } else {
-      throw InputError(Place{origin, int(line), ""}, std::string("unexpected character '") + c + "'");
-    }
-    t.end = i;
-    t.s = text.substr(t.begin, t.end - t.begin);
-    out.push_back(std::move(t));
-  }
-  return out;
-}
+using Tok = PtxToken;
 
 class Scanner {
  public:
-  Scanner(const std::string& text, const std::string& origin) : origin_(origin), toks_(lex(text, origin)) {}
+  Scanner(const std::string& text, const std::string& origin) : origin_(origin), toks_(lex_ptx(text, origin)) {
+    toks_.pop_back();  // the scanner stops at the end of the tokens, not at an End token
+  }
 
   ModuleText run() {
     ModuleText m;

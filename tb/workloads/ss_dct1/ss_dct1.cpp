@@ -1,9 +1,6 @@
 // Host driver for ss_dct1: a seeded float image in [-128, 128), one launch of
 // ss_dct_float over 32x16-pixel tiles (64 threads each), every coefficient
 // checked against a double-precision 2-D DCT-II.
-#include <cmath>
-#include <random>
-
 #include "workloads/drivers.hpp"
 #include "workloads/util.hpp"
 #include "workloads/workload.hpp"
@@ -18,23 +15,8 @@ class SsDct1 : public Workload {
     return "scratchpad-sharing DCT1 (2112 B, 64 thr): float 8x8 DCT, row and column passes over a padded 16x33 tile";
   }
   WorkloadResult run(Device& dev, Size size, uint64_t seed) override {
-    const int width = wl::by_size(size, 64, 256, 512, 2048);
-    const int height = wl::by_size(size, 64, 256, 512, 1024);
-    std::mt19937_64 rng(seed);
-    std::vector<float> img(size_t(width) * height);
-    for (auto& v : img) v = wl::uniform_float(rng, -128.0f, 128.0f);
-
-    dev.load_ptx(embedded_ptx("ss_dct1"), "ss_dct1.ptx");
-    DevPtr din = dev.upload(img), dout = dev.malloc(img.size() * sizeof(float));
-    dev.launch("ss_dct_float", Dim3(uint32_t(width / 32), uint32_t(height / 16)), Dim3(64),
-               {arg(din), arg(dout), arg(int32_t(width))});
-    std::vector<float> out = dev.download<float>(dout, img.size());
-    dev.free(din);
-    dev.free(dout);
-
-    const std::vector<double> ref = wl::dct8x8_reference(img, width, height);
-    // Coefficients up to ~1024; the 9-digit cosines and float sums: 4e-3 + 1e-5 rel.
-    return wl::check_floats("coef", out, ref, 1e-5, 4e-3);
+    static const wl::DctTileKernel k{"ss_dct1", "ss_dct_float", {64, 256, 512, 2048}, {64, 256, 512, 1024}, 32, 16, 64};
+    return wl::run_dct_tiles(dev, k, size, seed);
   }
 };
 
