@@ -51,13 +51,6 @@ DramChannel::DramChannel(sc_core::sc_module_name name, uint32_t id, const DramPa
   dont_initialize();
 }
 
-uint64_t DramChannel::cycle() const { return sc_core::sc_time_stamp().value() / period_.value(); }
-
-int64_t DramChannel::edge_of(const sc_core::sc_time& t) const {
-  const uint64_t pv = period_.value();
-  return int64_t((t.value() + pv - 1) / pv);
-}
-
 uint64_t DramChannel::elapsed_cycles() const {
   if (first_request_ < 0) return 0;
   const int64_t now = int64_t(cycle());

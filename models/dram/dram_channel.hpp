@@ -22,6 +22,7 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <vector>
 
+#include "common/clock.hpp"
 #include "common/gpu_payload.hpp"
 #include "common/stats.hpp"
 #include "common/trace.hpp"
@@ -54,7 +55,7 @@ class DramChannel : public sc_core::sc_module {
   uint64_t elapsed_cycles() const;
   double bw_util() const;
 
-  uint64_t cycle() const;               // the current DRAM cycle
+  uint64_t cycle() const { return cycle_now(period_); }  // the current DRAM cycle
   uint32_t queued() const { return uint32_t(order_.size()); }
   const DramParams& params() const { return p_; }
 
@@ -100,7 +101,7 @@ class DramChannel : public sc_core::sc_module {
   void issue_column(size_t pos, int64_t now);
   void precharge(Bank& b, int64_t at);
   void activate(Entry& e, int64_t now);
-  int64_t edge_of(const sc_core::sc_time& t) const;  // first DRAM edge at or after t
+  int64_t edge_of(const sc_core::sc_time& t) const { return int64_t(edge_at_or_after(period_, t)); }
 
   DramParams p_;
   uint32_t id_;

@@ -11,6 +11,7 @@
 #include <string>
 #include <systemc>
 
+#include "common/clock.hpp"
 #include "common/stats.hpp"
 
 namespace warptlm {
@@ -35,7 +36,7 @@ class Monitor : public sc_core::sc_module {
   void tick();
   void take_sample(uint64_t cycle);
   void show_progress(uint64_t cycle);
-  uint64_t cycle() const { return uint64_t(sc_core::sc_time_stamp() / period_); }
+  uint64_t cycle() const { return cycle_now(period_); }
 
   sc_core::sc_time period_;
   uint64_t interval_;

@@ -52,17 +52,6 @@ void Crossbar::end_of_elaboration() {
   for (OutPort& o : out_) o.waiters.reserve(n);
 }
 
-uint64_t Crossbar::cycle_at(const sc_core::sc_time& t) const {
-  const uint64_t T = period_.value();
-  return (t.value() + T - 1) / T;
-}
-
-void Crossbar::wake_at(uint64_t c) {
-  const sc_core::sc_time at = period_ * double(c);
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
-  wake_.notify(at > now ? at - now : sc_core::SC_ZERO_TIME);  // an event keeps its earliest notification
-}
-
 // Reads send a header only; writes and atomics carry their data (data_length bytes).
 uint32_t Crossbar::request_beats(const tlm::tlm_generic_payload& p) const {
   const GpuExtension* e = p.get_extension<GpuExtension>();

@@ -24,6 +24,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <vector>
 
+#include "common/clock.hpp"
 #include "common/gpu_payload.hpp"
 #include "common/stats.hpp"
 #include "common/trace.hpp"
@@ -47,7 +48,7 @@ class Crossbar : public sc_core::sc_module {
 
   const PartitionMap& map() const { return map_; }
   uint32_t partitions() const { return uint32_t(out_.size()); }
-  uint64_t cycle() const { return uint64_t(sc_core::sc_time_stamp().value() / period_.value()); }
+  uint64_t cycle() const { return cycle_now(period_); }
 
  private:
   struct Transfer {
@@ -90,8 +91,8 @@ class Crossbar : public sc_core::sc_module {
   void deliver_response(uint32_t sm_port, uint64_t now);
   uint32_t request_beats(const tlm::tlm_generic_payload& p) const;
   uint32_t response_beats(const tlm::tlm_generic_payload& p) const;
-  uint64_t cycle_at(const sc_core::sc_time& t) const;  // first clock edge at or after t
-  void wake_at(uint64_t cycle);
+  uint64_t cycle_at(const sc_core::sc_time& t) const { return edge_at_or_after(period_, t); }
+  void wake_at(uint64_t cycle) { wake_at_edge(wake_, period_, cycle); }
 
   IcnParams p_;
   PartitionMap map_;

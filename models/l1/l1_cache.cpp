@@ -59,11 +59,6 @@ L1DataCache::L1DataCache(sc_core::sc_module_name name, uint32_t sm_id, const L1P
 
 // ---------------------------------------------------------------- clock
 
-uint64_t L1DataCache::cycle_at_or_after(const sc_core::sc_time& t) const {
-  const uint64_t pv = period_.value();
-  return (t.value() + pv - 1) / pv;
-}
-
 // One clock edge: install returned fills, answer what is due, look up one
 // request (the tag array has one port), send one request below.
 void L1DataCache::tick() {

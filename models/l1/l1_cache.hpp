@@ -17,6 +17,7 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <vector>
 
+#include "common/clock.hpp"
 #include "common/gpu_payload.hpp"
 #include "common/stats.hpp"
 #include "common/trace.hpp"
@@ -126,8 +127,8 @@ class L1DataCache : public sc_core::sc_module {
   static constexpr int16_t kForwarded = -1, kWriteBack = -2;
 
   // clock
-  uint64_t cycle_at_or_after(const sc_core::sc_time& t) const;
-  sc_core::sc_time edge(uint64_t cycle) const { return sc_core::sc_time::from_value(cycle * period_.value()); }
+  uint64_t cycle_at_or_after(const sc_core::sc_time& t) const { return edge_at_or_after(period_, t); }
+  sc_core::sc_time edge(uint64_t cycle) const { return edge_time(period_, cycle); }
 
   // the cycle
   void tick();

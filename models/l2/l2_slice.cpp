@@ -53,17 +53,6 @@ L2Slice::L2Slice(sc_core::sc_module_name name, uint32_t id, const L2Params& p, c
 
 void L2Slice::end_of_elaboration() { pending_.reserve(up.size() + 1); }
 
-uint64_t L2Slice::cycle_at(const sc_core::sc_time& t) const {
-  const uint64_t T = period_.value();
-  return (t.value() + T - 1) / T;
-}
-
-void L2Slice::wake_at(uint64_t c) {
-  const sc_core::sc_time at = period_ * double(c);
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
-  wake_.notify(at > now ? at - now : sc_core::SC_ZERO_TIME);
-}
-
 // ---------------------------------------------------------------- tag array
 
 // The slice indexes with its partition-local line number: the address bits

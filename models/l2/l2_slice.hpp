@@ -31,6 +31,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <vector>
 
+#include "common/clock.hpp"
 #include "common/gpu_payload.hpp"
 #include "common/stats.hpp"
 #include "common/trace.hpp"
@@ -54,7 +55,7 @@ class L2Slice : public sc_core::sc_module {
   uint32_t set_index(uint64_t addr) const;
   bool holds(uint64_t addr) const;  // the line is present (valid sectors or reserved)
   uint32_t mshrs_in_use() const { return p_.mshr_entries - uint32_t(free_mshrs_.size()); }
-  uint64_t cycle() const { return uint64_t(sc_core::sc_time_stamp().value() / period_.value()); }
+  uint64_t cycle() const { return cycle_now(period_); }
 
  private:
   struct Line {
@@ -116,8 +117,8 @@ class L2Slice : public sc_core::sc_module {
   void send_response(uint64_t now);
   void touch(Line& l, bool allocate);
   uint32_t sectors_of(const tlm::tlm_generic_payload& p) const;
-  uint64_t cycle_at(const sc_core::sc_time& t) const;
-  void wake_at(uint64_t cycle);
+  uint64_t cycle_at(const sc_core::sc_time& t) const { return edge_at_or_after(period_, t); }
+  void wake_at(uint64_t cycle) { wake_at_edge(wake_, period_, cycle); }
   void resources_freed(uint64_t now);
 
   uint32_t id_;

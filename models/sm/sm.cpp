@@ -119,7 +119,7 @@ uint32_t Sm::lock_request(MemKind kind, uint32_t pair, uint32_t block, uint32_t 
   return r;
 }
 
-uint64_t Sm::now_cycle() const { return uint64_t(sc_core::sc_time_stamp() / period_); }
+uint64_t Sm::now_cycle() const { return cycle_now(period_); }
 
 // ---------------------------------------------------------------- dispatch
 

@@ -16,6 +16,7 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "common/clock.hpp"
 #include "common/gpu_payload.hpp"
 #include "common/stats.hpp"
 #include "common/trace.hpp"

@@ -34,7 +34,6 @@ SharedMemory::SharedMemory(sc_core::sc_module_name name, uint32_t sm_id, const S
   dont_initialize();
 }
 
-uint64_t SharedMemory::cycle() const { return uint64_t(sc_core::sc_time_stamp() / period_); }
 
 uint32_t SharedMemory::reserve_tail(uint32_t bytes) {
   if (bytes > p_.size || allocated_ > p_.size - bytes) return kNoSpace;
@@ -134,11 +133,6 @@ void SharedMemory::send_response(tlm::tlm_generic_payload& p) {
   const tlm::tlm_sync_enum s = socket->nb_transport_bw(p, ph, t);
   // TLM_ACCEPTED: the initiator sends END_RESP later; no new BEGIN_RESP until then.
   if (s == tlm::TLM_ACCEPTED) resp_blocked_ = true;
-}
-
-void SharedMemory::wake_at(uint64_t c) {
-  const sc_core::sc_time at = period_ * double(c), now = sc_core::sc_time_stamp();
-  wake_.notify(at > now ? at - now : sc_core::SC_ZERO_TIME);
 }
 
 void SharedMemory::push_response(const Response& r) {

@@ -29,6 +29,7 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <vector>
 
+#include "common/clock.hpp"
 #include "common/gpu_payload.hpp"
 #include "common/stats.hpp"
 #include "common/trace.hpp"
@@ -48,7 +49,7 @@ class SharedMemory : public sc_core::sc_module {
 
   const SharedMemoryParams& params() const { return p_; }
   uint32_t bank_of(uint64_t addr) const { return smem_bank_of(addr, p_); }
-  uint64_t cycle() const;
+  uint64_t cycle() const { return cycle_now(period_); }
 
   // Capacity hooks for mechanisms that give part of the array to another use
   // (CIAO's redirected cache lines, seed 002 Sect. 4.2; scratchpad sharing,
@@ -90,7 +91,7 @@ class SharedMemory : public sc_core::sc_module {
   void accept(tlm::tlm_generic_payload& p, uint64_t now, uint64_t arrived);  // bank array takes the access
   uint32_t serve(tlm::tlm_generic_payload& p);  // service cycles; samples per-part degrees
   void send_response(tlm::tlm_generic_payload& p);
-  void wake_at(uint64_t cycle);
+  void wake_at(uint64_t cycle) { wake_at_edge(wake_, period_, cycle); }
   void push_response(const Response& r);
 
   SharedMemoryParams p_;

@@ -25,6 +25,7 @@
 
 #include "common/errors.hpp"
 #include "isa_fixture.hpp"
+#include "ptx_checks.hpp"
 
 using namespace warptlm;
 using namespace warptlm_test;
@@ -32,52 +33,6 @@ using namespace warptlm_test;
 namespace {
 
 // ---------------------------------------------------------------- helpers
-
-template <class T>
-std::string show(const T& v) {
-  std::ostringstream s;
-  if constexpr (std::is_integral<T>::value) {
-    s << +v << " (0x" << std::hex << uint64_t(std::make_unsigned_t<T>(v)) << ")";
-  } else {
-    s << std::setprecision(17) << v;
-  }
-  return s.str();
-}
-
-template <class T>
-bool same(const T& a, const T& b) {
-  if constexpr (std::is_floating_point<T>::value) {
-    if (std::isnan(a) && std::isnan(b)) return true;
-    return std::memcmp(&a, &b, sizeof(T)) == 0;
-  } else {
-    return a == b;
-  }
-}
-
-// Structure-of-arrays results: op k of element i at [k * n + i]. One CHECK per op.
-template <class T, class Eq>
-void check_soa(const std::vector<T>& got, const std::vector<T>& want, size_t n, const std::vector<std::string>& ops,
-               Eq eq) {
-  REQUIRE(want.size() == n * ops.size());
-  REQUIRE(got.size() == want.size());
-  for (size_t k = 0; k < ops.size(); ++k) {
-    size_t bad = 0;
-    std::string first;
-    for (size_t i = 0; i < n; ++i) {
-      if (!eq(got[k * n + i], want[k * n + i], k, i)) {
-        if (bad++ == 0) first = "i=" + std::to_string(i) + " got " + show(got[k * n + i]) + " want " + show(want[k * n + i]);
-      }
-    }
-    INFO("op " << ops[k] << ": " << bad << " of " << n << " wrong; first " << first);
-    CHECK(bad == 0);
-  }
-}
-
-template <class T>
-void check_soa_exact(const std::vector<T>& got, const std::vector<T>& want, size_t n,
-                     const std::vector<std::string>& ops) {
-  check_soa(got, want, n, ops, [](const T& a, const T& b, size_t, size_t) { return same(a, b); });
-}
 
 // Approximate results against double references: |got - ref| <= abs + rel * |ref|.
 struct Tol {
@@ -117,16 +72,12 @@ uint32_t lanes_mask(int count) { return count >= 32 ? 0xffffffffu : ((1u << coun
 float rand_float(std::mt19937& g, int emin, int emax) {
   std::uniform_int_distribution<int> e(emin, emax);
   uint32_t bits = (g() & 0x80000000u) | (uint32_t(127 + e(g)) << 23) | (g() & 0x7fffffu);
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
+  return bitsf(bits);
 }
 double rand_double(std::mt19937_64& g, int emin, int emax) {
   std::uniform_int_distribution<int> e(emin, emax);
   uint64_t bits = (g() & 0x8000000000000000ull) | (uint64_t(1023 + e(g)) << 52) | (g() & 0xfffffffffffffull);
-  double d;
-  std::memcpy(&d, &bits, 8);
-  return d;
+  return bitsd(bits);
 }
 
 // Round an exactly representable double result to float in a directed mode:
@@ -143,14 +94,7 @@ float round_dir(double exact, int mode) {
   return f;
 }
 
-// PTX float-to-integer conversion of an already rounded value: saturating;
-// NaN gives 0 for 32-bit destinations from f32.
-int32_t sat_s32(double r) {
-  if (std::isnan(r)) return 0;
-  if (r >= 2147483648.0) return INT32_MAX;
-  if (r < -2147483648.0) return INT32_MIN;
-  return int32_t(r);
-}
+// PTX float-to-integer conversion of an already rounded value: saturating.
 uint32_t sat_u32(double r) {
   if (std::isnan(r)) return 0;
   if (r >= 4294967296.0) return UINT32_MAX;
@@ -364,17 +308,6 @@ TEST_CASE("int_wide: mul.wide.s32/u32 and 32->64 extension", "[isa][int]") {
 // ====================================================================== bits
 
 namespace {
-uint32_t prmt_ref(uint32_t a, uint32_t b, uint32_t c) {
-  uint64_t src = (uint64_t(b) << 32) | a;
-  uint32_t r = 0;
-  for (int k = 0; k < 4; ++k) {
-    uint32_t sel = (c >> (4 * k)) & 0xf;
-    uint32_t byte = uint32_t(src >> (8 * (sel & 7))) & 0xff;
-    if (sel & 8) byte = (byte & 0x80) ? 0xff : 0;
-    r |= byte << (8 * k);
-  }
-  return r;
-}
 uint32_t bit(uint32_t v, uint32_t i) { return (v >> i) & 1; }
 // PTX ISA bfe: bits past bit 31 read as 0 (.u32) or as the field's sign bit (.s32).
 uint32_t bfe_ref(uint32_t a, uint32_t pos, uint32_t len, bool is_signed) {

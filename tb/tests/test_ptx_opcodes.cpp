@@ -23,6 +23,7 @@
 
 #include "common/errors.hpp"
 #include "isa_fixture.hpp"
+#include "ptx_checks.hpp"
 
 using namespace warptlm;
 using namespace warptlm_test;
@@ -33,71 +34,12 @@ constexpr int kLanes = 32;
 
 // ---------------------------------------------------------------- helpers
 
-uint32_t fbits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
-float bitsf(uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
-uint64_t dbits(double d) {
-  uint64_t u;
-  std::memcpy(&u, &d, 8);
-  return u;
-}
-double bitsd(uint64_t u) {
-  double d;
-  std::memcpy(&d, &u, 8);
-  return d;
-}
-
-template <class T>
-std::string show(const T& v) {
-  std::ostringstream s;
-  if constexpr (std::is_floating_point<T>::value) {
-    s << std::setprecision(17) << v << " [0x" << std::hex;
-    if constexpr (sizeof(T) == 4) s << fbits(v);
-    else s << dbits(v);
-    s << "]";
-  } else {
-    s << +v << " (0x" << std::hex << uint64_t(std::make_unsigned_t<T>(v)) << ")";
-  }
-  return s.str();
-}
-
-template <class T>
-bool same(const T& a, const T& b) {
-  if constexpr (std::is_floating_point<T>::value) {
-    if (std::isnan(a) && std::isnan(b)) return true;
-    return std::memcmp(&a, &b, sizeof(T)) == 0;
-  } else {
-    return a == b;
-  }
-}
-
 // got/want hold ops.size() outputs of `lanes` lanes each (structure of arrays);
 // one CHECK per output naming the PTX operation and the first wrong lanes.
 template <class T, class Eq>
 void check_lanes_eq(const std::vector<T>& got, const std::vector<T>& want, const std::vector<std::string>& ops,
                     Eq eq, int lanes = kLanes) {
-  REQUIRE(want.size() == ops.size() * size_t(lanes));
-  REQUIRE(got.size() == want.size());
-  for (size_t k = 0; k < ops.size(); ++k) {
-    int bad = 0;
-    std::string first;
-    for (int l = 0; l < lanes; ++l) {
-      size_t i = k * lanes + l;
-      if (!eq(got[i], want[i], k, l)) {
-        if (bad < 3) first += "\n  lane " + std::to_string(l) + ": got " + show(got[i]) + ", want " + show(want[i]);
-        ++bad;
-      }
-    }
-    INFO("PTX `" << ops[k] << "`: " << bad << " of " << lanes << " lanes wrong" << first);
-    CHECK(bad == 0);
-  }
+  check_soa(got, want, size_t(lanes), ops, [&](const T& a, const T& b, size_t k, size_t l) { return eq(a, b, k, int(l)); });
 }
 template <class T>
 void check_lanes(const std::vector<T>& got, const std::vector<T>& want, const std::vector<std::string>& ops,
@@ -119,14 +61,6 @@ struct PtxModule {
   }
 };
 
-
-// PTX float-to-integer conversion of an already rounded value: saturating, NaN -> 0.
-int32_t sat_s32(double r) {
-  if (std::isnan(r)) return 0;
-  if (r >= 2147483648.0) return INT32_MAX;
-  if (r < -2147483648.0) return INT32_MIN;
-  return int32_t(r);
-}
 
 // IEEE binary16 <-> binary32 references (round to nearest even).
 uint16_t f32_to_f16_rn(float f) {
@@ -384,20 +318,6 @@ uint32_t bfind_ref(uint32_t a, bool is_signed, bool shiftamt) {
     }
   if (shiftamt && d != -1) d = 31 - d;
   return uint32_t(d);
-}
-// prmt default mode: bytes {b, a} numbered 0..7 (a's low byte is 0); selector
-// nibble i of c[15:0] picks byte (n & 7) for result byte i; if n & 8 the byte's
-// sign bit is replicated over the whole result byte instead.
-uint32_t prmt_ref(uint32_t a, uint32_t b, uint32_t c) {
-  uint64_t src = (uint64_t(b) << 32) | a;
-  uint32_t d = 0;
-  for (int i = 0; i < 4; ++i) {
-    uint32_t n = (c >> (4 * i)) & 0xf;
-    uint32_t byte = uint32_t(src >> (8 * (n & 7))) & 0xff;
-    if (n & 8) byte = (byte & 0x80) ? 0xff : 0x00;
-    d |= byte << (8 * i);
-  }
-  return d;
 }
 }  // namespace
 

@@ -1,0 +1,34 @@
+// Clock-edge arithmetic shared by every clocked block. A block's cycle n is its
+// rising edge at n clock periods; SystemC counts time in whole resolution
+// units, so the arithmetic is integer and every block rounds alike.
+#pragma once
+#include <cstdint>
+#include <systemc>
+
+namespace warptlm {
+
+// The cycle whose edge is now, or the last one passed.
+inline uint64_t cycle_now(const sc_core::sc_time& period) {
+  return sc_core::sc_time_stamp().value() / period.value();
+}
+
+// The first edge at or after t: what arrives between edges is seen at the next.
+inline uint64_t edge_at_or_after(const sc_core::sc_time& period, const sc_core::sc_time& t) {
+  const uint64_t pv = period.value();
+  return (t.value() + pv - 1) / pv;
+}
+
+// The time of the edge of `cycle`.
+inline sc_core::sc_time edge_time(const sc_core::sc_time& period, uint64_t cycle) {
+  return sc_core::sc_time::from_value(cycle * period.value());
+}
+
+// Wake a block at the edge of `cycle`, at once if that edge has passed. An
+// event keeps its earliest pending notification, so the block wakes for the
+// nearest of all the edges asked for.
+inline void wake_at_edge(sc_core::sc_event& wake, const sc_core::sc_time& period, uint64_t cycle) {
+  const sc_core::sc_time at = edge_time(period, cycle), now = sc_core::sc_time_stamp();
+  wake.notify(at > now ? at - now : sc_core::SC_ZERO_TIME);
+}
+
+}  // namespace warptlm
