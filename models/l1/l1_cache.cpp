@@ -34,7 +34,8 @@ L1DataCache::L1DataCache(sc_core::sc_module_name name, uint32_t sm_id, const L1P
   fills_.reserve(p_.mshr_entries);
   resp_.reserve(size_t(p_.mshr_entries) * p_.mshr_merges + 64);
 
-  StatGroup g(stats, "sm" + std::to_string(sm_id) + ".l1d", "l1d");
+  const std::string inst = "sm" + std::to_string(sm_id) + ".l1d";
+  StatGroup g(stats, inst, "l1d");
   requests_ = &g.counter("requests", "requests from the LD/ST unit (one per line)");
   responses_ = &g.counter("responses", "responses to the LD/ST unit (equals requests when drained)");
   hits_ = &g.counter("hits", "loads and stores that found every requested sector valid");
@@ -46,7 +47,6 @@ L1DataCache::L1DataCache(sc_core::sc_module_name name, uint32_t sm_id, const L1P
   fill_requests_ = &g.counter("fill_requests", "fill reads sent below (one per MSHR entry)");
   write_throughs_ = &g.counter("write_throughs", "stores sent below");
   bypasses_ = &g.counter("bypasses", "atomics, and every request of a disabled cache, passed below untouched");
-  const std::string inst = "sm" + std::to_string(sm_id) + ".l1d";
   outcome_probe_.declare(inst + ".outcome", 3, {"idle", "hit", "miss", "merge", "reservation_fail", "bypass"});
   mshr_probe_.declare(inst + ".mshrs", bits_for(p_.mshr_entries));
 

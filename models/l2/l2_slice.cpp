@@ -33,7 +33,8 @@ L2Slice::L2Slice(sc_core::sc_module_name name, uint32_t id, const L2Params& p, c
   for (uint32_t m = p_.mshr_entries; m-- > 0;) free_mshrs_.push_back(m);
   resp_heap_.reserve(size_t(p_.mshr_entries) * p_.mshr_merges + 64);
 
-  StatGroup g(stats, "part" + std::to_string(id) + ".l2", "l2");
+  const std::string inst = "part" + std::to_string(id) + ".l2";
+  StatGroup g(stats, inst, "l2");
   hits_ = &g.counter("hits", "L2 accesses whose sectors were all present");
   misses_ = &g.counter("misses", "L2 accesses that missed a line or a sector (merged ones included)");
   writebacks_ = &g.counter("writebacks", "dirty lines written back to DRAM on eviction");
@@ -42,7 +43,7 @@ L2Slice::L2Slice(sc_core::sc_module_name name, uint32_t id, const L2Params& p, c
   requests_ = &g.counter("requests", "requests accepted from upstream");
   responses_ = &g.counter("responses", "responses sent upstream");
   fetches_ = &g.counter("fetches", "sector fetches (reads) sent to DRAM");
-  mshr_probe_.declare("part" + std::to_string(id) + ".l2.mshrs", bits_for(p_.mshr_entries));
+  mshr_probe_.declare(inst + ".mshrs", bits_for(p_.mshr_entries));
 
   up.register_nb_transport_fw(this, &L2Slice::nb_transport_fw);
   down.register_nb_transport_bw(this, &L2Slice::nb_transport_bw);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "isa/passes/passes.hpp"
+
 namespace warptlm {
 
 SharingPlan plan_sharing(uint32_t R, uint32_t R_tb, double t, uint32_t cap) {
@@ -10,7 +12,7 @@ SharingPlan plan_sharing(uint32_t R, uint32_t R_tb, double t, uint32_t cap) {
   p.block_bytes = R_tb;
   if (R_tb == 0 || R_tb > R) return p;
   p.baseline = R / R_tb;
-  p.private_bytes = uint32_t(std::floor(t * R_tb));
+  p.private_bytes = private_boundary(t, R_tb);
   if (p.baseline >= cap) {  // not limited by scratchpad: nothing to gain
     p.baseline = std::min(p.baseline, cap);
     p.unshared = p.total = p.baseline;
@@ -43,7 +45,7 @@ class AllPairs : public SharingPolicy {
     SharingPlan p;
     p.block_bytes = R_tb;
     if (R_tb == 0 || R_tb > R) return p;
-    p.private_bytes = uint32_t(std::floor(t * R_tb));
+    p.private_bytes = private_boundary(t, R_tb);
     const uint32_t d = R / R_tb;
     uint32_t pairs = uint32_t(std::floor(double(R) / ((1.0 + t) * R_tb) + 1e-9));
     pairs = std::min(pairs, cap / 2);

@@ -3,13 +3,14 @@
 #include <algorithm>
 
 #include "isa/memory.hpp"
+#include "isa/passes/passes.hpp"
 
 namespace warptlm {
 
 void SharingParams::declare(ParamTable& t) {
   t.bool_param("ss.enabled", false,
                "scratchpad sharing: extra thread blocks share scratchpad in pairs under a lock (seed 000)");
-  t.float_param("ss.threshold", 0.1, 0.01, 0.99, "private fraction t of a shared block's scratchpad (seed 000: 0.1)");
+  declare_ss_threshold(t);
   t.enum_param("ss.owf_order", "owner_first", {"owner_first", "unshared_first"},
                "OWF class priority: owner > unshared > non-owner (the paper's OWF) or unshared first (its counter-example)");
   t.bool_param("ss.owf_greedy", false, "OWF keeps issuing the last warp while it can (GTO-like) inside its class");

@@ -19,7 +19,7 @@ struct Outcome {
   std::map<std::string, double> counters;
 };
 
-Outcome run_workload(const std::string& name, uint64_t seed = 1) {
+Outcome run_workload(const std::string& name, uint64_t seed = 1, Size size = Size::Tiny) {
   GpuParams::declare(ParamTable::global());
   Config cfg;
   cfg.set("sim.mode", "functional");
@@ -29,7 +29,7 @@ Outcome run_workload(const std::string& name, uint64_t seed = 1) {
   auto wl = make_workload(name);
   REQUIRE(wl);
   Outcome o;
-  o.result = wl->run(dev, Size::Tiny, seed);
+  o.result = wl->run(dev, size, seed);
   o.launches = gpu.launches();
   o.counters = stats.values();
   return o;
@@ -128,14 +128,7 @@ TEST_CASE("workload inputs follow the seed: same seed same counts, results verif
 
 // One design per process: each of these is its own test case.
 static void check_small(const char* n) {
-  GpuParams::declare(ParamTable::global());
-  Config cfg;
-  cfg.set("sim.mode", "functional");
-  StatsRegistry stats;
-  Gpu gpu(cfg, stats);
-  Device dev(gpu);
-  auto wl = make_workload(n);
-  WorkloadResult r = wl->run(dev, Size::Small, 3);
+  WorkloadResult r = run_workload(n, 3, Size::Small).result;
   INFO(n << ": " << r.detail);
   CHECK(r.verified);
 }

@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "common/errors.hpp"
+#include "isa/passes/passes.hpp"
 
 namespace warptlm {
 namespace passes {
@@ -273,7 +274,10 @@ uint32_t place_static(const std::vector<SharedVar>& vars, const std::vector<uint
   return smem;
 }
 
-uint32_t private_boundary(double t, uint32_t static_bytes) { return uint32_t(std::floor(t * static_bytes)); }
+void check_private_fraction(double t, const std::string& origin) {
+  if (!(t > 0 && t < 1))
+    throw InputError(Place{origin, 0, "ss.threshold"}, "the private fraction t must lie in (0, 1)");
+}
 
 VarMask shared_region_vars(const KernelLayout& l, double t) {
   const uint32_t b = private_boundary(t, l.static_bytes);

@@ -83,8 +83,8 @@ KernelLayout kernel_layout(const ParsedModule& pm, const FuncIR& entry, const st
 uint32_t place_static(const std::vector<SharedVar>& vars, const std::vector<uint32_t>& order,
                       std::vector<uint32_t>* offsets);
 
-// Private boundary floor(t * R) (sharing_plan.cpp uses the same expression).
-uint32_t private_boundary(double t, uint32_t static_bytes);
+// Both passes take t from the caller: InputError (key ss.threshold) unless 0 < t < 1.
+void check_private_fraction(double t, const std::string& origin);
 
 // Variables that lie (partly) at or above the boundary, and extern arrays.
 VarMask shared_region_vars(const KernelLayout& l, double t);

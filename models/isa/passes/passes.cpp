@@ -1,5 +1,6 @@
 #include "isa/passes/passes.hpp"
 
+#include <cmath>
 #include <sstream>
 
 #include "common/params.hpp"
@@ -72,10 +73,15 @@ std::string optimize_scratchpad_sharing(const std::string& ptx, const std::strin
   return passes::relssp_pass(mid, origin, ro, report ? &report->relssp : nullptr);
 }
 
+uint32_t private_boundary(double t, uint32_t block_bytes) { return uint32_t(std::floor(t * block_bytes)); }
+
 void declare_ss_pass_params(ParamTable& t) {
   t.bool_param("ss.compiler_passes", false,
                "apply the scratchpad allocation and relssp placement passes when PTX is loaded");
-  // Same spec as SharingParams::declare (models/scratchpad): either may declare it first.
+  declare_ss_threshold(t);
+}
+
+void declare_ss_threshold(ParamTable& t) {
   t.float_param("ss.threshold", 0.1, 0.01, 0.99, "private fraction t of a shared block's scratchpad (seed 000: 0.1)");
 }
 

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "common/errors.hpp"
+#include "isa/passes/passes.hpp"
 
 namespace warptlm {
 namespace passes {
@@ -52,8 +53,7 @@ int32_t label_target(const Instr& in, std::string* name) {
 
 std::string relssp_pass(const std::string& ptx, const std::string& origin, const RelsspOptions& opt,
                         std::vector<RelsspKernelReport>* reports) {
-  if (!(opt.threshold > 0 && opt.threshold < 1))
-    throw InputError(Place{origin, 0, "ss.threshold"}, "the private fraction t must lie in (0, 1)");
+  check_private_fraction(opt.threshold, origin);
   ParsedModule pm = parse_ptx(ptx, origin);
   ModuleText mt = scan_ptx_text(ptx, origin);
   std::vector<TextEdit> edits;

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "common/errors.hpp"
+#include "isa/passes/passes.hpp"
 
 namespace warptlm {
 namespace passes {
@@ -126,8 +127,7 @@ void analyse(const FuncIR& f, const FuncText& ft, const Cfg& cfg, const std::vec
 
 std::string smem_alloc_pass(const std::string& ptx, const std::string& origin, const SmemAllocOptions& opt,
                             std::vector<SmemKernelReport>* reports) {
-  if (!(opt.threshold > 0 && opt.threshold < 1))
-    throw InputError(Place{origin, 0, "ss.threshold"}, "the private fraction t must lie in (0, 1)");
+  check_private_fraction(opt.threshold, origin);
   ParsedModule pm = parse_ptx(ptx, origin);
   ModuleText mt = scan_ptx_text(ptx, origin);
   unsigned entries = 0;

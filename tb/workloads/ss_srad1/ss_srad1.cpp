@@ -44,23 +44,12 @@ class SsSrad1 : public Workload {
     for (int i = 0; i < rows; ++i)
       for (int j = 0; j < cols; ++j) {
         const size_t idx = size_t(i) * cols + j;
-        const double jc = J[idx];
-        const double dn = J[size_t(i > 0 ? i - 1 : 0) * cols + j] - jc;
-        const double ds = J[size_t(i < rows - 1 ? i + 1 : rows - 1) * cols + j] - jc;
-        const double dw = J[size_t(i) * cols + (j > 0 ? j - 1 : 0)] - jc;
-        const double de = J[size_t(i) * cols + (j < cols - 1 ? j + 1 : cols - 1)] - jc;
-        const double g2 = (dn * dn + ds * ds + dw * dw + de * de) / (jc * jc);
-        const double l = (dn + ds + dw + de) / jc;
-        const double num = 0.5 * g2 - 0.0625 * l * l;
-        const double den = 1.0 + 0.25 * l;
-        const double q = num / (den * den);
-        double c = 1.0 / (1.0 + (q - q0sqr) / (double(q0sqr) * (1.0 + q0sqr)));
-        c = c < 0.0 ? 0.0 : (c > 1.0 ? 1.0 : c);
-        ref[0][idx] = c;
-        ref[1][idx] = dn;
-        ref[2][idx] = ds;
-        ref[3][idx] = dw;
-        ref[4][idx] = de;
+        const wl::SradStage1<double> s = wl::srad_stage1<double>(J, rows, cols, i, j, q0sqr);
+        ref[0][idx] = s.c;
+        ref[1][idx] = s.dn;
+        ref[2][idx] = s.ds;
+        ref[3][idx] = s.dw;
+        ref[4][idx] = s.de;
       }
     // Tile sums: the GPU's own c (checked above) summed in double; 576 float
     // additions of values in [0, 1]: 1e-3 absolute.

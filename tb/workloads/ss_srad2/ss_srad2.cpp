@@ -28,21 +28,12 @@ class SsSrad2 : public Workload {
     for (int i = 0; i < rows; ++i)
       for (int j = 0; j < cols; ++j) {
         const size_t idx = size_t(i) * cols + j;
-        const float jc = J[idx];
-        const float dn = J[size_t(i > 0 ? i - 1 : 0) * cols + j] - jc;
-        const float ds = J[size_t(i < rows - 1 ? i + 1 : rows - 1) * cols + j] - jc;
-        const float dw = J[size_t(i) * cols + (j > 0 ? j - 1 : 0)] - jc;
-        const float de = J[size_t(i) * cols + (j < cols - 1 ? j + 1 : cols - 1)] - jc;
-        const float g2 = (dn * dn + ds * ds + dw * dw + de * de) / (jc * jc);
-        const float l = (dn + ds + dw + de) / jc;
-        const float den = 1.0f + 0.25f * l;
-        const float q = (0.5f * g2 - 0.0625f * l * l) / (den * den);
-        const float cc = 1.0f / (1.0f + (q - q0sqr) / (q0sqr * (1.0f + q0sqr)));
-        c[idx] = cc < 0.0f ? 0.0f : (cc > 1.0f ? 1.0f : cc);
-        d[0][idx] = dn;
-        d[1][idx] = ds;
-        d[2][idx] = dw;
-        d[3][idx] = de;
+        const wl::SradStage1<float> s = wl::srad_stage1<float>(J, rows, cols, i, j, q0sqr);
+        c[idx] = s.c;
+        d[0][idx] = s.dn;
+        d[1][idx] = s.ds;
+        d[2][idx] = s.dw;
+        d[3][idx] = s.de;
       }
     const uint32_t gx = cols / 24, gy = rows / 24;
 
