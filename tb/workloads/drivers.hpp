@@ -1,6 +1,6 @@
 // Host drivers shared by workload variants that differ only in their kernel:
-// the two reductions (interleaved vs sequential addressing) and the two
-// transposes (unpadded vs padded tile).
+// the two reductions (interleaved vs sequential addressing), the two
+// transposes (unpadded vs padded tile) and the tiled DCTs (ss_dct1, ss_dct48).
 #pragma once
 #include <cmath>
 #include <random>
