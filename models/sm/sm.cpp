@@ -260,8 +260,10 @@ void Sm::cycle_step() {
   complete_fetches();
   bool progress = false;
   ordering_changed_ = false;
+  exited_at_decode_ = false;
   for (auto& s : scheds_) progress |= issue(*s) > 0;
   progress |= ordering_changed_;  // an ordering rearranged its warps: look again next cycle
+  progress |= exited_at_decode_;  // a warp left without issuing: what it freed may issue next cycle
   progress |= start_fetches() > 0;
   progress |= send_requests();
   if (blocks_.empty()) {
@@ -361,9 +363,14 @@ uint32_t Sm::issue(WarpScheduler& s) {
     uint32_t unit = 0;
     Stall r = check(s, *w, in, unit);
     warp_state_[w->slot].set(uint64_t(state_of(r)));
+    if (r == Stall::Issued && exits_at_decode(*in)) {
+      execute(*w, *in, unit, false);  // the warp leaves at its instruction buffer; the slot stays free
+      exited_at_decode_ = true;
+      continue;
+    }
     if (r == Stall::Issued) {
       if (!first_issued) first_issued = w;
-      execute(*w, *in, unit);
+      execute(*w, *in, unit, true);
       s.ordering().issued(w);
       if (++issued >= p_.issue_width) break;
       continue;
@@ -397,6 +404,7 @@ Stall Sm::check(WarpScheduler& s, WarpSlot& w, const Instr*& in, uint32_t& unit)
     if (w.pending[in->writes[i]]) (w.pending_long[in->writes[i]] ? mem : data) = true;
   if (data) return set_blocked(w, Stall::Data);
   if (mem) return set_blocked(w, Stall::LongMem);
+  if (exits_at_decode(*in)) return Stall::Issued;  // needs no functional unit
   const OpClass cls = op_class_of(*in);
   if (cls == OpClass::Mem && gq_.size() >= p_.ldst_queue) return Stall::Structural;  // requests still waiting to leave
   const auto& units = unit_busy_[size_t(unit_of_class(cls))];
@@ -410,13 +418,13 @@ Stall Sm::check(WarpScheduler& s, WarpSlot& w, const Instr*& in, uint32_t& unit)
   return Stall::Structural;
 }
 
-void Sm::execute(WarpSlot& w, const Instr& in, uint32_t unit) {
+void Sm::execute(WarpSlot& w, const Instr& in, uint32_t unit, bool on_unit) {
   Warp& f = *w.fw;
   const OpClass cls = op_class_of(in);
   const UnitKind kind = unit_of_class(cls);
   const uint32_t groups = lane_groups(p_.units[size_t(kind)].lanes);
   const OpClassParams& op = p_.ops[size_t(cls)];
-  unit_busy_[size_t(kind)][unit] = cycle_ + uint64_t(groups) * op.ii;
+  if (on_unit) unit_busy_[size_t(kind)][unit] = cycle_ + uint64_t(groups) * op.ii;
   const uint32_t pc_before = f.pc();
   const uint32_t active = f.active_mask();
   f.addr_mask = 0;

@@ -129,7 +129,9 @@ class Sm : public sc_core::sc_module {
   void writeback();
   uint32_t issue(WarpScheduler& s);
   Stall check(WarpScheduler& s, WarpSlot& w, const Instr*& in, uint32_t& unit);
-  void execute(WarpSlot& w, const Instr& in, uint32_t unit);
+  // Execute at issue; `on_unit` is false for an exit retired at decode (no unit, no issue slot).
+  void execute(WarpSlot& w, const Instr& in, uint32_t unit, bool on_unit);
+  bool exits_at_decode(const Instr& in) const { return p_.exit_at_decode && in.op == Op::Exit; }
   // LD/ST unit (ldst_unit.cpp)
   void send_memory(WarpSlot& w, const Instr& in, uint64_t agen_done);
   void coalesce_global(WarpSlot& w, const Instr& in, Space sp, uint32_t mo, uint64_t ready);
@@ -175,6 +177,7 @@ class Sm : public sc_core::sc_module {
   uint64_t cycle_ = 0, last_tick_ = UINT64_MAX;
   bool had_warps_ = false;
   bool ordering_changed_ = false;
+  bool exited_at_decode_ = false;  // a warp retired at its instruction buffer this cycle
   uint32_t peak_blocks_ = 0;
   uint32_t fetch_rr_ = 0;
   uint32_t fetches_pending_ = 0;

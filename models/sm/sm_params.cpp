@@ -65,6 +65,9 @@ void SmParams::declare(ParamTable& t) {
   t.enum_param("sm.two_level.inner", "lrr", {"lrr", "gto", "oldest"}, "two-level: ordering inside the active set");
   t.enum_param("sm.two_level.outer", "oldest", {"lrr", "oldest"}, "two-level: which pending warp is promoted");
   t.int_param("sm.warp_limit", 0, 0, 2048, "static warp limiting: only the N oldest resident warps may issue (0 = off)");
+  t.enum_param("sm.exit", "issue", {"issue", "decode"},
+               "a warp's exit: issued like any instruction on the branch unit, or retired at the instruction buffer "
+               "without an issue slot (the timing the scratchpad-sharing paper's Figure 5 assumes)");
   struct UnitDef { UnitKind k; uint32_t count, lanes; const char* what; };
   const UnitDef units[] = {{UnitKind::SP, 2, 16, "single-precision FP"}, {UnitKind::INT, 2, 16, "integer"},
                            {UnitKind::SFU, 1, 4, "special-function"}, {UnitKind::DP, 1, 4, "double-precision"},
@@ -121,6 +124,7 @@ SmParams SmParams::from(const Config& c) {
   p.two_level_inner = c.get_string("sm.two_level.inner");
   p.two_level_outer = c.get_string("sm.two_level.outer");
   p.warp_limit = uint32_t(c.get_int("sm.warp_limit"));
+  p.exit_at_decode = c.get_string("sm.exit") == "decode";
   for (size_t k = 0; k < size_t(UnitKind::Count); ++k) {
     std::string pre = std::string("sm.unit.") + unit_kind_name(UnitKind(k));
     p.units[k].count = uint32_t(c.get_int(pre + ".count"));

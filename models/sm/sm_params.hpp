@@ -39,6 +39,7 @@ struct SmParams {
   uint32_t two_level_active = 8;
   std::string two_level_inner = "lrr", two_level_outer = "oldest";
   uint32_t warp_limit = 0;  // static warp limiting: 0 = off
+  bool exit_at_decode = false;  // a warp's exit retires it at the instruction buffer, without an issue slot
   // execution
   std::array<UnitParams, size_t(UnitKind::Count)> units{};
   std::array<OpClassParams, size_t(OpClass::Count)> ops{};
