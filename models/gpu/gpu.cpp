@@ -116,6 +116,7 @@ Gpu::Gpu(const Config& cfg, StatsRegistry& stats) : p_(GpuParams::from(cfg)), st
   }
   const L1Params l1_p = L1Params::from(cfg);
   ss_params_ = std::make_unique<SharingParams>(SharingParams::from(cfg));
+  ss_bank_row_ = uint32_t(cfg.get_int("smem.banks") * cfg.get_int("smem.bank_width"));
   for (uint32_t i = 0; i < p_.num_sms; ++i) {
     const std::string n = "sm" + std::to_string(i);
     sms_.push_back(std::make_unique<Sm>(n.c_str(), i, *sm_params_, *period_, stats_, *pool_));
@@ -167,11 +168,17 @@ Gpu::~Gpu() { Tracer::finish(); }
 const Samples* Gpu::samples() const { return monitor_ ? &monitor_->samples() : nullptr; }
 
 void Gpu::load_ptx(const std::string& text, const std::string& origin) {
-  // ss.compiler_passes: scratchpad allocation and relssp placement (seed 000 sec. 6) rewrite the PTX first
-  if (p_.ss_compiler_passes)
-    modules_.push_back(std::make_unique<Module>(optimize_scratchpad_sharing(text, origin, p_.ss_threshold, nullptr), origin, mem_));
-  else
-    modules_.push_back(std::make_unique<Module>(text, origin, mem_));
+  modules_.push_back(std::make_unique<Module>(text, origin, mem_));
+  // ss.compiler_passes: scratchpad allocation and relssp placement (seed 000 sec. 6) rewrite a second copy
+  ss_modules_.push_back(p_.ss_compiler_passes ? std::make_unique<Module>(optimize_scratchpad_sharing(text, origin, p_.ss_threshold, nullptr),
+                                                                         origin, mem_, modules_.back().get())
+                                              : nullptr);
+}
+
+const KernelInfo* Gpu::ss_version(const KernelInfo& k) const {
+  for (size_t i = 0; i < modules_.size(); ++i)
+    if (ss_modules_[i] && modules_[i]->find_kernel(k.name) == &k) return ss_modules_[i]->find_kernel(k.name);
+  return nullptr;
 }
 
 // The base name of an Itanium-mangled function: "_Z6vecaddPKf" -> "vecadd".
@@ -205,6 +212,9 @@ LaunchResult Gpu::launch(const std::string& kernel, const LaunchDims& dims, cons
     std::string hint = closest_match(kernel, kernel_names());
     throw InputError("launch of unknown kernel '" + kernel + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
   }
+  // The functional model has no sharing plan: it runs what the passes made, to check it.
+  if (!timing())
+    if (const KernelInfo* opt = ss_version(*k)) k = opt;
   launch_ = std::make_unique<LaunchState>();
   LaunchState& L = *launch_;
   L.kernel = k;
@@ -287,13 +297,17 @@ void Gpu::run_timing(const KernelInfo& k, LaunchState& L, uint64_t blocks, uint3
     const BlockUsage& u = *usage_;
     uint32_t cap = std::min(sp.max_blocks, std::min(sp.max_threads / std::max(u.threads, 1u), sp.max_warps / std::max(u.warps, 1u)));
     if (u.registers) cap = std::min(cap, sp.registers / u.registers);
-    const SharingPlan plan = make_sharing_policy(ss_params_->policy)->plan(sp.shared_mem, u.shared, ss_params_->threshold, cap);
+    SharingPlan plan = make_sharing_policy(ss_params_->policy)->plan(sp.shared_mem, u.shared, ss_params_->threshold, cap);
+    if (ss_params_->bank_aligned) align_layout(plan, ss_bank_row_, sp.shared_mem);
     if (plan.shsm && layout_bytes(plan) > sp.shared_mem)
       throw RunError("scratchpad-sharing layout of kernel '" + k.name + "' needs " + std::to_string(layout_bytes(plan)) +
                      " bytes; the SM has " + std::to_string(sp.shared_mem));
     for (auto& s : sms_) s->sharing()->begin_kernel(plan);
     for (auto& a : arbiters_) a->reset();
+    if (plan.shsm)
+      if (const KernelInfo* opt = ss_version(k)) L.kernel = opt;
   }
+  const KernelInfo& run = *L.kernel;  // the code the blocks execute
   next_block_ = 0;
   total_blocks_ = blocks;
   blocks_retired_ = 0;
@@ -316,7 +330,7 @@ void Gpu::run_timing(const KernelInfo& k, LaunchState& L, uint64_t blocks, uint3
       for (auto& w : s->slots())
         if (w.resident && !w.fw->done)
           os << " sm" << s->id() << "/block " << w.block->linear_id << "/warp " << w.fw->index << " ("
-             << (w.fw->at_barrier ? "at a barrier, " : "") << k.origin << ":" << k.prog[w.fw->pc() == kNoPc ? 0 : w.fw->pc()].line << ")";
+             << (w.fw->at_barrier ? "at a barrier, " : "") << run.origin << ":" << run.prog[w.fw->pc() == kNoPc ? 0 : w.fw->pc()].line << ")";
     throw RunError(os.str());
   }
   r.cycles = last_retire_cycle_ - start + 1;

@@ -101,6 +101,12 @@ class Gpu {
   StatsRegistry& stats_;
   GlobalMemory mem_;
   std::vector<std::unique_ptr<Module>> modules_;
+  // ss.compiler_passes: each module once more after the scratchpad-sharing
+  // passes (same index, same device variables). A launch that shares runs this
+  // version; one that launches no extra block runs the code as written (spec
+  // 000 sec. 7.10: no relssp reaches a kernel that is not scratchpad-limited).
+  std::vector<std::unique_ptr<Module>> ss_modules_;
+  const KernelInfo* ss_version(const KernelInfo& k) const;
   std::vector<LaunchResult> launches_;
   Counter *warp_insts_, *thread_insts_, *launches_ctr_, *blocks_ctr_, *cycles_ctr_;
   // timing platform: SMs bound over TLM to the memory, a placement policy
@@ -115,6 +121,7 @@ class Gpu {
   std::vector<std::unique_ptr<DramChannel>> drams_;
   std::vector<std::unique_ptr<LockArbiter>> arbiters_;  // scratchpad sharing, one per SM
   std::unique_ptr<SharingParams> ss_params_;
+  uint32_t ss_bank_row_ = 128;  // bytes across all shared-memory banks: the sharing layout's alignment
   std::unique_ptr<PlacementPolicy> placement_;
   std::unique_ptr<Monitor> monitor_;
   std::unique_ptr<sc_core::sc_time> period_;

@@ -300,17 +300,24 @@ struct Linker {
 
 }  // namespace
 
-Module::Module(const std::string& text, const std::string& origin, GlobalMemory& mem) : origin_(origin) {
+Module::Module(const std::string& text, const std::string& origin, GlobalMemory& mem, const Module* globals_of)
+    : origin_(origin) {
   ParsedModule pm = parse_ptx(text, origin);
-  std::unordered_map<std::string, uint64_t> global_syms;
   for (auto& v : pm.vars) {
     if (v.space != Space::Global && v.space != Space::Const) continue;
+    if (globals_of) {
+      auto it = globals_of->global_syms_.find(v.name);
+      if (it == globals_of->global_syms_.end())
+        throw InputError(Place{origin, int(v.line), v.name}, "module-scope variable '" + v.name + "' is not in the module it shares variables with");
+      global_syms_[v.name] = it->second;
+      continue;
+    }
     uint64_t bytes = std::max<uint64_t>(v.bytes(), 1);
     uint64_t addr = mem.allocate(bytes);
     if (!v.init.empty()) mem.write(addr, v.init.data(), std::min<uint64_t>(bytes, v.init.size()));
-    global_syms[v.name] = addr;
+    global_syms_[v.name] = addr;
   }
-  Linker lk{pm, origin_, global_syms, {}};
+  Linker lk{pm, origin_, global_syms_, {}};
   for (auto& f : pm.funcs) {
     if (lk.funcs.count(f.name) && lk.funcs[f.name]->has_body && f.has_body)
       throw InputError(Place{origin, int(f.line), f.name}, "function '" + f.name + "' defined twice");

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <unordered_map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -66,7 +67,10 @@ class Module {
  public:
   // Parse PTX text and link its kernels; module-scope .global/.const variables
   // are allocated in `mem`. Throws InputError naming origin, line and opcode.
-  Module(const std::string& text, const std::string& origin, GlobalMemory& mem);
+  // With `globals_of`, module-scope variables bind to that module's copies by
+  // name instead (a second compilation of the same source, e.g. after the
+  // scratchpad-sharing passes, must see the same device variables).
+  Module(const std::string& text, const std::string& origin, GlobalMemory& mem, const Module* globals_of = nullptr);
   ~Module();
 
   const std::string& origin() const { return origin_; }
@@ -76,6 +80,7 @@ class Module {
  private:
   std::string origin_;
   std::map<std::string, std::unique_ptr<KernelInfo>> kernels_;
+  std::unordered_map<std::string, uint64_t> global_syms_;  // module-scope .global/.const: name -> address
 };
 
 }  // namespace warptlm

@@ -65,21 +65,36 @@ std::unique_ptr<SharingPolicy> make_sharing_policy(const std::string& name) {
   return std::make_unique<Reconstructed>();
 }
 
+static uint32_t round_up(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
+
+// The extra block of a pair and the pair's shared region start here, pair-relative.
+static uint32_t second_base(const SharingPlan& p) { return round_up(p.private_bytes, p.align); }
+static uint32_t pair_stride(const SharingPlan& p) { return round_up(second_base(p) + p.block_bytes, p.align); }
+
 uint32_t physical_offset(const SharingPlan& p, uint32_t slot, uint32_t offset) {
-  const uint32_t B = p.private_bytes, pair_bytes = 2 * B + (p.block_bytes - B);
   if (!slot_shared(p, slot)) {
     const uint32_t k = slot - p.pairs;  // unshared initial slots follow the pairs
-    return p.pairs * pair_bytes + k * p.block_bytes + offset;
+    return p.pairs * pair_stride(p) + k * round_up(p.block_bytes, p.align) + offset;
   }
-  const uint32_t pair = slot_pair(p, slot);
-  const uint32_t base = pair * pair_bytes;
-  if (offset < B) return base + (slot < p.baseline ? 0 : B) + offset;  // private part
-  return base + 2 * B + (offset - B);                                    // the pair's shared region
+  const uint32_t base = slot_pair(p, slot) * pair_stride(p);
+  const bool initial = slot < p.baseline;
+  if (initial && offset < p.private_bytes) return base + offset;  // the initial block's private part
+  return base + second_base(p) + offset;  // the extra block's private part, and the pair's shared region
 }
 
 uint32_t layout_bytes(const SharingPlan& p) {
-  const uint32_t B = p.private_bytes;
-  return p.pairs * (2 * B + (p.block_bytes - B)) + p.unshared * p.block_bytes;
+  if (p.unshared == 0) return p.pairs ? (p.pairs - 1) * pair_stride(p) + second_base(p) + p.block_bytes : 0;
+  return p.pairs * pair_stride(p) + (p.unshared - 1) * round_up(p.block_bytes, p.align) + p.block_bytes;
+}
+
+void align_layout(SharingPlan& p, uint32_t bank_row, uint32_t smem_per_sm) {
+  uint32_t a = 1;
+  while (a * 2 <= bank_row) a *= 2;
+  for (; a > 1; a /= 2) {
+    p.align = a;
+    if (layout_bytes(p) <= smem_per_sm) return;
+  }
+  p.align = 1;
 }
 
 static uint32_t ceil_log2(uint32_t v) {

@@ -17,6 +17,7 @@ struct SharingPlan {
   bool shsm = false;       // ShSM: this SM launches more blocks than the baseline
   uint32_t private_bytes = 0;  // t * R_tb rounded down: offsets below are private
   uint32_t block_bytes = 0;    // R_tb
+  uint32_t align = 1;          // every region of the layout starts at a multiple of this (align_layout)
 };
 
 // The reconstructed formula of spec 000 section 2.2 (the paper defers it to
@@ -46,10 +47,19 @@ inline uint32_t slot_pair(const SharingPlan& p, uint32_t s) { return s < p.basel
 
 // Physical layout per pair (spec 2.4, inferred): [private of the initial
 // block][private of the extra block][shared region]; unshared blocks after
-// all pairs. Returns the physical offset of `offset` for a block in `slot`.
+// all pairs. The extra block's private part starts at the private size rounded
+// up to `align`, and its shared offsets continue from there, so both blocks of
+// a pair see the shared region at the same place and every block's offsets
+// move by a multiple of `align`. Returns the physical offset of `offset` for a
+// block in `slot`.
 uint32_t physical_offset(const SharingPlan& p, uint32_t slot, uint32_t offset);
 // Bytes the layout occupies (must fit the SM's scratchpad).
 uint32_t layout_bytes(const SharingPlan& p);
+// Choose p.align: the largest power of two up to `bank_row` (banks x bank
+// width) whose layout still fits `smem_per_sm`. With a full bank row every
+// block meets the banks exactly as it would alone, so sharing adds no bank
+// conflicts; align 1 (the packed layout) always fits.
+void align_layout(SharingPlan& p, uint32_t bank_row, uint32_t smem_per_sm);
 
 // Storage the mechanism adds per SM (spec 2.6): ShSM bit, ShTB table of T
 // entries of ceil(log2(T+1)) bits, an owner bit per warp, and floor(T/2)

@@ -16,6 +16,9 @@ void SharingParams::declare(ParamTable& t) {
   t.bool_param("ss.owf_greedy", false, "OWF keeps issuing the last warp while it can (GTO-like) inside its class");
   t.enum_param("ss.policy", "reconstructed", {"reconstructed", "all_pairs"},
                "how many blocks share: the paper's rule as reconstructed (at least D blocks progress) or every block paired");
+  t.enum_param("ss.layout", "bank_aligned", {"bank_aligned", "packed"},
+               "physical scratchpad layout of the pairs: regions start on a bank row where it fits (sharing adds no bank "
+               "conflicts) or packed back to back at t * R_tb (offsets shift by any byte count)");
 }
 
 SharingParams SharingParams::from(const Config& c) {
@@ -25,6 +28,7 @@ SharingParams SharingParams::from(const Config& c) {
   p.owf_order = c.get_string("ss.owf_order");
   p.owf_greedy = c.get_bool("ss.owf_greedy");
   p.policy = c.get_string("ss.policy");
+  p.bank_aligned = c.get_string("ss.layout") == "bank_aligned";
   return p;
 }
 

@@ -24,6 +24,7 @@ struct SharingParams {
   std::string owf_order;      // ss.owf_order: owner_first | unshared_first
   bool owf_greedy = false;    // ss.owf_greedy
   std::string policy;         // ss.policy
+  bool bank_aligned = true;   // ss.layout
   static void declare(ParamTable& t);
   static SharingParams from(const Config& c);
 };

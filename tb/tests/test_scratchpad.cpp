@@ -96,24 +96,54 @@ TEST_CASE("ssp: the k-th extra block pairs with the k-th initial block and repla
 }
 
 TEST_CASE("ssp: the physical layout keeps private regions apart and the pair's shared region common") {
-  for (auto [bytes, threads] : std::vector<std::pair<uint32_t, uint32_t>>{{2112, 64}, {2176, 64}, {3840, 128}, {9408, 256}}) {
-    const SharingPlan p = plan(k16K, bytes, threads);
-    INFO(bytes);
-    CHECK(layout_bytes(p) <= k16K.smem);
-    // every (slot, offset) lands inside the SM's scratchpad; two slots collide only in a pair's shared region
-    std::vector<int> owner(k16K.smem, -1);
-    for (uint32_t s = 0; s < p.total; ++s)
-      for (uint32_t o = 0; o < bytes; o += 4) {
-        const uint32_t a = physical_offset(p, s, o);
-        REQUIRE(a + 4 <= k16K.smem);
-        const bool shared_region = slot_shared(p, s) && o >= p.private_bytes;
-        if (owner[a] >= 0 && uint32_t(owner[a]) != s) {
-          CHECK(shared_region);
-          CHECK(uint32_t(owner[a]) == slot_partner(p, s));
+  // Packed (align 1, spec 2.4 as inferred) and bank-row aligned, at 16 KB and 48 KB.
+  struct Case { SmConfig sm; uint32_t bytes, threads; };
+  const std::vector<Case> cases{{k16K, 2112, 64},  {k16K, 2176, 64},  {k16K, 3840, 128}, {k16K, 9408, 256},
+                                {k16K, 10496, 64}, {k48K, 10496, 64}, {k48K, 13824, 48}, {k48K, 9408, 256},
+                                {k48K, 8320, 256}, {k48K, 3840, 128}};
+  for (const Case& c : cases)
+    for (bool aligned : {false, true}) {
+      SharingPlan p = plan(c.sm, c.bytes, c.threads);
+      if (aligned) align_layout(p, 128, c.sm.smem);
+      INFO(c.sm.smem << " B SM, " << c.bytes << " B blocks, align " << p.align);
+      REQUIRE(p.shsm);
+      CHECK(layout_bytes(p) <= c.sm.smem);
+      // every (slot, offset) lands inside the SM's scratchpad; two slots collide only in a pair's shared region
+      std::vector<int> owner(c.sm.smem, -1);
+      for (uint32_t s = 0; s < p.total; ++s)
+        for (uint32_t o = 0; o < c.bytes; o += 4) {
+          const uint32_t a = physical_offset(p, s, o);
+          REQUIRE(a + 4 <= c.sm.smem);
+          CHECK((a - o) % p.align == 0);  // a block's offsets move by a multiple of the alignment
+          const bool shared_region = slot_shared(p, s) && o >= p.private_bytes;
+          if (owner[a] >= 0 && uint32_t(owner[a]) != s) {
+            CHECK(shared_region);
+            CHECK(uint32_t(owner[a]) == slot_partner(p, s));
+          }
+          owner[a] = int(s);
         }
-        owner[a] = int(s);
-      }
-  }
+    }
+}
+
+TEST_CASE("ssp: the aligned layout starts every region on a bank row where it fits, and falls back where not") {
+  // NQU at 48 KB: 4 pairs of 1049 B private parts; a full 128 B row fits.
+  SharingPlan nqu = plan(k48K, 10496, 64);
+  align_layout(nqu, 128, k48K.smem);
+  CHECK(nqu.align == 128);
+  CHECK(physical_offset(nqu, 4, 0) == 1152);              // the extra block starts on the next bank row
+  CHECK(physical_offset(nqu, 0, 2000) == physical_offset(nqu, 4, 2000));  // both see the shared region alike
+  // backprop at 48 KB: 2 pairs and 3 unshared blocks leave 192 B spare: rows of 64 B fit, 128 B do not.
+  SharingPlan bp = plan(k48K, 9408, 256);
+  REQUIRE(bp.pairs == 2);
+  REQUIRE(bp.unshared == 3);
+  align_layout(bp, 128, k48K.smem);
+  CHECK(bp.align == 64);
+  CHECK(layout_bytes(bp) <= k48K.smem);
+  // packed, as before alignment: [private][private][shared]
+  SharingPlan packed = plan(k48K, 10496, 64);
+  CHECK(packed.align == 1);
+  CHECK(physical_offset(packed, 4, 0) == 1049);
+  CHECK(physical_offset(packed, 0, 1049) == 2 * 1049);
 }
 
 TEST_CASE("ssp: the mechanism costs 209 bits per SM in the paper's configuration (section 7.1)") {
