@@ -3,7 +3,8 @@
 // 256-thread block) fused with an L2 weight decay of the same patch.
 // A block owns inputs [48*by, 48*by+48) and units [48*bx, 48*bx+48):
 //   1. the 48 inputs go to in_tile (read only while forming the products);
-//   2. each of the 16x16 threads forms 3x3 products w[i][j] * x[i] into wmat;
+//   2. each of the 16x16 threads loads its 3x3 weights, then forms the
+//      products w[i][j] * x[i] into wmat;
 //   3. wmat is tree-reduced along the inputs (24, 12, 6, 3 rows, barrier per
 //      step) and the first 48 threads write partial[by][j] (sum of 48 rows);
 //   4. after the last shared-memory access every thread writes its nine
@@ -23,17 +24,18 @@ extern "C" __global__ void ss_bp_forward(const float* __restrict__ x, const floa
   if (tid < BP_P) in_tile[tid] = x[i0 + tid];
   __syncthreads();
 
+  // All nine weight loads leave before the first product is stored.
   float wr[3][3];
+#pragma unroll
+  for (int a = 0; a < 3; ++a)
+#pragma unroll
+    for (int b = 0; b < 3; ++b) wr[a][b] = w[(size_t)(i0 + ty + a * BP_T) * n_hid + j0 + tx + b * BP_T];
 #pragma unroll
   for (int a = 0; a < 3; ++a) {
     const int r = ty + a * BP_T;
     const float xv = in_tile[r];
 #pragma unroll
-    for (int b = 0; b < 3; ++b) {
-      const int c = tx + b * BP_T;
-      wr[a][b] = w[(size_t)(i0 + r) * n_hid + j0 + c];
-      wmat[r][c] = wr[a][b] * xv;
-    }
+    for (int b = 0; b < 3; ++b) wmat[r][tx + b * BP_T] = wr[a][b] * xv;
   }
   __syncthreads();
 

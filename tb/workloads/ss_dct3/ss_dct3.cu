@@ -37,10 +37,12 @@ extern "C" __global__ void ss_dct_short(const short* __restrict__ in, short* __r
   const int x0 = blockIdx.x * TS, y0 = blockIdx.y * TS;
   const int col = t & 31, quarter = t >> 5;  // this thread's column and 8-row quarter
 
+  // All eight pixel loads leave before the first store to the tile.
   int v[8], o[8];
 #pragma unroll
-  for (int k = 0; k < 8; ++k)
-    tile[(quarter * 8 + k) * STRIDE + col] = in[(size_t)(y0 + quarter * 8 + k) * width + x0 + col];
+  for (int k = 0; k < 8; ++k) v[k] = in[(size_t)(y0 + quarter * 8 + k) * width + x0 + col];
+#pragma unroll
+  for (int k = 0; k < 8; ++k) tile[(quarter * 8 + k) * STRIDE + col] = (short)v[k];
   __syncthreads();
 
   // Row pass: 32 rows x 4 segments; Q12 * Q0 -> Q2 (shift 10).
