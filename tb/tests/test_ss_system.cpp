@@ -92,3 +92,20 @@ TEST_CASE("ssp system: the bank-aligned layout adds no bank conflicts and the pa
   CHECK(aligned["shmem_bank_conflicts"] == base["shmem_bank_conflicts"]);
   CHECK(packed["shmem_bank_conflicts"] > base["shmem_bank_conflicts"]);
 }
+
+TEST_CASE("ssp system: every workload verifies with exit retired at decode under sharing, OWF and the passes") {
+  // sm.exit=decode is the timing of the paper's worked example (Figure 5);
+  // it must not change what any kernel computes.
+  TempDir t;
+  auto list = warptlm(t, "workloads");
+  REQUIRE(list.code == 0);
+  std::istringstream names(list.out);
+  const Label decode{"Shared-OWF-OPT-exit-decode", "--overlay scratchpad_sharing --overlay owf --overlay relssp --set sm.exit=decode"};
+  int n = 0;
+  for (std::string w; std::getline(names, w);)
+    if (!w.empty()) {
+      run(t, w, decode);  // requires exit 0: verified against the CPU reference
+      ++n;
+    }
+  CHECK(n >= 27);
+}
