@@ -2,6 +2,7 @@
 // answers every request after a fixed latency with unlimited bandwidth. The
 // memory hierarchy (L1D, crossbar, L2, DRAM) replaces it behind the same socket.
 #pragma once
+#include <functional>
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/multi_passthrough_target_socket.h>
@@ -27,10 +28,14 @@ class FlatMemory : public sc_core::sc_module {
   }
   SC_HAS_PROCESS(FlatMemory);
 
+  // Sees each request as it arrives (testbenches record the traffic with it).
+  std::function<void(tlm::tlm_generic_payload&)> on_request;
+
  private:
   tlm::tlm_sync_enum nb_transport_fw(int id, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t) {
     if (ph != tlm::BEGIN_REQ) return tlm::TLM_ACCEPTED;  // END_RESP: nothing to do
     ++*requests_;
+    if (on_request) on_request(p);
     gpu_ext(p).push_route(int16_t(id));
     peq_.notify(p, t + latency_);
     ph = tlm::END_REQ;  // accepted at once: this memory never back-pressures

@@ -71,16 +71,21 @@ static uint32_t round_up(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
 static uint32_t second_base(const SharingPlan& p) { return round_up(p.private_bytes, p.align); }
 static uint32_t pair_stride(const SharingPlan& p) { return round_up(second_base(p) + p.block_bytes, p.align); }
 
-uint32_t physical_offset(const SharingPlan& p, uint32_t slot, uint32_t offset) {
-  if (!slot_shared(p, slot)) {
-    const uint32_t k = slot - p.pairs;  // unshared initial slots follow the pairs
-    return p.pairs * pair_stride(p) + k * round_up(p.block_bytes, p.align) + offset;
+SlotMap slot_map(const SharingPlan& p, uint32_t slot) {
+  SlotMap m;
+  if (!slot_shared(p, slot)) {  // unshared initial slots follow the pairs
+    m.high = p.pairs * pair_stride(p) + (slot - p.pairs) * round_up(p.block_bytes, p.align);
+    return m;
   }
   const uint32_t base = slot_pair(p, slot) * pair_stride(p);
-  const bool initial = slot < p.baseline;
-  if (initial && offset < p.private_bytes) return base + offset;  // the initial block's private part
-  return base + second_base(p) + offset;  // the extra block's private part, and the pair's shared region
+  // the initial block's private part; then the extra block's private part and the pair's shared region
+  m.boundary = slot < p.baseline ? p.private_bytes : 0;
+  m.low = base;
+  m.high = base + second_base(p);
+  return m;
 }
+
+uint32_t physical_offset(const SharingPlan& p, uint32_t slot, uint32_t offset) { return slot_map(p, slot)(offset); }
 
 uint32_t layout_bytes(const SharingPlan& p) {
   if (p.unshared == 0) return p.pairs ? (p.pairs - 1) * pair_stride(p) + second_base(p) + p.block_bytes : 0;

@@ -53,6 +53,13 @@ inline uint32_t slot_pair(const SharingPlan& p, uint32_t s) { return s < p.basel
 // move by a multiple of `align`. Returns the physical offset of `offset` for a
 // block in `slot`.
 uint32_t physical_offset(const SharingPlan& p, uint32_t slot, uint32_t offset);
+// The same mapping for one slot as two base registers: offsets below
+// `boundary` move by `low`, the others by `high` (identity when default).
+struct SlotMap {
+  uint32_t boundary = 0, low = 0, high = 0;
+  uint32_t operator()(uint32_t offset) const { return offset + (offset < boundary ? low : high); }
+};
+SlotMap slot_map(const SharingPlan& p, uint32_t slot);
 // Bytes the layout occupies (must fit the SM's scratchpad).
 uint32_t layout_bytes(const SharingPlan& p);
 // Choose p.align: the largest power of two up to `bank_row` (banks x bank

@@ -42,6 +42,8 @@ SharingUnit::SharingUnit(uint32_t sm_id, StatsRegistry& stats, ArbiterCall arbit
 void SharingUnit::begin_kernel(const SharingPlan& plan) {
   plan_ = plan;
   slot_block_.assign(plan.total, nullptr);
+  slot_maps_.clear();
+  for (uint32_t s = 0; s < plan.total; ++s) slot_maps_.push_back(slot_map(plan, s));
   owns_.assign(plan.total, false);
   released_.assign(plan.total, {});
 }
@@ -139,9 +141,9 @@ WarpClass SharingUnit::warp_class(const Block* b) const {
   return owns_[size_t(s)] ? WarpClass::Owner : WarpClass::NonOwner;
 }
 
-uint32_t SharingUnit::physical(const Block* b, uint32_t offset) const {
+SlotMap SharingUnit::physical_map(const Block* b) const {
   const int s = slot_of(b);
-  return s < 0 ? offset : physical_offset(plan_, uint32_t(s), offset);
+  return s < 0 ? SlotMap{} : slot_maps_[size_t(s)];
 }
 
 }  // namespace warptlm

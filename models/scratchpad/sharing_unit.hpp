@@ -57,7 +57,8 @@ class SharingUnit {
   void preassign_lock(uint32_t block_linear_id) { preassigned_ = block_linear_id; }
 
   WarpClass warp_class(const Block* b) const;
-  uint32_t physical(const Block* b, uint32_t offset) const;
+  // The block's scratchpad offsets in its pair's physical layout (identity for a block without a slot).
+  SlotMap physical_map(const Block* b) const;
   bool shared_block(const Block* b) const;
 
  private:
@@ -68,6 +69,7 @@ class SharingUnit {
   ArbiterCall arbiter_;
   SharingPlan plan_;
   std::vector<const Block*> slot_block_;
+  std::vector<SlotMap> slot_maps_;               // per slot: where its offsets lie physically
   std::vector<bool> owns_;                       // per slot: holds its pair's lock
   std::vector<std::vector<uint32_t>> released_;  // per slot, per warp: lanes that executed relssp
   Counter *shared_blocks_, *unshared_blocks_;

@@ -144,12 +144,14 @@ void Sm::coalesce_global(WarpSlot& w, const Instr& in, Space sp, uint32_t mo, ui
 void Sm::send_shared(WarpSlot& w, const Instr& in, uint32_t mo, uint64_t ready) {
   Warp& f = *w.fw;
   MemOp& m = memops_[mo];
+  // scratchpad sharing: a pair's blocks map into the pair's physical layout
+  const bool mapped = sharing_ && sharing_->active();
+  const SlotMap to_physical = mapped ? sharing_->physical_map(w.block) : SlotMap{};
   for (uint32_t k = f.addr_mask; k; k &= k - 1) {
     const unsigned l = unsigned(__builtin_ctz(k));
     const uint64_t a = f.addr[l];
     m.lanes[l] = (a >= kSharedWindow && a < kSharedWindow + kSharedWindowSize) ? a - kSharedWindow : a;
-    // scratchpad sharing: a pair's blocks map into the pair's physical layout
-    if (sharing_ && sharing_->active()) m.lanes[l] = sharing_->physical(w.block, uint32_t(m.lanes[l]));
+    if (mapped) m.lanes[l] = to_physical(uint32_t(m.lanes[l]));
   }
   tlm::tlm_generic_payload* p = new_request(w, in, mo);
   p->set_address(m.lanes[__builtin_ctz(f.addr_mask)]);

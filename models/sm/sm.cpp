@@ -363,12 +363,12 @@ uint32_t Sm::issue(WarpScheduler& s) {
     uint32_t unit = 0;
     Stall r = check(s, *w, in, unit);
     warp_state_[w->slot].set(uint64_t(state_of(r)));
-    if (r == Stall::Issued && exits_at_decode(*in)) {
-      execute(*w, *in, unit, false);  // the warp leaves at its instruction buffer; the slot stays free
-      exited_at_decode_ = true;
-      continue;
-    }
     if (r == Stall::Issued) {
+      if (exits_at_decode(*in)) {
+        execute(*w, *in, unit, false);  // the warp leaves at its instruction buffer; the slot stays free
+        exited_at_decode_ = true;
+        continue;
+      }
       if (!first_issued) first_issued = w;
       execute(*w, *in, unit, true);
       s.ordering().issued(w);

@@ -17,12 +17,11 @@
 #include <functional>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/multi_passthrough_target_socket.h>
-#include <tlm_utils/peq_with_get.h>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <vector>
 
 #include "common/gpu_payload.hpp"
+#include "gpu/flat_memory.hpp"
 
 namespace warptlm {
 namespace tb {
@@ -122,44 +121,22 @@ class TrafficInitiator : public sc_core::sc_module {
   sc_core::sc_event end_req_;
 };
 
-// A memory below the block under test: answers every request after a fixed
-// number of its cycles and records what reached it.
-class FixedLatencySink : public sc_core::sc_module {
+// A memory below the block under test: the flat global memory (answers every
+// request after a fixed number of its cycles), recording what reached it.
+struct SinkStats {
+  StatsRegistry stats;  // the sink's own counters, apart from the block under test's
+};
+class FixedLatencySink : private SinkStats, public FlatMemory {
  public:
-  tlm_utils::multi_passthrough_target_socket<FixedLatencySink> socket;
   struct Seen { uint64_t addr; bool write; uint64_t cycle; uint32_t sector_mask; };
   std::vector<Seen> seen;
 
   FixedLatencySink(sc_core::sc_module_name n, sc_core::sc_time period, uint64_t latency_cycles)
-      : sc_core::sc_module(n), socket("socket"), period_(period), latency_(latency_cycles), peq_("peq") {
-    socket.register_nb_transport_fw(this, &FixedLatencySink::nb_transport_fw);
-    SC_METHOD(respond);
-    sensitive << peq_.get_event();
-    dont_initialize();
+      : FlatMemory(n, period * double(latency_cycles), SinkStats::stats) {
+    on_request = [this, period](tlm::tlm_generic_payload& p) {
+      seen.push_back(Seen{p.get_address(), p.is_write(), uint64_t(sc_core::sc_time_stamp() / period), gpu_ext(p).sector_mask});
+    };
   }
-  SC_HAS_PROCESS(FixedLatencySink);
-
- private:
-  tlm::tlm_sync_enum nb_transport_fw(int id, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t) {
-    if (ph != tlm::BEGIN_REQ) return tlm::TLM_ACCEPTED;
-    seen.push_back(Seen{p.get_address(), p.is_write(), uint64_t(sc_core::sc_time_stamp() / period_), gpu_ext(p).sector_mask});
-    gpu_ext(p).push_route(int16_t(id));
-    peq_.notify(p, t + period_ * double(latency_));
-    ph = tlm::END_REQ;
-    return tlm::TLM_UPDATED;
-  }
-  void respond() {
-    while (tlm::tlm_generic_payload* p = peq_.get_next_transaction()) {
-      int id = gpu_ext(*p).pop_route();
-      p->set_response_status(tlm::TLM_OK_RESPONSE);
-      tlm::tlm_phase ph = tlm::BEGIN_RESP;
-      sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-      socket[id]->nb_transport_bw(*p, ph, t);
-    }
-  }
-  sc_core::sc_time period_;
-  uint64_t latency_;
-  tlm_utils::peq_with_get<tlm::tlm_generic_payload> peq_;
 };
 
 }  // namespace tb

@@ -1,6 +1,7 @@
 // Host driver for ss_dct3: a seeded 16-bit image in [-128, 127], one launch of
 // ss_dct_short over 32x32 tiles (128 threads each); the fixed-point
 // transform is replayed on the CPU and every coefficient checked exactly.
+#include <cmath>
 #include <cstdint>
 #include <random>
 
@@ -10,14 +11,18 @@
 namespace warptlm {
 namespace {
 
-const int kCos[8][8] = {{1448, 1448, 1448, 1448, 1448, 1448, 1448, 1448},
-                        {2009, 1703, 1138, 400, -400, -1138, -1703, -2009},
-                        {1892, 784, -784, -1892, -1892, -784, 784, 1892},
-                        {1703, -400, -2009, -1138, 1138, 2009, 400, -1703},
-                        {1448, -1448, -1448, 1448, 1448, -1448, -1448, 1448},
-                        {1138, -2009, 400, 1703, -1703, -400, 2009, -1138},
-                        {784, -1892, 1892, -784, -784, 1892, -1892, 784},
-                        {400, -1138, 1703, -2009, 2009, -1703, 1138, -400}};
+// The Q12 cosines the kernel holds as immediates, derived here from their
+// definition round(4096 * c(k) * cos((2n + 1) k pi / 16)), so a wrong constant
+// in the kernel shows as a mismatch.
+struct Q12Cosines {
+  int c[8][8];
+  Q12Cosines() {
+    for (int k = 0; k < 8; ++k)
+      for (int n = 0; n < 8; ++n)
+        c[k][n] = int(std::lround(4096.0 * (k == 0 ? std::sqrt(0.125) : 0.5) * std::cos((2 * n + 1) * k * M_PI / 16.0)));
+  }
+};
+const Q12Cosines kQ12;
 
 // (acc + 2^(shift-1)) >> shift with an arithmetic (flooring) shift, as on the GPU.
 int32_t round_shift(int32_t acc, int shift) {
@@ -53,13 +58,13 @@ class SsDct3 : public Workload {
         for (int y = 0; y < 8; ++y)
           for (int k = 0; k < 8; ++k) {
             int32_t acc = 0;
-            for (int n = 0; n < 8; ++n) acc += kCos[k][n] * img[size_t(by + y) * width + bx + n];
+            for (int n = 0; n < 8; ++n) acc += kQ12.c[k][n] * img[size_t(by + y) * width + bx + n];
             rows[y][k] = int16_t(round_shift(acc, 10));
           }
         for (int x = 0; x < 8; ++x)
           for (int k = 0; k < 8; ++k) {
             int32_t acc = 0;
-            for (int n = 0; n < 8; ++n) acc += kCos[k][n] * rows[n][x];
+            for (int n = 0; n < 8; ++n) acc += kQ12.c[k][n] * rows[n][x];
             ref[size_t(by + k) * width + bx + x] = int16_t(round_shift(acc, 14));
           }
       }

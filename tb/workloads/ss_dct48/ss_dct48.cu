@@ -1,19 +1,10 @@
 // ss_dct48: orthonormal 2-D DCT-II of the 8x8 blocks of a float image, the
 // scratchpad-sharing study's DCT1 at its 48 KB / 64 KB size (Table 5: one
 // shared variable of 8320 B; 256 threads per block, as spec 6.4 resolves the
-// thread count). A block transforms a 32-row x 64-column tile (4 x 8 blocks)
-// held in one padded shared array tile[32][65] (32 * 65 * 4 = 8320 B):
-//   1. each thread loads 8 pixels of one column (coalesced across the warp);
-//   2. row pass: each thread transforms one 8-pixel row segment in place
-//      (32 rows x 8 segments = 256 segments);
-//   3. column pass: each thread reads one 8-pixel column segment (64 columns
-//      x 4 row groups) and writes its 8 coefficients straight to global memory
-//      from registers (the shared tile is no longer needed for the stores).
-// The 8-point DCT is an even/odd butterfly with immediate constants (no
-// constant memory). width must be a multiple of 64 and height of 32.
-#define TW 64
-#define TH 32
-#define STRIDE 65
+// thread count): tiled_dct.cuh over a 32-row x 64-column tile (4 x 8 blocks)
+// held in one padded shared array tile[32][65] (32 * 65 * 4 = 8320 B), with an
+// even/odd butterfly 8-point DCT.
+#include "../ss_dct1/tiled_dct.cuh"
 
 __device__ __forceinline__ void dct8_butterfly(const float* v, float* o) {
   const float s07 = v[0] + v[7], d07 = v[0] - v[7];
@@ -34,29 +25,5 @@ __device__ __forceinline__ void dct8_butterfly(const float* v, float* o) {
 }
 
 extern "C" __global__ void ss_dct48(const float* __restrict__ in, float* __restrict__ out, int width) {
-  __shared__ float tile[TH * STRIDE];
-  const int t = threadIdx.x;  // 0..255
-  const int x0 = blockIdx.x * TW, y0 = blockIdx.y * TH;
-  const int col = t & 63, grp = t >> 6;  // this thread's column and 8-row group
-
-  float v[8], o[8];
-#pragma unroll
-  for (int k = 0; k < 8; ++k) tile[(grp * 8 + k) * STRIDE + col] = in[(size_t)(y0 + grp * 8 + k) * width + x0 + col];
-  __syncthreads();
-
-  // Row pass: 32 rows x 8 segments, one per thread.
-  const int row = t >> 3, seg = (t & 7) * 8;
-#pragma unroll
-  for (int n = 0; n < 8; ++n) v[n] = tile[row * STRIDE + seg + n];
-  dct8_butterfly(v, o);
-#pragma unroll
-  for (int k = 0; k < 8; ++k) tile[row * STRIDE + seg + k] = o[k];
-  __syncthreads();
-
-  // Column pass: 64 columns x 4 row groups, one per thread; results go to global.
-#pragma unroll
-  for (int n = 0; n < 8; ++n) v[n] = tile[(grp * 8 + n) * STRIDE + col];
-  dct8_butterfly(v, o);
-#pragma unroll
-  for (int k = 0; k < 8; ++k) out[(size_t)(y0 + grp * 8 + k) * width + x0 + col] = o[k];
+  tiled_dct<64, 32, dct8_butterfly>(in, out, width);
 }
