@@ -18,6 +18,12 @@ inline uint64_t edge_at_or_after(const sc_core::sc_time& period, const sc_core::
   return (t.value() + pv - 1) / pv;
 }
 
+// The first edge strictly after t: where a registered input that arrives at t
+// is taken (common/input_register.hpp).
+inline uint64_t edge_after(const sc_core::sc_time& period, const sc_core::sc_time& t) {
+  return t.value() / period.value() + 1;
+}
+
 // The time of the edge of `cycle`.
 inline sc_core::sc_time edge_time(const sc_core::sc_time& period, uint64_t cycle) {
   return sc_core::sc_time::from_value(cycle * period.value());

@@ -53,7 +53,7 @@ DramChannel::DramChannel(sc_core::sc_module_name name, uint32_t id, const DramPa
 
 uint64_t DramChannel::elapsed_cycles() const {
   if (first_request_ < 0) return 0;
-  const int64_t now = int64_t(cycle());
+  const int64_t now = window_end_ >= 0 ? window_end_ : int64_t(cycle());
   return now > first_request_ ? uint64_t(now - first_request_) : 0;
 }
 
@@ -83,25 +83,39 @@ DramChannel::Location DramChannel::locate(uint64_t a) const {
 // ---------------------------------------------------------------- requests
 
 tlm::tlm_sync_enum DramChannel::nb_transport_fw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph,
-                                                sc_core::sc_time& t) {
+                                                sc_core::sc_time&) {
   if (ph == tlm::END_RESP) return tlm::TLM_COMPLETED;
   if (ph != tlm::BEGIN_REQ) return tlm::TLM_ACCEPTED;
-  const int64_t arrive = edge_of(sc_core::sc_time_stamp() + t);
-  ++*requests_;
-  if (first_request_ < 0) {
-    first_request_ = arrive;
-    for (Probe& r : row_probes_) r.set(kClosedRow);  // every bank starts precharged
+  wake_.notify(edge_time(period_, next_edge_after_now(period_)) - sc_core::sc_time_stamp());
+  if (in_.offer(p, cycle())) {  // into the input buffer
+    ph = tlm::END_REQ;
+    return tlm::TLM_UPDATED;
   }
-  if (free_.empty()) {
-    // Queue full: hold the request and withhold END_REQ until a slot frees.
-    if (waiting_) SC_REPORT_ERROR(name(), "BEGIN_REQ while an earlier request still waits for END_REQ");
-    waiting_ = &p;
-    waiting_sent_ = arrive;
-    return tlm::TLM_ACCEPTED;
+  return tlm::TLM_ACCEPTED;  // buffer full: END_REQ when a slot frees
+}
+
+// The input buffer's requests enter the controller's queue, oldest first, at
+// the first edge after they arrived, while the queue has a free slot; the
+// latency counts from the edge of arrival.
+void DramChannel::take_requests(int64_t now) {
+  if (tlm::tlm_generic_payload* p = in_.admit_waiting(uint64_t(now))) {
+    tlm::tlm_phase ph = tlm::END_REQ;
+    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+    socket->nb_transport_bw(*p, ph, t);
   }
-  admit(p, arrive, arrive);
-  ph = tlm::END_REQ;
-  return tlm::TLM_UPDATED;
+  while (!free_.empty()) {
+    const RequestBuffer::Entry* h = in_.head(edge_time(period_, uint64_t(now)));
+    if (!h) break;
+    tlm::tlm_generic_payload* p = h->p;
+    const int64_t sent = int64_t(edge_at_or_after(period_, sc_core::sc_time::from_value(h->time)));
+    in_.pop(uint64_t(now));
+    ++*requests_;
+    if (first_request_ < 0) {
+      first_request_ = sent;
+      for (Probe& r : row_probes_) r.set(kClosedRow);  // every bank starts precharged
+    }
+    admit(*p, sent, now);
+  }
 }
 
 void DramChannel::admit(tlm::tlm_generic_payload& p, int64_t sent, int64_t arrive) {
@@ -121,9 +135,6 @@ void DramChannel::admit(tlm::tlm_generic_payload& p, int64_t sent, int64_t arriv
   ++*(e.write ? writes_ : reads_);
   order_.push_back(slot);
   queue_probe_.set(order_.size());
-  const int64_t now = int64_t(cycle());
-  if (arrive <= now) wake_.notify(sc_core::SC_ZERO_TIME);
-  else wake_.notify(period_ * double(arrive) - sc_core::sc_time_stamp());
 }
 
 // ---------------------------------------------------------------- the cycle
@@ -131,19 +142,11 @@ void DramChannel::admit(tlm::tlm_generic_payload& p, int64_t sent, int64_t arriv
 void DramChannel::tick() {
   const int64_t now = int64_t(cycle());
   respond(now);
+  take_requests(now);
   int64_t next = order_.empty() ? kNone : schedule(now);
-  // A slot freed: take the request that was refused and give its END_REQ
-  // (last, because the initiator may send its next request from inside it).
-  if (waiting_ && !free_.empty()) {
-    tlm::tlm_generic_payload* p = waiting_;
-    const int64_t sent = waiting_sent_;
-    waiting_ = nullptr;
-    admit(*p, sent, std::max(sent, now));
-    tlm::tlm_phase ph = tlm::END_REQ;
-    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-    socket->nb_transport_bw(*p, ph, t);
-  }
   if (ring_count_) next = std::min(next, ring_[ring_head_].done);
+  // the buffer moves on while the queue has room; a refused request is admitted as soon as a slot frees
+  if (in_.has_waiting() || (!in_.empty() && !free_.empty())) next = std::min(next, now + 1);
   if (next == kNone) {
     next_trigger(wake_);  // idle: sleep until a request arrives
     return;

@@ -24,6 +24,7 @@
 
 #include "common/clock.hpp"
 #include "common/gpu_payload.hpp"
+#include "common/input_register.hpp"
 #include "common/stats.hpp"
 #include "common/trace.hpp"
 #include "dram/dram_params.hpp"
@@ -53,6 +54,9 @@ class DramChannel : public sc_core::sc_module {
   // The platform sums busy and elapsed cycles over channels for dram.bw_util.
   uint64_t busy_cycles() const { return busy_->value; }
   uint64_t elapsed_cycles() const;
+  // The platform closes the window at the end of each launch, so the figure
+  // does not depend on when the simulation happens to stop afterwards.
+  void end_window(const sc_core::sc_time& t) { window_end_ = int64_t(t.value() / period_.value()); }
   double bw_util() const;
 
   uint64_t cycle() const { return cycle_now(period_); }  // the current DRAM cycle
@@ -101,12 +105,14 @@ class DramChannel : public sc_core::sc_module {
   void issue_column(size_t pos, int64_t now);
   void precharge(Bank& b, int64_t at);
   void activate(Entry& e, int64_t now);
-  int64_t edge_of(const sc_core::sc_time& t) const { return int64_t(edge_at_or_after(period_, t)); }
 
   DramParams p_;
   uint32_t id_;
   sc_core::sc_time period_;
   sc_core::sc_event wake_;
+  RequestBuffer in_;  // requests from the L2 slice (common/input_register.hpp)
+  void take_requests(int64_t now);
+  int64_t window_end_ = -1;  // DRAM cycle the utilisation window ends (-1: now)
 
   std::vector<Bank> banks_;
   std::vector<Entry> entries_;     // queue storage, `queue` slots
@@ -114,8 +120,6 @@ class DramChannel : public sc_core::sc_module {
   std::vector<uint16_t> order_;    // occupied slots, oldest first
   std::vector<InFlight> ring_;     // column issued, in data order (grows only if ever too small)
   size_t ring_head_ = 0, ring_count_ = 0;
-  tlm::tlm_generic_payload* waiting_ = nullptr;  // a request refused for a full queue (END_REQ withheld)
-  int64_t waiting_sent_ = 0;
 
   // channel-wide timing state
   int64_t last_cmd_ = kNever;        // one command per cycle on the command bus

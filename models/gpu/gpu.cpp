@@ -6,6 +6,7 @@
 
 #include "common/errors.hpp"
 #include "common/gpu_payload.hpp"
+#include "gpu/dispatcher.hpp"
 #include "gpu/flat_memory.hpp"
 #include "gpu/monitor.hpp"
 #include "isa/passes/passes.hpp"
@@ -40,6 +41,9 @@ void GpuParams::declare(ParamTable& t) {
   t.enum_param("gpu.placement", "round_robin", {"round_robin"}, "thread-block placement policy");
   t.float_param("sim.progress_after", 2.0, 0.0, 1e9,
                 "seconds a launch runs before a progress line appears on stderr (only when stderr is a terminal)");
+  t.int_param("sim.idle_module", 0, 0, 1000000,
+              "test aid: core cycles between wake-ups of a do-nothing module added to the platform (0 = none); "
+              "no result may change with it");
   t.int_param("stats.sample_interval", 0, 0, 1000000000,
               "cycles between sampled statistics (IPC, stalls, hit rates, DRAM bandwidth, active warps) in stats.json; 0 = off");
   t.enum_param("mem.model", "hierarchy", {"hierarchy", "flat"},
@@ -117,10 +121,12 @@ Gpu::Gpu(const Config& cfg, StatsRegistry& stats) : p_(GpuParams::from(cfg)), st
   const L1Params l1_p = L1Params::from(cfg);
   ss_params_ = std::make_unique<SharingParams>(SharingParams::from(cfg));
   ss_bank_row_ = uint32_t(cfg.get_int("smem.banks") * cfg.get_int("smem.bank_width"));
+  core_clock_ = std::make_unique<ClockDomain>("core_clock", *period_);
   for (uint32_t i = 0; i < p_.num_sms; ++i) {
     const std::string n = "sm" + std::to_string(i);
     sms_.push_back(std::make_unique<Sm>(n.c_str(), i, *sm_params_, *period_, stats_, *pool_));
     Sm& sm = *sms_.back();
+    sm.attach_clock(*core_clock_);
     smems_.push_back(std::make_unique<SharedMemory>((n + "_smem").c_str(), i, smem_p, *period_, stats_));
     sm.smem_socket.bind(smems_.back()->socket);
     if (hierarchy) {
@@ -136,15 +142,18 @@ Gpu::Gpu(const Config& cfg, StatsRegistry& stats) : p_(GpuParams::from(cfg)), st
       arbiters_.push_back(std::make_unique<LockArbiter>((n + "_ssp").c_str(), i, sm_params_->max_blocks, stats_));
       sm.ssp_socket.bind(arbiters_.back()->socket);
     }
-    sm.on_block_done = [this](Sm&) { block_retired(); };
+    sm.on_block_done = [this](Sm&) { dispatcher_->block_retired(); };
     sm.on_run_error = [this](const std::string& msg) {
       if (run_error_.empty()) run_error_ = msg;
       sc_core::sc_stop();
     };
   }
-  placement_ = make_placement(p_.placement);
+  std::vector<Sm*> sm_list;
+  for (auto& s : sms_) sm_list.push_back(s.get());
+  dispatcher_ = std::make_unique<BlockDispatcher>("dispatcher", *core_clock_, sm_list, make_placement(p_.placement));
+  dispatcher_->on_launch_done = [] { sc_core::sc_pause(); };
   Monitor::Probes mp;
-  mp.launch_running = [this] { return blocks_retired_ < total_blocks_; };
+  mp.launch_running = [this] { return dispatcher_->launch_running(); };
   mp.active_warps = [this] {
     double n = 0;
     for (auto& s : sms_)
@@ -161,6 +170,9 @@ Gpu::Gpu(const Config& cfg, StatsRegistry& stats) : p_(GpuParams::from(cfg)), st
   }
   mp.progress_after_seconds = cfg.get_float("sim.progress_after");
   monitor_ = std::make_unique<Monitor>("monitor", *period_, uint64_t(cfg.get_int("stats.sample_interval")), stats_, mp);
+  if (const int64_t every = cfg.get_int("sim.idle_module"))
+    idle_ = std::make_unique<IdleWaker>("idle_module", *period_, uint64_t(every), [this] { return dispatcher_->launch_running(); });
+
 }
 
 Gpu::~Gpu() { Tracer::finish(); }
@@ -308,23 +320,22 @@ void Gpu::run_timing(const KernelInfo& k, LaunchState& L, uint64_t blocks, uint3
       if (const KernelInfo* opt = ss_version(k)) L.kernel = opt;
   }
   const KernelInfo& run = *L.kernel;  // the code the blocks execute
-  next_block_ = 0;
-  total_blocks_ = blocks;
-  blocks_retired_ = 0;
   uint64_t wi0 = 0, ti0 = 0;
   for (auto& s : sms_) { wi0 += s->retired_warp_instructions(); ti0 += s->retired_thread_instructions(); }
   const uint64_t start = uint64_t(sc_core::sc_time_stamp() / *period_);
-  last_retire_cycle_ = start;
-  placement_->begin_launch(uint32_t(blocks));
-  dispatch();
+  dispatcher_->begin_launch(L, *usage_, blocks);
   if (!run_error_.empty()) throw RunError(run_error_);  // a previous launch stopped the simulation
   monitor_->begin_launch(k.name);
-  sc_core::sc_start();  // runs until no module has anything left to do
+  if (idle_) idle_->begin_launch();
+  // Runs until the last block retires (the dispatcher pauses the simulation
+  // there, so what is still in flight below carries over into whatever the
+  // host does next), or until nothing is left to do (a deadlock).
+  sc_core::sc_start();
   monitor_->end_launch();
   if (!run_error_.empty()) throw RunError(run_error_);
-  if (blocks_retired_ < total_blocks_) {
+  if (dispatcher_->launch_running()) {
     std::ostringstream os;
-    os << "deadlock in kernel '" << k.name << "': " << (total_blocks_ - blocks_retired_)
+    os << "deadlock in kernel '" << k.name << "': " << (dispatcher_->blocks_total() - dispatcher_->blocks_retired())
        << " blocks never finished; resident warps:";
     for (auto& s : sms_)
       for (auto& w : s->slots())
@@ -333,30 +344,11 @@ void Gpu::run_timing(const KernelInfo& k, LaunchState& L, uint64_t blocks, uint3
              << (w.fw->at_barrier ? "at a barrier, " : "") << run.origin << ":" << run.prog[w.fw->pc() == kNoPc ? 0 : w.fw->pc()].line << ")";
     throw RunError(os.str());
   }
-  r.cycles = last_retire_cycle_ - start + 1;
+  r.cycles = dispatcher_->last_retire_cycle() - start + 1;
+  for (auto& d : drams_) d->end_window(edge_time(*period_, dispatcher_->last_retire_cycle() + 1));
   for (auto& s : sms_) { r.warp_instructions += s->retired_warp_instructions(); r.thread_instructions += s->retired_thread_instructions(); }
   r.warp_instructions -= wi0;
   r.thread_instructions -= ti0;
-  // the next launch starts on the next cycle edge
-  sc_core::sc_start(*period_);
-}
-
-void Gpu::dispatch() {
-  std::vector<bool> fits(sms_.size());
-  while (next_block_ < total_blocks_) {
-    for (size_t i = 0; i < sms_.size(); ++i) fits[i] = sms_[i]->can_accept(*usage_);
-    int s = placement_->choose(uint32_t(next_block_), fits);
-    if (s < 0) break;
-    auto b = std::make_unique<Block>(*launch_->kernel, *launch_, uint32_t(next_block_), uint32_t(s));
-    sms_[size_t(s)]->launch_block(std::move(b), *usage_);
-    ++next_block_;
-  }
-}
-
-void Gpu::block_retired() {
-  ++blocks_retired_;
-  last_retire_cycle_ = uint64_t(sc_core::sc_time_stamp() / *period_);
-  dispatch();  // a new block goes out as soon as one finishes
 }
 
 }  // namespace warptlm

@@ -60,8 +60,10 @@ class DramChannel;
 class LockArbiter;
 struct SharingParams;
 class PayloadPool;
-class PlacementPolicy;
+class BlockDispatcher;
 class Monitor;
+class ClockDomain;
+class IdleWaker;
 struct BlockUsage;
 struct SmParams;
 
@@ -94,8 +96,6 @@ class Gpu {
  private:
   void run_functional(const KernelInfo& k, LaunchState& L, uint64_t blocks, LaunchResult& r);
   void run_timing(const KernelInfo& k, LaunchState& L, uint64_t blocks, uint32_t regs, LaunchResult& r);
-  void dispatch();
-  void block_retired();
 
   GpuParams p_;
   StatsRegistry& stats_;
@@ -113,6 +113,7 @@ class Gpu {
   std::unique_ptr<SmParams> sm_params_;
   std::unique_ptr<PayloadPool> pool_;
   std::unique_ptr<FlatMemory> flat_;
+  std::unique_ptr<ClockDomain> core_clock_;  // runs the SMs' edges in SM order
   std::vector<std::unique_ptr<Sm>> sms_;
   std::vector<std::unique_ptr<SharedMemory>> smems_;
   std::vector<std::unique_ptr<L1DataCache>> l1s_;
@@ -122,13 +123,13 @@ class Gpu {
   std::vector<std::unique_ptr<LockArbiter>> arbiters_;  // scratchpad sharing, one per SM
   std::unique_ptr<SharingParams> ss_params_;
   uint32_t ss_bank_row_ = 128;  // bytes across all shared-memory banks: the sharing layout's alignment
-  std::unique_ptr<PlacementPolicy> placement_;
+  std::unique_ptr<BlockDispatcher> dispatcher_;
   std::unique_ptr<Monitor> monitor_;
+  std::unique_ptr<IdleWaker> idle_;  // sim.idle_module: the observation-invariance test aid
   std::unique_ptr<sc_core::sc_time> period_;
   // the launch in flight
   std::unique_ptr<LaunchState> launch_;
   std::unique_ptr<BlockUsage> usage_;
-  uint64_t next_block_ = 0, total_blocks_ = 0, blocks_retired_ = 0, last_retire_cycle_ = 0;
   uint64_t clock_ = 0;
   std::string run_error_;  // first fault raised inside the simulation
   double sim_seconds_ = 0;

@@ -95,4 +95,16 @@ void Monitor::show_progress(uint64_t c) {
   shown_ = true;
 }
 
+IdleWaker::IdleWaker(sc_core::sc_module_name n, sc_core::sc_time period, uint64_t every, std::function<bool()> running)
+    : sc_core::sc_module(n), step_(period * double(every)), running_(std::move(running)) {
+  SC_METHOD(tick);
+  sensitive << start_;
+  dont_initialize();
+}
+
+void IdleWaker::tick() {
+  ++wakeups_;
+  if (running_()) next_trigger(step_);
+}
+
 }  // namespace warptlm

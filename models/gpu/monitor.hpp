@@ -52,4 +52,23 @@ class Monitor : public sc_core::sc_module {
   std::chrono::steady_clock::time_point started_;
 };
 
+// A module that does nothing but wake on the core clock every `every` cycles
+// while a launch runs (sim.idle_module). It reads and changes nothing: a run
+// with it must give the same stats as a run without it, which tests that no
+// block depends on the order SystemC runs same-time processes in.
+class IdleWaker : public sc_core::sc_module {
+ public:
+  IdleWaker(sc_core::sc_module_name n, sc_core::sc_time period, uint64_t every, std::function<bool()> running);
+  SC_HAS_PROCESS(IdleWaker);
+  void begin_launch() { start_.notify(sc_core::SC_ZERO_TIME); }
+  uint64_t wakeups() const { return wakeups_; }
+
+ private:
+  void tick();
+  sc_core::sc_time step_;
+  std::function<bool()> running_;
+  sc_core::sc_event start_;
+  uint64_t wakeups_ = 0;
+};
+
 }  // namespace warptlm

@@ -50,6 +50,8 @@ void Crossbar::end_of_elaboration() {
     ret_[i].depth.declare("icn.to_sm" + std::to_string(i) + ".queue", 16);  // unbounded FIFO: shown up to 65535
   }
   for (OutPort& o : out_) o.waiters.reserve(n);
+  in_.resize(n);
+  stalled_.assign(n, false);
 }
 
 // Reads send a header only; writes and atomics carry their data (data_length bytes).
@@ -71,26 +73,50 @@ uint32_t Crossbar::response_beats(const tlm::tlm_generic_payload& p) const {
 // ---------------------------------------------------------------- forward
 
 tlm::tlm_sync_enum Crossbar::nb_transport_fw(int port, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph,
-                                             sc_core::sc_time& t) {
+                                             sc_core::sc_time&) {
   const uint32_t i = uint32_t(port);
-  if (ph == tlm::END_RESP) {  // the SM took a response it had answered with TLM_ACCEPTED
-    ret_[i].awaiting_end_resp = false;
-    wake_at(cycle_at(sc_core::sc_time_stamp() + t));
+  if (ph == tlm::END_RESP) {
+    from_sms_.arrive(i, Input{&p, ph});
+    wake_at(next_edge_after_now(period_));
     return tlm::TLM_COMPLETED;
   }
   if (ph != tlm::BEGIN_REQ) return tlm::TLM_ACCEPTED;
-  const uint64_t at = cycle_at(sc_core::sc_time_stamp() + t);
-  const uint32_t q = map_.partition_of(p.get_address());
-  OutPort& o = out_[q];
-  if (o.fifo.size() < p_.queue) {
-    enqueue_request(i, q, p, at);
+  wake_at(next_edge_after_now(period_));
+  if (in_[i].offer(p, cycle())) {  // into the port's input buffer
     ph = tlm::END_REQ;
     return tlm::TLM_UPDATED;
   }
-  // Output FIFO full: hold END_REQ until a slot frees (partition_accepted).
-  o.waiters.push_back(Stalled{&p, i, at});
-  ++*backpressured_;
+  ++*backpressured_;  // buffer full: END_REQ when a slot frees
   return tlm::TLM_ACCEPTED;
+}
+
+// The head of SM port i's input buffer goes to its partition's output FIFO,
+// or waits at the head, blocking the port, until the FIFO has a slot.
+void Crossbar::request_arrived(uint32_t i, tlm::tlm_generic_payload& p, uint64_t now) {
+  const uint32_t q = map_.partition_of(p.get_address());
+  OutPort& o = out_[q];
+  if (o.fifo.size() < p_.queue) {
+    enqueue_request(i, q, p, now);
+    in_[i].pop(now);
+    return;
+  }
+  o.waiters.push_back(Stalled{&p, i, now});
+  stalled_[i] = true;
+}
+
+// Each SM port in order: the request that waited for buffer room gets it (and
+// its END_REQ), then the buffer's head moves on unless the port is stalled.
+void Crossbar::take_requests(uint64_t now) {
+  for (uint32_t i = 0; i < in_.size(); ++i) {
+    RequestBuffer& b = in_[i];
+    if (tlm::tlm_generic_payload* p = b.admit_waiting(now)) {
+      tlm::tlm_phase ph = tlm::END_REQ;
+      sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+      sm_socket[i]->nb_transport_bw(*p, ph, t);
+    }
+    if (stalled_[i]) continue;
+    if (const RequestBuffer::Entry* h = b.head(edge_time(period_, now))) request_arrived(i, *h->p, now);
+  }
 }
 
 // The request wins its output port in FIFO order: it starts when the port has
@@ -136,32 +162,38 @@ void Crossbar::partition_accepted(uint32_t q, uint64_t now) {
   if (o.waiters.empty()) return;
   const Stalled s = o.waiters.front();
   o.waiters.pop_front();
-  const uint32_t i = s.sm_port;
   const uint64_t at = std::max(now, s.since);
   *backpressure_cycles_ += at - s.since;
-  enqueue_request(i, q, *s.p, at);
-  tlm::tlm_phase ph = tlm::END_REQ;
-  sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-  sm_socket[i]->nb_transport_bw(*s.p, ph, t);
+  enqueue_request(s.sm_port, q, *s.p, at);
+  in_[s.sm_port].pop(now);
+  stalled_[s.sm_port] = false;
 }
 
 // ---------------------------------------------------------------- return
 
 tlm::tlm_sync_enum Crossbar::nb_transport_bw(int part, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph,
-                                             sc_core::sc_time& t) {
-  const uint32_t q = uint32_t(part);
-  OutPort& o = out_[q];
-  const uint64_t at = cycle_at(sc_core::sc_time_stamp() + t);
-  const bool is_head = o.awaiting_end_req && !o.fifo.empty() && o.fifo.front().p == &p;
-  if (ph == tlm::END_REQ) {
-    if (is_head) partition_accepted(q, at);
-    return tlm::TLM_ACCEPTED;
-  }
-  if (ph != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
-  if (is_head) partition_accepted(q, at);  // BEGIN_RESP implies END_REQ
-  enqueue_response(q, p, at);
+                                             sc_core::sc_time&) {
+  if (ph != tlm::END_REQ && ph != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
+  from_parts_.arrive(uint32_t(part), Input{&p, ph});
+  wake_at(next_edge_after_now(period_));
+  if (ph == tlm::END_REQ) return tlm::TLM_ACCEPTED;
   ph = tlm::END_RESP;
   return tlm::TLM_COMPLETED;
+}
+
+// What arrived before this edge: first the partitions (a taken head frees a
+// FIFO slot, a response enters its return port), then the SM ports in order.
+void Crossbar::take_inputs(uint64_t now) {
+  from_parts_.take_before(edge_time(period_, now), [&](uint32_t q, const Input& in) {
+    OutPort& o = out_[q];
+    const bool is_head = o.awaiting_end_req && !o.fifo.empty() && o.fifo.front().p == in.p;
+    if (is_head) partition_accepted(q, now);  // END_REQ, or a BEGIN_RESP that implies it
+    if (in.phase == tlm::BEGIN_RESP) enqueue_response(q, *in.p, now);
+  });
+  from_sms_.take_before(edge_time(period_, now), [&](uint32_t i, const Input&) {
+    ret_[i].awaiting_end_resp = false;  // END_RESP: the SM took a response it had left open
+  });
+  take_requests(now);
 }
 
 void Crossbar::enqueue_response(uint32_t, tlm::tlm_generic_payload& p, uint64_t at) {
@@ -198,6 +230,7 @@ void Crossbar::deliver_response(uint32_t i, uint64_t now) {
 
 void Crossbar::tick() {
   const uint64_t now = cycle();
+  take_inputs(now);
   for (uint32_t q = 0; q < out_.size(); ++q) deliver_request(q, now);
   for (uint32_t i = 0; i < ret_.size(); ++i) deliver_response(i, now);
   // Sleep until the earliest transfer due; queues that wait on END_REQ/END_RESP wake us when it comes.
@@ -206,6 +239,9 @@ void Crossbar::tick() {
     if (!o.fifo.empty() && !o.awaiting_end_req) next = std::min(next, std::max(o.fifo.front().deliver, now + 1));
   for (const ReturnPort& r : ret_)
     if (!r.fifo.empty() && !r.awaiting_end_resp) next = std::min(next, std::max(r.fifo.front().deliver, now + 1));
+  if (!from_sms_.empty() || !from_parts_.empty()) next = std::min(next, now + 1);
+  for (uint32_t i = 0; i < in_.size(); ++i)
+    if (in_[i].has_waiting() || (!stalled_[i] && !in_[i].empty())) next = std::min(next, now + 1);
   if (next != UINT64_MAX) wake_at(next);
 }
 

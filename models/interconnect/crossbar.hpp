@@ -7,15 +7,20 @@
 // output port moves one transfer at a time: a transfer of D bytes holds it
 // ceil(D / port_width) cycles (reads send a header only: 1 cycle; writes and
 // atomics carry their data), then takes `latency` cycles through the switch.
-// A full output FIFO withholds END_REQ from the SM port (back-pressure); an
-// L2 slice that withholds END_REQ keeps the FIFO's head, so its back-pressure
-// reaches the SMs the same way.
+// A full output FIFO blocks the SM port's head, its input buffer fills, and
+// END_REQ is withheld from the port (back-pressure); an L2 slice that withholds
+// END_REQ keeps the FIFO's head, so its back-pressure reaches the SMs the same way.
 // Return: each SM-side return port likewise moves one response at a time
 // (read and atomic responses carry data; write acknowledgements 1 cycle) and
 // adds `latency`. The SM port rides on the payload's route stack.
 //
-// Smart ticking: tick() runs only at cycles where a transfer is due; every
-// delivery time is computed when the transfer is queued.
+// Registered inputs (common/input_register.hpp): each SM port has a two-entry
+// input buffer (END_REQ at once while it has room); a request, an END_REQ or a
+// response is taken at the first crossbar edge after it arrives; SM ports are
+// served in port order, partitions before SM ports. A port whose head waits
+// for a full output FIFO is blocked (head of line) until the FIFO frees.
+// Smart ticking: tick() runs only at cycles where a transfer is due or an input
+// waits; every delivery time is computed when the transfer is queued.
 #pragma once
 #include <cstdint>
 #include <systemc>
@@ -26,6 +31,7 @@
 
 #include "common/clock.hpp"
 #include "common/gpu_payload.hpp"
+#include "common/input_register.hpp"
 #include "common/stats.hpp"
 #include "common/trace.hpp"
 #include "interconnect/icn_params.hpp"
@@ -63,7 +69,7 @@ class Crossbar : public sc_core::sc_module {
   // Toward one partition.
   struct OutPort {
     Ring<Transfer> fifo;            // accepted, not yet taken by the partition
-    Ring<Stalled> waiters;          // requests that found the FIFO full, oldest first (END_REQ withheld)
+    Ring<Stalled> waiters;          // SM ports whose head found the FIFO full, oldest first
     uint64_t free_at = 0;           // first cycle the port can start a new transfer
     uint64_t last_delivery = UINT64_MAX;
     bool awaiting_end_req = false;  // head delivered, partition has not taken it yet
@@ -84,6 +90,9 @@ class Crossbar : public sc_core::sc_module {
   tlm::tlm_sync_enum nb_transport_bw(int part, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
   void tick();
   // hardware steps
+  void take_inputs(uint64_t now);
+  void request_arrived(uint32_t sm_port, tlm::tlm_generic_payload& p, uint64_t now);
+  void take_requests(uint64_t now);
   void enqueue_request(uint32_t sm_port, uint32_t part, tlm::tlm_generic_payload& p, uint64_t at);
   void deliver_request(uint32_t part, uint64_t now);
   void partition_accepted(uint32_t part, uint64_t now);
@@ -101,6 +110,13 @@ class Crossbar : public sc_core::sc_module {
   std::vector<OutPort> out_;
   std::vector<ReturnPort> ret_;
   sc_core::sc_event wake_;
+  struct Input {
+    tlm::tlm_generic_payload* p;
+    tlm::tlm_phase phase;
+  };
+  InputRegister<Input> from_sms_, from_parts_;  // END_RESP from SM ports; END_REQ and responses from partitions
+  std::vector<RequestBuffer> in_;                // per SM port: requests (common/input_register.hpp)
+  std::vector<bool> stalled_;                    // per SM port: its head waits for an output FIFO slot
 
   Counter *requests_, *responses_, *queue_wait_, *resp_queue_wait_, *backpressured_, *backpressure_cycles_;
 };

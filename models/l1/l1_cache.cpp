@@ -50,6 +50,7 @@ L1DataCache::L1DataCache(sc_core::sc_module_name name, uint32_t sm_id, const L1P
   outcome_probe_.declare(inst + ".outcome", 3, {"idle", "hit", "miss", "merge", "reservation_fail", "bypass"});
   mshr_probe_.declare(inst + ".mshrs", bits_for(p_.mshr_entries));
 
+  same_edge_fault_ = test_fault("l1_same_edge");  // test only: take requests on the edge they arrive
   upstream.register_nb_transport_fw(this, &L1DataCache::upstream_fw);
   downstream.register_nb_transport_bw(this, &L1DataCache::downstream_bw);
   SC_METHOD(tick);
@@ -68,9 +69,11 @@ void L1DataCache::tick() {
     next_trigger(edge(c) - now);
     return;
   }
+  take_from_below();
   for (uint32_t m : fills_) fill(m, c);
   fills_.clear();
   respond(c);
+  admit_waiting(c);
   if (lookup_cycle_ != c && !blocked_ && !in_.empty() && in_.front().cycle <= c) {
     Arrival& a = in_.front();
     tlm::tlm_generic_payload* p = a.p;
@@ -82,12 +85,10 @@ void L1DataCache::tick() {
     if (ok) {
       in_.pop_front();
       lookup_cycle_ = c;
-      tlm::tlm_phase ph = tlm::END_REQ;
-      sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-      upstream->nb_transport_bw(*p, ph, t);
     } else {
-      // Reservation fail: END_REQ stays withheld, the LD/ST unit stalls, and
-      // the request is looked up again once an MSHR or queue entry frees.
+      // Reservation fail: the request stays at the head, the input buffer
+      // fills behind it and withholds END_REQ, and the request is looked up
+      // again once an MSHR or queue entry frees.
       if (!a.failed) ++*reservation_fails_;
       a.failed = true;
       blocked_ = true;
@@ -99,7 +100,7 @@ void L1DataCache::tick() {
   if (!resp_.empty()) next = std::min(next, std::max(resp_.front().due, c + 1));
   if (!blocked_ && !in_.empty()) next = std::min(next, std::max(in_.front().cycle, c + 1));
   if (!down_q_.empty() && !down_inflight_) next = std::min(next, c + 1);
-  if (!fills_.empty()) next = std::min(next, c + 1);
+  if (!fills_.empty() || !from_below_.empty() || waiting_) next = std::min(next, c + 1);
   if (next == UINT64_MAX) next_trigger(wake_);
   else next_trigger(edge(next) - now, wake_);
 }
@@ -347,7 +348,7 @@ void L1DataCache::invalidate_all() {
 }
 
 bool L1DataCache::idle() const {
-  return in_.empty() && down_q_.empty() && !down_inflight_ && below_ == 0 && resp_.empty() && fills_.empty() &&
+  return in_.empty() && down_q_.empty() && !down_inflight_ && below_ == 0 && resp_.empty() && fills_.empty() && from_below_.empty() &&
          free_mshrs_.size() == p_.mshr_entries;
 }
 
@@ -482,9 +483,25 @@ tlm::tlm_sync_enum L1DataCache::upstream_fw(tlm::tlm_generic_payload& p, tlm::tl
   if (ph == tlm::END_RESP) return tlm::TLM_COMPLETED;
   if (ph != tlm::BEGIN_REQ) return tlm::TLM_ACCEPTED;
   ++*requests_;
-  // Requests queue in arrival order (an annotated delay may place one before
-  // another that came earlier); END_REQ goes back when it is looked up.
-  const Arrival a{cycle_at_or_after(sc_core::sc_time_stamp() + t), &p, false};
+  if (occupancy(cycle_now(period_)) >= RequestBuffer::kDepth) {
+    if (waiting_) SC_REPORT_ERROR(name(), "BEGIN_REQ before END_REQ of the previous request");
+    waiting_ = &p;  // END_REQ once a slot frees
+    return tlm::TLM_ACCEPTED;
+  }
+  enqueue_request(p, sc_core::sc_time_stamp() + t);
+  ph = tlm::END_REQ;
+  return tlm::TLM_UPDATED;
+}
+
+// Requests wait in a two-entry input buffer (common/input_register.hpp): one
+// that finds room is accepted (END_REQ) at once, and each is looked up from the
+// first edge after it arrived, in arrival order (an annotated delay may place
+// one before another that came earlier). A slot frees the cycle after its
+// request is looked up, so the count is the same whichever ran first in an instant.
+uint32_t L1DataCache::occupancy(uint64_t c) const { return uint32_t(in_.size()) + (lookup_cycle_ == c ? 1 : 0); }
+
+void L1DataCache::enqueue_request(tlm::tlm_generic_payload& p, const sc_core::sc_time& at) {
+  const Arrival a{same_edge_fault_ ? cycle_at_or_after(at) : edge_after(period_, at), &p, false};
   in_.push_back(a);
   size_t i = in_.size() - 1;
   const size_t first_movable = in_.front().failed ? 1 : 0;
@@ -494,23 +511,35 @@ tlm::tlm_sync_enum L1DataCache::upstream_fw(tlm::tlm_generic_payload& p, tlm::tl
   }
   in_[i] = a;
   wake_.notify(edge(a.cycle) - sc_core::sc_time_stamp());
-  return tlm::TLM_ACCEPTED;
+}
+
+// The request that found the buffer full gets its slot (and END_REQ).
+void L1DataCache::admit_waiting(uint64_t c) {
+  if (!waiting_ || occupancy(c) >= RequestBuffer::kDepth) return;
+  tlm::tlm_generic_payload* p = waiting_;
+  waiting_ = nullptr;
+  enqueue_request(*p, sc_core::sc_time_stamp());
+  tlm::tlm_phase ph = tlm::END_REQ;
+  sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+  upstream->nb_transport_bw(*p, ph, t);
 }
 
 tlm::tlm_sync_enum L1DataCache::downstream_bw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time&) {
-  if (ph == tlm::END_REQ) {
-    if (&p == down_inflight_) downstream_accepted();
-    wake_.notify(sc_core::SC_ZERO_TIME);
-    return tlm::TLM_ACCEPTED;
-  }
-  if (ph == tlm::BEGIN_RESP) {
-    if (&p == down_inflight_) downstream_accepted();  // the response implies END_REQ
-    downstream_response(p);
-    wake_.notify(sc_core::SC_ZERO_TIME);
-    ph = tlm::END_RESP;
-    return tlm::TLM_COMPLETED;
-  }
-  return tlm::TLM_ACCEPTED;
+  if (ph != tlm::END_REQ && ph != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
+  from_below_.arrive(0, Input{&p, ph});
+  wake_.notify(edge(next_edge_after_now(period_)) - sc_core::sc_time_stamp());
+  if (ph == tlm::END_REQ) return tlm::TLM_ACCEPTED;
+  ph = tlm::END_RESP;
+  return tlm::TLM_COMPLETED;
+}
+
+// What came from below before this edge: END_REQ frees the miss queue's head;
+// a response brings a fill, a forwarded answer or a write-back's end.
+void L1DataCache::take_from_below() {
+  from_below_.take_before(sc_core::sc_time_stamp(), [&](uint32_t, const Input& in) {
+    if (in.p == down_inflight_) downstream_accepted();  // END_REQ, or a BEGIN_RESP that implies it
+    if (in.phase == tlm::BEGIN_RESP) downstream_response(*in.p);
+  });
 }
 
 }  // namespace warptlm

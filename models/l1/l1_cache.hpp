@@ -19,6 +19,7 @@
 
 #include "common/clock.hpp"
 #include "common/gpu_payload.hpp"
+#include "common/input_register.hpp"
 #include "common/stats.hpp"
 #include "common/trace.hpp"
 #include "l1/l1_params.hpp"
@@ -182,6 +183,17 @@ class L1DataCache : public sc_core::sc_module {
   uint64_t lookup_cycle_ = UINT64_MAX, send_cycle_ = UINT64_MAX;
   uint64_t use_clock_ = 0, seq_ = 0;
   sc_core::sc_event wake_;
+  struct Input {
+    tlm::tlm_generic_payload* p;
+    tlm::tlm_phase phase;
+  };
+  InputRegister<Input> from_below_;  // END_REQ and responses, taken at the next edge (common/input_register.hpp)
+  bool same_edge_fault_ = false;  // WARPTLM_TEST_FAULT=l1_same_edge
+  tlm::tlm_generic_payload* waiting_ = nullptr;  // found the input buffer full: END_REQ withheld
+  uint32_t occupancy(uint64_t cycle) const;
+  void enqueue_request(tlm::tlm_generic_payload& p, const sc_core::sc_time& at);
+  void admit_waiting(uint64_t cycle);
+  void take_from_below();
 
   // waveform probes: "sm<i>.l1d.outcome" (the result of the lookup in this
   // cycle, idle in cycles without one: set ahead with Probe::set_at, no extra

@@ -52,7 +52,10 @@ L2Slice::L2Slice(sc_core::sc_module_name name, uint32_t id, const L2Params& p, c
   dont_initialize();
 }
 
-void L2Slice::end_of_elaboration() { pending_.reserve(up.size() + 1); }
+void L2Slice::end_of_elaboration() {
+  in_.resize(up.size());
+  head_failed_.assign(up.size(), false);
+}
 
 // ---------------------------------------------------------------- tag array
 
@@ -209,37 +212,42 @@ L2Slice::Outcome L2Slice::lookup(tlm::tlm_generic_payload& p, uint32_t, uint64_t
 // ---------------------------------------------------------------- upstream
 
 tlm::tlm_sync_enum L2Slice::nb_transport_fw(int port, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph,
-                                            sc_core::sc_time& t) {
-  const uint64_t at = cycle_at(sc_core::sc_time_stamp() + t);
+                                            sc_core::sc_time&) {
   if (ph == tlm::END_RESP) {
-    up_awaiting_end_resp_ = false;
-    wake_at(at);
+    from_up_.arrive(uint32_t(port), Input{&p, ph});
+    wake_at(next_edge_after_now(period_));
     return tlm::TLM_COMPLETED;
   }
   if (ph != tlm::BEGIN_REQ) return tlm::TLM_ACCEPTED;
-  if (pending_.empty() && next_lookup_ <= at) {
-    if (lookup(p, uint32_t(port), at) == Outcome::Accepted) {
-      ++*requests_;
-      gpu_ext(p).push_route(int16_t(port));
-      next_lookup_ = at + 1;
-      ph = tlm::END_REQ;
-      return tlm::TLM_UPDATED;
-    }
-    ++*res_fails_;
-    pending_.push_back(Pending{&p, uint32_t(port), at, true});
-    blocked_ = true;
-    return tlm::TLM_ACCEPTED;
+  wake_at(next_edge_after_now(period_));
+  if (in_[size_t(port)].offer(p, cycle())) {  // into the port's input buffer
+    ph = tlm::END_REQ;
+    return tlm::TLM_UPDATED;
   }
-  // the tag array is taken this cycle, or older requests wait: queue behind them
-  pending_.push_back(Pending{&p, uint32_t(port), at, false});
-  if (!blocked_) wake_at(std::max(next_lookup_, at));
-  return tlm::TLM_ACCEPTED;
+  return tlm::TLM_ACCEPTED;  // buffer full: END_REQ when a slot frees
+}
+
+// What arrived before this edge: DRAM first (an acceptance or a fill frees
+// resources), then upstream: END_RESP, and a request that waited for room in
+// its port's input buffer gets it (and its END_REQ).
+void L2Slice::take_inputs(uint64_t now) {
+  from_dram_.take_before(edge_time(period_, now), [&](uint32_t, const Input& in) {
+    if (in.p == down_inflight_) miss_accepted(now);  // END_REQ, or a BEGIN_RESP that implies it
+    if (in.phase == tlm::BEGIN_RESP) fill(*in.p, now);
+  });
+  from_up_.take_before(edge_time(period_, now), [&](uint32_t, const Input&) { up_awaiting_end_resp_ = false; });
+  for (size_t i = 0; i < in_.size(); ++i)
+    if (tlm::tlm_generic_payload* p = in_[i].admit_waiting(now)) {
+      tlm::tlm_phase ph = tlm::END_REQ;
+      sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+      up[int(i)]->nb_transport_bw(*p, ph, t);
+    }
 }
 
 void L2Slice::resources_freed(uint64_t now) {
   if (!blocked_) return;
   blocked_ = false;
-  wake_at(now);
+  wake_at(now + 1);  // the tag array was tried this cycle: try again at the next
 }
 
 void L2Slice::send_response(uint64_t now) {
@@ -293,15 +301,11 @@ void L2Slice::miss_accepted(uint64_t now) {
   resources_freed(now);
 }
 
-tlm::tlm_sync_enum L2Slice::nb_transport_bw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t) {
-  const uint64_t at = cycle_at(sc_core::sc_time_stamp() + t);
-  if (ph == tlm::END_REQ) {
-    if (&p == down_inflight_) miss_accepted(at);
-    return tlm::TLM_ACCEPTED;
-  }
-  if (ph != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
-  if (&p == down_inflight_) miss_accepted(at);  // BEGIN_RESP implies END_REQ
-  fill(p, at);
+tlm::tlm_sync_enum L2Slice::nb_transport_bw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time&) {
+  if (ph != tlm::END_REQ && ph != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
+  from_dram_.arrive(0, Input{&p, ph});
+  wake_at(next_edge_after_now(period_));
+  if (ph == tlm::END_REQ) return tlm::TLM_ACCEPTED;
   ph = tlm::END_RESP;
   return tlm::TLM_COMPLETED;
 }
@@ -335,32 +339,45 @@ void L2Slice::fill(tlm::tlm_generic_payload& p, uint64_t now) {
 
 void L2Slice::tick() {
   const uint64_t now = cycle();
-  // lookup: the oldest waiting request takes the tag array if it can be served whole
-  if (!pending_.empty() && !blocked_ && next_lookup_ <= now && pending_.front().at <= now) {
-    Pending& h = pending_.front();
-    if (lookup(*h.p, h.port, now) == Outcome::Accepted) {
-      const Pending taken = h;
-      pending_.pop_front();
-      ++*requests_;
-      gpu_ext(*taken.p).push_route(int16_t(taken.port));
-      next_lookup_ = now + 1;
-      tlm::tlm_phase ph = tlm::END_REQ;
-      sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-      up[int(taken.port)]->nb_transport_bw(*taken.p, ph, t);
-    } else {
-      if (!h.failed) ++*res_fails_;
-      h.failed = true;
-      blocked_ = true;  // retried when a fill, a write-back or a DRAM acceptance frees something
-    }
-  }
+  take_inputs(now);
+  lookup_oldest(now);
   send_miss(now);
   send_response(now);
   // Sleep until the earliest cycle something can move.
   uint64_t next = UINT64_MAX;
-  if (!pending_.empty() && !blocked_) next = std::max({next_lookup_, pending_.front().at, now + 1});
+  for (const RequestBuffer& b : in_) {
+    if (!b.empty() && !blocked_) next = std::min(next, std::max(next_lookup_, now + 1));
+    if (b.has_waiting()) next = std::min(next, now + 1);
+  }
   if (!miss_q_.empty() && !down_inflight_) next = std::min(next, std::max(miss_q_.front().ready, now + 1));
   if (!resp_heap_.empty() && !up_awaiting_end_resp_) next = std::min(next, std::max(resp_heap_.front().ready, now + 1));
+  if (!from_up_.empty() || !from_dram_.empty()) next = std::min(next, now + 1);
   if (next != UINT64_MAX) wake_at(next);
+}
+
+// The oldest request at the head of an input buffer (port order on a tie)
+// takes the tag array if it can be served whole; else the slice is blocked
+// until a fill, a write-back or a DRAM acceptance frees something.
+void L2Slice::lookup_oldest(uint64_t now) {
+  if (blocked_ || next_lookup_ > now) return;
+  const RequestBuffer::Entry* h = nullptr;
+  size_t port = 0;
+  for (size_t i = 0; i < in_.size(); ++i)
+    if (const RequestBuffer::Entry* e = in_[i].head(edge_time(period_, now)))
+      if (!h || e->time < h->time) { h = e; port = i; }
+  if (!h) return;
+  tlm::tlm_generic_payload* p = h->p;
+  if (lookup(*p, uint32_t(port), now) == Outcome::Accepted) {
+    in_[port].pop(now);
+    head_failed_[port] = false;
+    ++*requests_;
+    gpu_ext(*p).push_route(int16_t(port));
+    next_lookup_ = now + 1;
+    return;
+  }
+  if (!head_failed_[port]) ++*res_fails_;
+  head_failed_[port] = true;
+  blocked_ = true;
 }
 
 }  // namespace warptlm

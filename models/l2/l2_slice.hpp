@@ -4,11 +4,15 @@
 // DRAM, and atomics performed here as read-modify-writes.
 //
 // Pipeline, in L2 cycles:
-//  - lookup: one request per cycle takes the tag array. It is accepted
-//    (END_REQ) only if everything it needs is free: an MSHR entry or a merge
-//    slot, miss-queue slots for its fetch and its victim's write-back, and a
-//    victim way that is not waiting for a fill. Otherwise END_REQ is withheld
-//    (a reservation fail) and the request is retried when something frees.
+//  - input: each upstream port has a two-entry input buffer; a request is
+//    accepted into it (END_REQ) while it has room, else END_REQ is withheld
+//    until a slot frees (common/input_register.hpp).
+//  - lookup: from the cycle after it arrived, the oldest buffered request takes
+//    the tag array (one per cycle) if everything it needs is free: an MSHR
+//    entry or a merge slot, miss-queue slots for its fetch and its victim's
+//    write-back, and a victim way that is not waiting for a fill. Otherwise
+//    it stays at the head (a reservation fail), the buffer fills behind it,
+//    and it is retried when something frees.
 //  - hit: the response leaves `latency` cycles after the lookup.
 //  - miss: allocate-on-miss: the line is reserved at lookup (a dirty victim is
 //    written back), the missing sectors are fetched through the miss queue
@@ -33,6 +37,7 @@
 
 #include "common/clock.hpp"
 #include "common/gpu_payload.hpp"
+#include "common/input_register.hpp"
 #include "common/stats.hpp"
 #include "common/trace.hpp"
 #include "interconnect/partition_map.hpp"
@@ -91,12 +96,6 @@ class L2Slice : public sc_core::sc_module {
     tlm::tlm_generic_payload* p;
     bool operator>(const Resp& o) const { return ready != o.ready ? ready > o.ready : seq > o.seq; }
   };
-  struct Pending {
-    tlm::tlm_generic_payload* p = nullptr;
-    uint32_t port = 0;
-    uint64_t at = 0;
-    bool failed = false;  // already counted as a reservation fail
-  };
   enum class Outcome { Accepted, NoResources };
 
   void end_of_elaboration() override;
@@ -104,6 +103,8 @@ class L2Slice : public sc_core::sc_module {
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
   void tick();
   // hardware steps
+  void take_inputs(uint64_t now);
+  void lookup_oldest(uint64_t now);
   Outcome lookup(tlm::tlm_generic_payload& p, uint32_t port, uint64_t now);
   int32_t find_way(uint32_t set, uint64_t line_no) const;
   int32_t choose_victim(uint32_t set) const;
@@ -133,15 +134,21 @@ class L2Slice : public sc_core::sc_module {
   std::vector<uint32_t> free_mshrs_;
   Ring<MissReq> miss_q_;
   std::vector<Resp> resp_heap_;
-  Ring<Pending> pending_;  // upstream requests whose END_REQ is withheld, oldest first
+  std::vector<RequestBuffer> in_;  // per upstream port: requests (common/input_register.hpp)
+  std::vector<bool> head_failed_;  // per port: its head already counted as a reservation fail
   uint64_t stamp_ = 0, seq_ = 0;
   uint64_t next_lookup_ = 0;              // first cycle the tag array is free
   uint64_t last_send_ = UINT64_MAX, last_resp_ = UINT64_MAX;
   tlm::tlm_generic_payload* down_inflight_ = nullptr;  // sent to DRAM, END_REQ not yet seen
   bool up_awaiting_end_resp_ = false;
   uint32_t up_resp_port_ = 0;
-  bool blocked_ = false;  // the oldest pending request waits for a resource to free
+  bool blocked_ = false;  // the oldest buffered request waits for a resource to free
   sc_core::sc_event wake_;
+  struct Input {
+    tlm::tlm_generic_payload* p;
+    tlm::tlm_phase phase;
+  };
+  InputRegister<Input> from_up_, from_dram_;  // registered inputs (common/input_register.hpp)
 
   Counter *hits_, *misses_, *writebacks_, *merges_, *res_fails_, *requests_, *responses_, *fetches_;
   Probe mshr_probe_;  // "part<p>.l2.mshrs": MSHR entries in use

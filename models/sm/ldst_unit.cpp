@@ -175,12 +175,13 @@ bool Sm::send_requests() {
 uint64_t Sm::next_request_cycle() const {
   uint64_t next = UINT64_MAX;
   for (const RequestQueue* q : {&gq_, &sq_})  // a queue waiting for END_REQ is woken by it
-    if (q->size() && !q->waiting_end_req) next = std::min(next, std::max(q->front_ready(), cycle_ + 1));
+    if (q->size() && !q->waiting_end_req) next = std::min(next, std::max({q->front_ready(), q->next_send, cycle_ + 1}));
   return next;
 }
 
 bool Sm::send_one(RequestQueue& q, tlm_utils::simple_initiator_socket<Sm>& s) {
-  if (!q.size() || q.waiting_end_req || q.front_ready() > cycle_) return false;
+  if (!q.size() || q.waiting_end_req || q.front_ready() > cycle_ || q.next_send > cycle_) return false;
+  q.next_send = cycle_ + 1;
   tlm::tlm_generic_payload* p = q.front();
   tlm::tlm_phase ph = tlm::BEGIN_REQ;
   sc_core::sc_time t = sc_core::SC_ZERO_TIME;
@@ -198,9 +199,14 @@ void Sm::response_arrived(uint32_t mo) {
   MemOp& m = memops_[mo];
   if (--m.remaining) return;
   free_memops_.push_back(mo);
-  // the returning data takes a writeback slot at the next cycle edge
-  completions_.push(Completion{now_cycle() + 1, seq_++, m.slot, m.in, m.long_latency});
-  wake_.notify(sc_core::SC_ZERO_TIME);
+  // the returning data takes a writeback slot in this cycle
+  completions_.push(Completion{cycle_, seq_++, m.slot, m.in, m.long_latency});
+}
+
+// Responses that arrived before this edge, global before shared when they
+// arrived together (a registered input).
+void Sm::take_responses() {
+  responses_in_.take_before(edge_time(period_, cycle_), [this](uint32_t, uint32_t mo) { response_arrived(mo); });
 }
 
 // Backward path of either socket: END_REQ frees the queue for its next
@@ -208,15 +214,19 @@ void Sm::response_arrived(uint32_t mo) {
 // BEGIN_RESP completes part of a memory instruction.
 tlm::tlm_sync_enum Sm::backward(RequestQueue& q, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph) {
   if (ph == tlm::END_REQ || (ph == tlm::BEGIN_RESP && &p == q.awaiting)) {
+    // A registered input: the next request leaves at the first edge after
+    // END_REQ, whichever of the two blocks ran first in this instant.
     q.waiting_end_req = false;
     q.awaiting = nullptr;
-    wake_.notify(sc_core::SC_ZERO_TIME);
+    q.next_send = std::max(q.next_send, now_cycle() + 1);
+    wake_at(q.next_send);
     if (ph == tlm::END_REQ) return tlm::TLM_ACCEPTED;
   }
   if (ph != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
   const uint32_t mo = uint32_t(gpu_ext(p).tag);
   p.release();
-  response_arrived(mo);
+  responses_in_.arrive(&q == &gq_ ? 0 : 1, mo);
+  wake_at(now_cycle() + 1);
   return tlm::TLM_COMPLETED;
 }
 

@@ -88,9 +88,6 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
   gq_.init(p_.ldst_queue + 64);
   sq_.init(64);
   ccache_ = std::make_unique<InstructionCache>(p_.ccache_size, p_.ccache_line, p_.ccache_assoc);
-  SC_METHOD(tick);
-  sensitive << wake_;
-  dont_initialize();
 }
 
 void Sm::enable_sharing(const SharingParams& sp, StatsRegistry& stats) {
@@ -137,14 +134,33 @@ BlockUsage Sm::usage_of(const LaunchState& L, uint32_t regs_per_thread) const {
 }
 
 bool Sm::can_accept(const BlockUsage& u) const {
-  const bool room = blocks_.size() < p_.max_blocks && used_.warps + u.warps <= p_.max_warps &&
+  const bool room = blocks_.size() + arriving_.size() < p_.max_blocks && used_.warps + u.warps <= p_.max_warps &&
                     used_.threads + u.threads <= p_.max_threads && used_.registers + u.registers <= p_.registers;
   // With scratchpad sharing the plan's slots (pairs share part of their scratchpad) replace the byte count.
   if (sharing_ && sharing_->active()) return room && sharing_->has_free_slot();
   return room && used_.shared + u.shared <= p_.shared_mem;
 }
 
+// A block arrives from the dispatcher: its resources are taken now, and its
+// warps join the schedulers at the SM's next edge (a registered input).
 void Sm::launch_block(std::unique_ptr<Block> b, const BlockUsage& u) {
+  used_.warps += u.warps;
+  used_.threads += u.threads;
+  used_.registers += u.registers;
+  used_.shared += u.shared;
+  if (sharing_ && sharing_->active()) sharing_->block_arrived(b.get());
+  arriving_.push_back(Arriving{std::move(b), u, sc_core::sc_time_stamp().value()});
+  wake_at(now_cycle() + 1);
+}
+
+void Sm::install_arrived_blocks() {
+  const uint64_t edge = edge_time(period_, cycle_).value();
+  size_t n = 0;
+  while (n < arriving_.size() && arriving_[n].time < edge) install_block(std::move(arriving_[n].block), arriving_[n].usage), ++n;
+  if (n) arriving_.erase(arriving_.begin(), arriving_.begin() + long(n));
+}
+
+void Sm::install_block(std::unique_ptr<Block> b, const BlockUsage& u) {
   const KernelInfo& k = b->kernel;
   uint32_t next = 0;
   for (Warp& fw : b->warps) {
@@ -165,15 +181,9 @@ void Sm::launch_block(std::unique_ptr<Block> b, const BlockUsage& u) {
     set_needs_fetch(w, true);
     scheds_[w.slot % p_.num_schedulers]->warps().push_back(&w);
   }
-  used_.warps += u.warps;
-  used_.threads += u.threads;
-  used_.registers += u.registers;
-  used_.shared += u.shared;
-  if (sharing_ && sharing_->active()) sharing_->block_arrived(b.get());
   blocks_.push_back(Resident{std::move(b), u, 0});
   peak_blocks_ = std::max(peak_blocks_, uint32_t(blocks_.size()));
   update_warp_limit();
-  wake_.notify(sc_core::SC_ZERO_TIME);
 }
 
 void Sm::add_issue_filter(std::shared_ptr<IssueFilter> f) {
@@ -227,32 +237,37 @@ void Sm::retire_block(Block* b) {
 
 // ---------------------------------------------------------------- the cycle
 
-void Sm::tick() {
+uint64_t Sm::clock_edge(uint64_t cycle) {
   try {
-    cycle_step();
+    return cycle_step(cycle);
   } catch (const RunError& e) {
     // Exceptions must not escape a SystemC process; the platform reports it.
     if (on_run_error) on_run_error(e.what());
-    next_trigger(wake_);
+    return kNever;
   }
 }
 
-void Sm::cycle_step() {
-  cycle_ = now_cycle();
-  if (cycle_ == last_tick_) {  // woken twice in one cycle: the work is done; look again next cycle
-    next_trigger(period_);
-    return;
-  }
+void Sm::wake_at(uint64_t cycle) { if (clock_) clock_->request(clock_index_, cycle); }
+
+void Sm::attach_clock(ClockDomain& d) {
+  clock_ = &d;
+  clock_index_ = d.join(*this);
+}
+
+uint64_t Sm::cycle_step(uint64_t cycle) {
+  cycle_ = cycle;
+  if (cycle_ == last_tick_) return cycle_ + 1;  // asked twice for one edge: the work is done
   if (had_warps_ && last_tick_ != UINT64_MAX && cycle_ > last_tick_ + 1) {
     const uint64_t skipped = cycle_ - last_tick_ - 1;
     for (uint32_t s = 0; s < p_.num_schedulers; ++s) *stall_[s][size_t(last_reason_[s])] += skipped;
     *active_cycles_ += skipped;
   }
   last_tick_ = cycle_;
+  if (!responses_in_.empty()) take_responses();
+  if (!arriving_.empty()) install_arrived_blocks();
   if (blocks_.empty()) {
     had_warps_ = false;
-    next_trigger(wake_);
-    return;
+    return arriving_.empty() && responses_in_.empty() ? kNever : cycle_ + 1;  // a block sent this cycle starts at the next edge
   }
   had_warps_ = true;
   ++*active_cycles_;
@@ -266,16 +281,13 @@ void Sm::cycle_step() {
   progress |= exited_at_decode_;  // a warp left without issuing: what it freed may issue next cycle
   progress |= start_fetches() > 0;
   progress |= send_requests();
+  progress |= !arriving_.empty() || !responses_in_.empty();
   if (blocks_.empty()) {
     had_warps_ = false;
-    next_trigger(wake_);
-    return;
+    return arriving_.empty() && responses_in_.empty() ? kNever : cycle_ + 1;
   }
   // Sleep until the next cycle something can change.
-  if (progress) {
-    next_trigger(period_);
-    return;
-  }
+  if (progress) return cycle_ + 1;
   uint64_t next = next_request_cycle();
   if (!completions_.empty()) next = std::min(next, std::max(completions_.top().cycle, cycle_ + 1));
   if (fetches_pending_)
@@ -284,8 +296,7 @@ void Sm::cycle_step() {
   for (auto& units : unit_busy_)
     for (uint64_t b : units)
       if (b > cycle_) next = std::min(next, b);
-  if (next == UINT64_MAX) next_trigger(wake_);  // waiting on memory
-  else next_trigger(period_ * double(next - cycle_), wake_);
+  return next == UINT64_MAX ? kNever : next;  // kNever: waiting on memory
 }
 
 void Sm::writeback() {

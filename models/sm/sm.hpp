@@ -3,10 +3,12 @@
 // (ordering + filters), functional-unit pipelines, writeback with a port
 // limit, barriers, and an LD/ST unit that talks TLM-2.0 to memory.
 //
-// Smart ticking: tick() is an SC_METHOD that re-arms itself for the next
-// cycle only while something can happen then; otherwise it sleeps until the
-// next known completion or until a memory response or a new block wakes it.
-// Skipped cycles are charged to the stall reason they would have repeated.
+// Smart ticking: the core clock domain (common/clock_domain.hpp) runs the
+// SM's edge only while something can happen then; otherwise it sleeps until
+// the next known completion or until a memory response, an END_REQ or a new
+// block (registered inputs: taken at the next edge) asks for one. The SMs of
+// a domain take a shared edge in SM order. Skipped cycles are charged to the
+// stall reason they would have repeated.
 #pragma once
 #include <deque>
 #include <functional>
@@ -17,6 +19,8 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "common/clock.hpp"
+#include "common/clock_domain.hpp"
+#include "common/input_register.hpp"
 #include "common/gpu_payload.hpp"
 #include "common/stats.hpp"
 #include "common/trace.hpp"
@@ -37,7 +41,7 @@ struct BlockUsage {
   uint32_t warps = 0, threads = 0, registers = 0, shared = 0;
 };
 
-class Sm : public sc_core::sc_module {
+class Sm : public sc_core::sc_module, public ClockedBlock {
  public:
   tlm_utils::simple_initiator_socket<Sm> mem_socket;   // global and local memory: to the L1 data cache
   tlm_utils::simple_initiator_socket<Sm> smem_socket;  // shared memory
@@ -46,7 +50,6 @@ class Sm : public sc_core::sc_module {
 
   Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc_time period, StatsRegistry& stats,
      PayloadPool& pool);
-  SC_HAS_PROCESS(Sm);
 
   uint32_t id() const { return id_; }
   const SmParams& params() const { return p_; }
@@ -55,7 +58,7 @@ class Sm : public sc_core::sc_module {
   BlockUsage usage_of(const LaunchState& L, uint32_t regs_per_thread) const;
   bool can_accept(const BlockUsage& u) const;
   void launch_block(std::unique_ptr<Block> b, const BlockUsage& u);
-  uint32_t resident_blocks() const { return uint32_t(blocks_.size()); }
+  uint32_t resident_blocks() const { return uint32_t(blocks_.size() + arriving_.size()); }
   uint32_t peak_resident_blocks() const { return peak_blocks_; }
   std::function<void(Sm&)> on_block_done;  // called after a block retires
   // Issue log for tests and tools: (cycle, block, warp in block, pc) of every issued instruction.
@@ -70,6 +73,8 @@ class Sm : public sc_core::sc_module {
   const std::vector<WarpSlot>& slots() const { return slots_; }
 
   uint64_t cycle() const { return cycle_; }
+  // The core clock domain that runs this SM's edges, in SM order with the others.
+  void attach_clock(ClockDomain& d);
   // Scratchpad sharing (seed 000): the resource access unit, present when ss.enabled.
   void enable_sharing(const SharingParams& p, StatsRegistry& stats);
   SharingUnit* sharing() { return sharing_.get(); }
@@ -81,6 +86,7 @@ class Sm : public sc_core::sc_module {
 
  private:
   struct Resident { std::unique_ptr<Block> block; BlockUsage usage; uint32_t warps_retired; };
+  struct Arriving { std::unique_ptr<Block> block; BlockUsage usage; uint64_t time; };  // sent, not yet started
   struct Completion {
     uint64_t cycle;
     uint64_t seq;          // tie-break: deterministic order
@@ -103,6 +109,7 @@ class Sm : public sc_core::sc_module {
     size_t head = 0, count = 0;
     bool waiting_end_req = false;
     tlm::tlm_generic_payload* awaiting = nullptr;  // the request not yet accepted
+    uint64_t next_send = 0;  // first cycle the next request may leave: one a cycle, and not in the cycle END_REQ came
     void init(size_t n) { ring.assign(n, nullptr); ready.assign(n, 0); }
     size_t size() const { return count; }
     void push(tlm::tlm_generic_payload* p, uint64_t ready_cycle) {
@@ -123,8 +130,9 @@ class Sm : public sc_core::sc_module {
     void pop() { head = (head + 1) % ring.size(); --count; }
   };
 
-  void tick();
-  void cycle_step();
+  uint64_t clock_edge(uint64_t cycle) override;
+  uint64_t cycle_step(uint64_t cycle);
+  void wake_at(uint64_t cycle);  // ask the core clock domain for an edge
   uint64_t now_cycle() const;
   void writeback();
   uint32_t issue(WarpScheduler& s);
@@ -142,6 +150,8 @@ class Sm : public sc_core::sc_module {
   uint64_t next_request_cycle() const;  // earliest cycle a queued request may leave, UINT64_MAX if none
   bool send_one(RequestQueue& q, tlm_utils::simple_initiator_socket<Sm>& s);
   void response_arrived(uint32_t mo);
+  void take_responses();
+  InputRegister<uint32_t> responses_in_;  // memory-op index of each response, port 0 global, 1 shared
   tlm::tlm_sync_enum backward(RequestQueue& q, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph);
   tlm::tlm_sync_enum mem_bw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
   tlm::tlm_sync_enum smem_bw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
@@ -168,6 +178,9 @@ class Sm : public sc_core::sc_module {
   std::vector<WarpSlot> slots_;
   std::vector<std::unique_ptr<WarpScheduler>> scheds_;
   std::vector<Resident> blocks_;
+  std::vector<Arriving> arriving_;
+  void install_arrived_blocks();
+  void install_block(std::unique_ptr<Block> b, const BlockUsage& u);
   BlockUsage used_;
   std::array<std::vector<uint64_t>, size_t(UnitKind::Count)> unit_busy_;
   std::priority_queue<Completion, std::vector<Completion>, std::greater<Completion>> completions_;
@@ -184,7 +197,8 @@ class Sm : public sc_core::sc_module {
   std::vector<uint64_t> needs_fetch_;                                  // slots with an empty instruction buffer
   std::vector<uint32_t> ready_;                                        // per scheduler: warps not known to be stalled
   std::vector<std::array<uint32_t, size_t(Stall::Count)>> blocked_;    // per scheduler: warps stalled, by reason
-  sc_core::sc_event wake_;
+  ClockDomain* clock_ = nullptr;
+  uint32_t clock_index_ = 0;
   std::unique_ptr<InstructionCache> icache_;
   std::unique_ptr<InstructionCache> ccache_;  // constant cache: same tag-array model
   RequestQueue gq_, sq_;

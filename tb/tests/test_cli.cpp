@@ -429,8 +429,11 @@ TEST_CASE("memory: the contract's summed counters are present and non-zero where
   for (const char* k : {"l1d.misses", "l2.hits", "l2.misses", "dram.reads", "dram.row_hits", "dram.row_misses", "dram.bw_util"})
     CHECK(counter(st, k) > 0);
   for (const char* k : {"l1d.hits", "dram.writes", "shmem_bank_conflicts"}) CHECK(counter(st, k) >= 0);
-  // matmul reuses tiles of A and B across blocks: the L2 catches most of what the L1s miss
-  CHECK(counter(st, "l2.hits") > counter(st, "l2.misses"));
+  // matmul reuses tiles of A and B across blocks: the L2 catches most of what the L1s miss.
+  // A request that merges into a fetch in flight counts as an L2 miss but costs no DRAM
+  // access, so the claim is on what reaches DRAM: fewer than half of the L1 misses.
+  CHECK(2 * counter(st, "dram.reads") < counter(st, "l1d.misses"));
+  CHECK(counter(st, "l2.hits") + counter(st, "l2.mshr_merges") > counter(st, "l2.fetches"));
   // conservation through every level
   for (const char* b : {"ldst", "l1d", "smem", "icn", "l2", "dram"}) {
     INFO(b);

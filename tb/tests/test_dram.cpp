@@ -22,6 +22,11 @@ DramParams gtx480() { return DramParams{}; }
 uint64_t addr_of(const DramParams& p, uint64_t bank, uint64_t row, uint64_t col = 0) {
   return (row * p.banks + bank) * p.row_bytes + col;
 }
+// A registered input is taken at the receiver's first edge after it arrives
+// (docs/determinism.md): a request sent at cycle c is taken into the queue,
+// and its END_REQ sent on the backward path, at c + kIn.
+constexpr uint64_t kIn = 1;
+
 // Data-bus cycles of a whole line: bytes / (bytes per transfer x transfers per clock).
 uint64_t line_cycles(const DramParams& p, uint64_t bytes = 128) { return bytes / (uint64_t(p.bus_width) * p.data_rate); }
 
@@ -78,10 +83,11 @@ TEST_CASE("dram: a row hit takes tCL plus the transfer after a row miss took tRC
   b.l2.add(wr(300, addr_of(p, 3, 7, 384)));  // write hit: write latency instead of CAS latency
   sc_core::sc_start();
   REQUIRE(b.l2.done.size() == 4);
-  CHECK(b.latency(0) == p.tRCD + p.tCL + line_cycles(p));
-  CHECK(b.latency(1) == p.tCL + line_cycles(p));
-  CHECK(b.latency(2) == p.tCL + p.burst_length / p.data_rate);
-  CHECK(b.latency(3) == p.tWL + line_cycles(p));
+  // Each request is taken kIn after it is sent; the bank timing runs from there.
+  CHECK(b.latency(0) == kIn + p.tRCD + p.tCL + line_cycles(p));
+  CHECK(b.latency(1) == kIn + p.tCL + line_cycles(p));
+  CHECK(b.latency(2) == kIn + p.tCL + p.burst_length / p.data_rate);
+  CHECK(b.latency(3) == kIn + p.tWL + line_cycles(p));
   CHECK(b.stat("dram0.reads") == 3);
   CHECK(b.stat("dram0.writes") == 1);
   CHECK(b.stat("dram.reads") == 3);
@@ -100,14 +106,15 @@ TEST_CASE("dram: a row hit takes tCL plus the transfer after a row miss took tRC
 TEST_CASE("dram: a row conflict adds tRP and first waits for tRAS since the activate") {
   const DramParams p = gtx480();
   Bench b(p);
-  b.l2.add(rd(0, addr_of(p, 5, 1)));    // opens row 1 at cycle 0
-  b.l2.add(rd(1, addr_of(p, 5, 2)));    // conflict at once: precharge not before tRAS, activate not before tRC
+  b.l2.add(rd(0, addr_of(p, 5, 1)));    // taken at kIn: opens row 1 at cycle kIn
+  b.l2.add(rd(1, addr_of(p, 5, 2)));    // sent at kIn (its END_REQ), conflict at once: precharge not before tRAS, activate not before tRC
   b.l2.add(rd(300, addr_of(p, 5, 1)));  // conflict long after: precharge at once
   sc_core::sc_start();
   REQUIRE(b.l2.done.size() == 3);
-  const uint64_t act2 = std::max<uint64_t>(p.tRAS + p.tRP, p.tRC);
+  // The second activate counts from the first one, at kIn.
+  const uint64_t act2 = kIn + std::max<uint64_t>(p.tRAS + p.tRP, p.tRC);
   CHECK(b.l2.done[1].responded == act2 + p.tRCD + p.tCL + line_cycles(p));
-  CHECK(b.latency(2) == p.tRP + p.tRCD + p.tCL + line_cycles(p));
+  CHECK(b.latency(2) == kIn + p.tRP + p.tRCD + p.tCL + line_cycles(p));
   CHECK(b.stat("dram0.row_misses") == 3);
   CHECK(b.stat("dram0.row_hits") == 0);
   CHECK(b.stat("dram0.activates") == 3);
@@ -122,9 +129,11 @@ TEST_CASE("dram: activates of different banks are tRRD apart") {
   b.l2.add(rd(0, addr_of(p, 1, 0)));
   sc_core::sc_start();
   REQUIRE(b.l2.done.size() == 2);
-  CHECK(b.l2.done[0].responded == p.tRCD + p.tCL + line_cycles(p));
-  // Bank 1 activates tRRD later; its data also has to follow bank 0's on the bus.
-  const uint64_t want = std::max<uint64_t>(p.tRRD + p.tRCD + p.tCL, b.l2.done[0].responded) + line_cycles(p);
+  CHECK(b.l2.done[0].responded == kIn + p.tRCD + p.tCL + line_cycles(p));
+  // Both are accepted into the input buffer at 0 and taken at kIn; bank 0 activates at
+  // kIn, bank 1 tRRD later; its data also has to follow bank 0's on the bus.
+  CHECK(b.l2.done[1].sent == 0);
+  const uint64_t want = std::max<uint64_t>(kIn + p.tRRD + p.tRCD + p.tCL, b.l2.done[0].responded) + line_cycles(p);
   CHECK(b.l2.done[1].responded == want);
   b.check_conservation();
 }
@@ -136,7 +145,7 @@ TEST_CASE("dram: a read after a write waits tWTR after the write data") {
   b.l2.add(rd(0, addr_of(p, 2, 4, 128)));
   sc_core::sc_start();
   REQUIRE(b.l2.done.size() == 2);
-  const uint64_t write_end = p.tRCD + p.tWL + line_cycles(p);
+  const uint64_t write_end = kIn + p.tRCD + p.tWL + line_cycles(p);  // taken and activated at kIn
   CHECK(b.l2.done[0].responded == write_end);
   CHECK(b.l2.done[1].responded == write_end + p.tWTR + p.tCL + line_cycles(p));
   CHECK(b.stat("dram0.writes") == 1);
@@ -149,13 +158,21 @@ TEST_CASE("dram: FR-FCFS serves a younger row hit before an older row miss") {
   DramParams p = gtx480();
   p.scheduler = DramScheduler::FrFcfs;
   Bench b(p);
-  b.l2.add(rd(0, addr_of(p, 0, 10)));         // opens row 10
-  b.l2.add(rd(100, addr_of(p, 0, 11)));       // older: conflict
-  b.l2.add(rd(100, addr_of(p, 0, 10, 128)));  // younger: hit
+  // Both later requests are accepted into the input buffer at t1 and reach the queue
+  // together, kIn later, while the older miss cannot start yet: tRAS since row 10's
+  // activate (at kIn) still forbids its precharge. They are sent after the first column
+  // command (kIn + tRCD) so that the younger hit finds the bank and the bus free.
+  const uint64_t t1 = 20;
+  REQUIRE(t1 + kIn >= kIn + p.tRCD + line_cycles(p));  // taken a column gap after the first column command
+  REQUIRE(t1 + kIn < kIn + p.tRAS);
+  b.l2.add(rd(0, addr_of(p, 0, 10)));         // opens row 10 at kIn
+  b.l2.add(rd(t1, addr_of(p, 0, 11)));        // older: conflict, held by tRAS
+  b.l2.add(rd(t1, addr_of(p, 0, 10, 128)));   // younger: hit
   sc_core::sc_start();
   REQUIRE(b.l2.done.size() == 3);
-  CHECK(b.l2.done[1].sent == b.l2.done[2].sent);
-  CHECK(b.latency(2) == p.tCL + line_cycles(p));
+  CHECK(b.l2.done[1].sent == t1);
+  CHECK(b.l2.done[2].sent == b.l2.done[1].sent);
+  CHECK(b.latency(2) == kIn + p.tCL + line_cycles(p));
   CHECK(b.l2.done[2].responded < b.l2.done[1].responded);
   CHECK(b.latency(1) > p.tRP + p.tRCD + p.tCL + line_cycles(p));  // it also waited for the hit
   CHECK(b.stat("dram0.row_hits") == 1);
@@ -172,7 +189,7 @@ TEST_CASE("dram: FIFO serves an older row miss before a younger row hit") {
   b.l2.add(rd(100, addr_of(p, 0, 10, 128)));
   sc_core::sc_start();
   REQUIRE(b.l2.done.size() == 3);
-  CHECK(b.latency(1) == p.tRP + p.tRCD + p.tCL + line_cycles(p));
+  CHECK(b.latency(1) == kIn + p.tRP + p.tRCD + p.tCL + line_cycles(p));
   CHECK(b.l2.done[1].responded < b.l2.done[2].responded);
   // The younger request finds row 11 open by then: a miss of its own.
   CHECK(b.latency(2) >= p.tRP + p.tRCD + p.tCL + line_cycles(p));
@@ -184,21 +201,34 @@ TEST_CASE("dram: a full queue withholds END_REQ until a column command frees a s
   DramParams p = gtx480();
   p.queue = 4;
   Bench b(p);
-  for (int i = 0; i < 6; ++i) b.l2.add(rd(0, addr_of(p, 0, 0, 128 * i)));
+  for (int i = 0; i < 8; ++i) b.l2.add(rd(0, addr_of(p, 0, 0, 128 * i)));  // one row: one miss, then hits
   sc_core::sc_start();
-  REQUIRE(b.l2.done.size() == 6);
-  for (int i = 0; i < 4; ++i) CHECK(b.l2.done[i].accepted == 0);
-  // The 5th is refused at cycle 0 and taken when the first column command leaves the queue.
-  CHECK(b.l2.done[4].sent == 0);
-  CHECK(b.l2.done[4].accepted == p.tRCD);
-  // The 6th is refused in turn and taken at the next column command, one line of bursts later.
+  REQUIRE(b.l2.done.size() == 8);
+  // The two-entry input buffer accepts two at once; they enter the queue at kIn and their
+  // slots free the cycle after, when the next two are accepted (the 3rd waited for it).
+  CHECK(b.l2.done[0].accepted == 0);
+  CHECK(b.l2.done[1].accepted == 0);
+  CHECK(b.l2.done[2].accepted == 2 * kIn);
+  CHECK(b.l2.done[3].accepted == 2 * kIn);
+  // The 3rd and 4th fill the queue (4 entries) at 3 * kIn; the 5th and 6th then wait in
+  // the buffer, accepted when its slots free the cycle after.
+  CHECK(b.l2.done[4].sent == 2 * kIn);
+  CHECK(b.l2.done[4].accepted == 4 * kIn);
+  CHECK(b.l2.done[5].accepted == 4 * kIn);
+  // The 7th finds the buffer full: END_REQ is withheld until the first column command
+  // (kIn + tRCD: the activate was at kIn) frees a queue entry, the 5th moves into it at
+  // the next edge, and its buffer slot frees the edge after that; the 8th waits likewise
+  // for the next column command, one column gap later.
+  const uint64_t first_col = kIn + p.tRCD;
   const uint64_t col_gap = std::max<uint64_t>(line_cycles(p), uint64_t(p.tCCD) * (128 / (p.burst_length * p.bus_width)));
-  CHECK(b.l2.done[5].sent == p.tRCD);
-  CHECK(b.l2.done[5].accepted == p.tRCD + col_gap);
-  // Latency counts from BEGIN_REQ, back-pressure included.
-  CHECK(b.latency(4) == p.tRCD + 4 * col_gap + p.tCL + line_cycles(p));
+  CHECK(b.l2.done[6].sent == 4 * kIn);
+  CHECK(b.l2.done[6].accepted == first_col + 2 * kIn);
+  CHECK(b.l2.done[7].accepted == first_col + col_gap + 2 * kIn);
+  // Latency counts from BEGIN_REQ (the 5th at 2 * kIn), back-pressure included; the 5th
+  // column command is 4 column gaps after the first.
+  CHECK(b.latency(4) == first_col + 4 * col_gap + p.tCL + line_cycles(p) - 2 * kIn);
   CHECK(b.stat("dram0.row_misses") == 1);
-  CHECK(b.stat("dram0.row_hits") == 5);
+  CHECK(b.stat("dram0.row_hits") == 7);
   b.check_conservation();
 }
 
@@ -210,6 +240,7 @@ TEST_CASE("dram: streaming reads of consecutive lines keep the data bus at least
   sc_core::sc_start();
   REQUIRE(b.l2.done.size() == n);
   CHECK(b.dram.busy_cycles() == n * line_cycles(p));
+  // The channel's window opens at the first request's BEGIN_REQ.
   CHECK(b.dram.elapsed_cycles() == b.l2.done.back().responded - b.l2.done.front().sent);
   CHECK(b.dram.bw_util() >= 0.9);
   CHECK(b.stat("dram0.bw_util") == Approx(b.dram.bw_util()));
@@ -232,10 +263,14 @@ TEST_CASE("dram: closed page precharges after the last queued hit") {
   b.l2.add(rd(200, addr_of(p, 4, 3, 384)));  // queued behind a hit: the row stays open for it
   sc_core::sc_start();
   REQUIRE(b.l2.done.size() == 4);
-  CHECK(b.latency(0) == p.tRCD + p.tCL + line_cycles(p));
-  CHECK(b.latency(1) == p.tRCD + p.tCL + line_cycles(p));
-  CHECK(b.latency(2) == p.tRCD + p.tCL + line_cycles(p));
-  CHECK(b.latency(3) == p.tRCD + p.tCL + 2 * line_cycles(p));
+  CHECK(b.latency(0) == kIn + p.tRCD + p.tCL + line_cycles(p));
+  CHECK(b.latency(1) == kIn + p.tRCD + p.tCL + line_cycles(p));
+  CHECK(b.latency(2) == kIn + p.tRCD + p.tCL + line_cycles(p));
+  // The 4th is accepted into the input buffer with the 3rd (at 200) and taken with it,
+  // before the 3rd's column command; its data follows the 3rd's on the bus.
+  CHECK(b.l2.done[3].sent == 200);
+  CHECK(b.l2.done[3].responded == 200 + kIn + p.tRCD + p.tCL + 2 * line_cycles(p));
+  CHECK(b.latency(3) == kIn + p.tRCD + p.tCL + 2 * line_cycles(p));
   CHECK(b.stat("dram0.row_misses") == 3);
   CHECK(b.stat("dram0.row_hits") == 1);
   CHECK(b.stat("dram0.precharges") == 3);
@@ -285,7 +320,7 @@ TEST_CASE("dram: row bank column mapping keeps consecutive lines in one row then
   b.l2.add(rd(0, 6 * uint64_t(p.row_bytes) * p.banks));
   sc_core::sc_start();
   REQUIRE(b.l2.done.size() == 1);
-  CHECK(b.latency(0) == p.tRCD + p.tCL + line_cycles(p));
+  CHECK(b.latency(0) == kIn + p.tRCD + p.tCL + line_cycles(p));
   b.check_conservation();
 }
 

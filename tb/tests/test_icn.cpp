@@ -23,6 +23,10 @@ using tb::TrafficInitiator;
 namespace {
 
 const sc_core::sc_time kPeriod(1, sc_core::SC_NS);  // one clock for the whole testbench
+// A registered input is taken at the receiver's first edge after it arrives
+// (docs/determinism.md): the crossbar takes a request sent at cycle c (FIFO entry,
+// END_REQ on the backward path) at c + kIn, and a response a partition sends at t at t + kIn.
+constexpr uint64_t kIn = 1;
 
 struct Rig {
   StatsRegistry stats;
@@ -114,15 +118,16 @@ TEST_CASE("icn: latency each way plus port occupancy of header and data") {
   auto& sink = rig.parts[0]->seen;
   REQUIRE(sink.size() == 2);
   REQUIRE(rig.sms[0]->done.size() == 2);
-  // read: a 1-beat header forward, 128 bytes of data back
-  const uint64_t rd_at_sink = rd.cycle + rig.req_beats(rd) - 1 + p.latency;
+  // read: taken kIn after it is sent, a 1-beat header forward; the sink's response is
+  // taken kIn after it arrives, then 128 bytes of data back
+  const uint64_t rd_at_sink = rd.cycle + kIn + rig.req_beats(rd) - 1 + p.latency;
   CHECK(sink[0].cycle == rd_at_sink);
-  CHECK(rig.sms[0]->done[0].responded == rd_at_sink + S + rig.resp_beats(rd) - 1 + p.latency);
-  // write: data forward, a 1-beat acknowledgement back
-  const uint64_t wr_at_sink = wr.cycle + rig.req_beats(wr) - 1 + p.latency;
+  CHECK(rig.sms[0]->done[0].responded == rd_at_sink + S + kIn + rig.resp_beats(rd) - 1 + p.latency);
+  // write: data forward, a 1-beat acknowledgement back (each taken kIn after arrival)
+  const uint64_t wr_at_sink = wr.cycle + kIn + rig.req_beats(wr) - 1 + p.latency;
   CHECK(sink[1].cycle == wr_at_sink);
   CHECK(sink[1].write);
-  CHECK(rig.sms[0]->done[1].responded == wr_at_sink + S + rig.resp_beats(wr) - 1 + p.latency);
+  CHECK(rig.sms[0]->done[1].responded == wr_at_sink + S + kIn + rig.resp_beats(wr) - 1 + p.latency);
 }
 
 TEST_CASE("icn: two SM ports to one partition serialise on its output port") {
@@ -136,7 +141,7 @@ TEST_CASE("icn: two SM ports to one partition serialise on its output port") {
   auto& sink = rig.parts[0]->seen;
   REQUIRE(sink.size() == 2);
   const uint64_t beats = rig.req_beats(a);
-  CHECK(sink[0].cycle == beats - 1 + p.latency);
+  CHECK(sink[0].cycle == kIn + beats - 1 + p.latency);  // both taken at kIn, port 0 first
   CHECK(sink[1].cycle == sink[0].cycle + beats);  // the second waits for the first's occupancy
   CHECK(rig.counter("icn.queue_wait_cycles") == beats);
   CHECK(rig.counter("icn.to_part0.busy_cycles") == 2 * beats);
@@ -153,7 +158,7 @@ TEST_CASE("icn: two SM ports to different partitions do not wait") {
   sc_core::sc_start();
   REQUIRE(rig.parts[0]->seen.size() == 1);
   REQUIRE(rig.parts[1]->seen.size() == 1);
-  const uint64_t expect = rig.req_beats(a) - 1 + p.latency;
+  const uint64_t expect = kIn + rig.req_beats(a) - 1 + p.latency;  // both taken at kIn
   CHECK(rig.parts[0]->seen[0].cycle == expect);
   CHECK(rig.parts[1]->seen[0].cycle == expect);
   CHECK(rig.counter("icn.queue_wait_cycles") == 0);
@@ -163,20 +168,30 @@ TEST_CASE("icn: a full output queue withholds END_REQ until the partition takes 
   const IcnParams p = params(5, 32, 1);  // one entry per output port
   Rig rig(p, 2, {10});
   rig.sms[0]->add(read(0, 0));
-  rig.sms[1]->add(read(0, 1024));
+  for (int i = 0; i < 3; ++i) rig.sms[1]->add(read(0, 1024));  // three from SM port 1 to the same partition
   sc_core::sc_start();
   const auto& d0 = rig.sms[0]->done[0];
-  const auto& d1 = rig.sms[1]->done[0];
-  const uint64_t first_delivery = 1 - 1 + p.latency;  // a read header holds the port 1 cycle
-  // one was taken at once; the other only when the first left the queue for the partition
-  CHECK(std::min(d0.accepted, d1.accepted) == 0);
-  CHECK(std::max(d0.accepted, d1.accepted) == first_delivery);
+  const auto& d1 = rig.sms[1]->done;
+  const uint64_t first_delivery = kIn + 1 - 1 + p.latency;  // taken at kIn; a read header holds the port 1 cycle
+  // Each SM port's two-entry input buffer takes two requests at once. At kIn port 0's
+  // head takes the output FIFO's one slot; port 1's head waits for it (the port is
+  // blocked), so port 1's third request finds the buffer full and gets END_REQ only
+  // when the head has left for the FIFO (as the partition took port 0's request) and
+  // its slot freed, the cycle after.
+  CHECK(d0.accepted == 0);
+  REQUIRE(d1.size() == 3);
+  CHECK(d1[0].accepted == 0);
+  CHECK(d1[1].accepted == 0);
+  CHECK(d1[2].accepted == first_delivery + 1);
   auto& sink = rig.parts[0]->seen;
-  REQUIRE(sink.size() == 2);
+  REQUIRE(sink.size() == 4);
   CHECK(sink[0].cycle == first_delivery);
   CHECK(sink[1].cycle == first_delivery + p.latency);
   CHECK(rig.counter("icn.backpressure_stalls") == 1);
-  CHECK(rig.counter("icn.backpressure_cycles") == first_delivery);
+  // port 1's first request waited at the head from kIn to first_delivery; each of the
+  // other two becomes the head kIn after the one before it entered the FIFO and waits
+  // until the partition takes that one, p.latency after it entered
+  CHECK(rig.counter("icn.backpressure_cycles") == (first_delivery - kIn) + 2 * (p.latency - kIn));
 }
 
 TEST_CASE("icn: responses return to the SM port that sent the request") {
@@ -192,11 +207,13 @@ TEST_CASE("icn: responses return to the SM port that sent the request") {
   sc_core::sc_start();
   auto responded = [&](uint32_t sm, size_t k) { return rig.sms[sm]->done.at(k).responded; };
   const uint64_t L = p.latency;
-  CHECK(responded(0, 0) == 0 + L + S0 + L);
-  CHECK(responded(1, 0) == 0 + L + S1 + L);
-  CHECK(responded(1, 1) == 1 + L + S1 + L);
-  CHECK(responded(2, 0) == 10 + L + S1 + L);
-  CHECK(responded(2, 1) == 11 + L + S0 + L);
+  // sent, taken kIn later, L to the partition, its latency, taken kIn later, L back.
+  // The second request of a port is sent at the first's END_REQ (kIn after it was sent).
+  CHECK(responded(0, 0) == 0 + kIn + L + S0 + kIn + L);
+  CHECK(responded(1, 0) == 0 + kIn + L + S1 + kIn + L);
+  CHECK(responded(1, 1) == 0 + kIn + kIn + L + S1 + kIn + L);
+  CHECK(responded(2, 0) == 10 + kIn + L + S1 + kIn + L);
+  CHECK(responded(2, 1) == 10 + kIn + kIn + L + S0 + kIn + L);
   CHECK(rig.sms[0]->done.size() == 1);
   CHECK(rig.sms[1]->done.size() == 2);
   CHECK(rig.sms[2]->done.size() == 2);

@@ -16,6 +16,12 @@ using warptlm::tb::Request;
 namespace {
 
 constexpr uint8_t kGlobal = 1, kLocal = 3;
+// A registered input is taken at the receiver's first edge after it arrives
+// (docs/determinism.md): a request sent at cycle c is looked up (END_REQ on the backward
+// path) at c + kIn; a fill or acknowledgement from below arriving at t is taken at t + kIn.
+constexpr uint64_t kIn = 1;
+// A request that finds room in the L1's two-entry input buffer is accepted
+// (END_REQ) with the call; it is looked up kIn later.
 
 struct Evicted { uint64_t addr; uint16_t owner, evictor; };
 
@@ -95,12 +101,13 @@ TEST_CASE("l1d: a load miss is filled and a later load to the line hits", "[l1d]
   b.lsu.add(load(A, 50));
   sc_core::sc_start();
   REQUIRE(b.lsu.done.size() == 2);
-  // miss: accepted at 0, fill sent at 0, back after the memory latency, data read hit_latency later
+  // miss: accepted into the input buffer at 0, looked up at kIn (fill requested then), back
+  // after the memory latency, installed kIn later, data read hit_latency after that
   CHECK(b.done(0).accepted == 0);
-  CHECK(b.done(0).responded == b.mem_latency + p.hit_latency);
-  // hit: answered hit_latency after acceptance
+  CHECK(b.done(0).responded == kIn + b.mem_latency + kIn + p.hit_latency);
+  // hit: accepted when sent, looked up kIn later, answered hit_latency after the lookup
   CHECK(b.done(1).accepted == 50);
-  CHECK(b.done(1).responded == 50 + p.hit_latency);
+  CHECK(b.done(1).responded == 50 + kIn + p.hit_latency);
   REQUIRE(b.mem.seen.size() == 1);
   CHECK(b.mem.seen[0].addr == A);
   CHECK_FALSE(b.mem.seen[0].write);
@@ -127,7 +134,7 @@ TEST_CASE("l1d: a sector miss fetches only the missing sectors", "[l1d]") {
   CHECK(b.mem.seen[1].sector_mask == 0xC);
   CHECK(b.stat("sm0.l1d.misses") == 2);
   CHECK(b.stat("sm0.l1d.hits") == 1);
-  CHECK(b.done(2).responded == 60 + p.hit_latency);
+  CHECK(b.done(2).responded == 60 + kIn + p.hit_latency);
   CHECK(b.l1.holds(A, 0xF));
 }
 
@@ -141,10 +148,10 @@ TEST_CASE("l1d: two loads to one line merge into one MSHR entry", "[l1d]") {
   sc_core::sc_start();
   REQUIRE(b.mem.seen.size() == 1);  // one fill for both
   CHECK(b.done(0).accepted == 0);
-  CHECK(b.done(1).accepted == 1);  // one tag lookup per cycle
-  // the fill answers both
-  CHECK(b.done(0).responded == b.mem_latency + p.hit_latency);
-  CHECK(b.done(1).responded == b.mem_latency + p.hit_latency);
+  CHECK(b.done(1).accepted == 0);  // the input buffer holds both; looked up at kIn and 2*kIn
+  // the fill (requested at kIn, installed kIn after it arrives) answers both
+  CHECK(b.done(0).responded == kIn + b.mem_latency + kIn + p.hit_latency);
+  CHECK(b.done(1).responded == kIn + b.mem_latency + kIn + p.hit_latency);
   CHECK(b.stat("sm0.l1d.mshr_merges") == 1);
   CHECK(b.stat("sm0.l1d.misses") == 2);
   CHECK(b.stat("sm0.l1d.responses") == 2);
@@ -161,9 +168,11 @@ TEST_CASE("l1d: a full MSHR entry refuses a further merge until the fill", "[l1d
   REQUIRE(b.lsu.done.size() == 3);
   CHECK(b.mem.seen.size() == 1);
   CHECK(b.stat("sm0.l1d.reservation_fails") == 1);
-  // the third waits for the fill, then hits
-  CHECK(b.done(2).accepted == b.mem_latency);
-  CHECK(b.done(2).responded == b.mem_latency + p.hit_latency);
+  // the third enters the input buffer when the first's slot frees (looked up at kIn, free
+  // from the next cycle), is refused the merge, and waits at the head for the fill
+  // (requested at kIn, installed kIn after it arrives); then it hits
+  CHECK(b.done(2).accepted == 2 * kIn);
+  CHECK(b.done(2).responded == kIn + b.mem_latency + kIn + p.hit_latency);
   CHECK(b.stat("sm0.l1d.hits") == 1);
   CHECK(b.stat("sm0.l1d.responses") == 3);
 }
@@ -177,22 +186,34 @@ TEST_CASE("l1d: a miss with every MSHR busy is a reservation fail served once on
   b.lsu.add(load(A, 0));
   b.lsu.add(load(B, 0));
   b.lsu.add(load(C, 0));
+  b.lsu.add(load(C + 0x80, 0));   // D and E: two more lines, behind C
+  b.lsu.add(load(C + 0x100, 0));
   b.run_until(10);
   CHECK(b.l1.mshrs_in_use() == 2);
-  CHECK(b.lsu.done.size() == 3);
-  CHECK(b.done(2).accepted == UINT64_MAX);  // END_REQ withheld
+  CHECK(b.lsu.done.size() == 5);
+  // A and B fill the input buffer at 0; C enters when A's slot frees (A looked up at
+  // kIn) and is refused at the head; D takes B's slot; E finds the buffer full behind
+  // the refused head, so its END_REQ is withheld (the LD/ST unit stalls)
+  CHECK(b.done(2).accepted == 2 * kIn);
+  CHECK(b.done(2).responded == UINT64_MAX);
+  CHECK(b.done(3).accepted == 3 * kIn);
+  CHECK(b.done(4).accepted == UINT64_MAX);
   CHECK(b.stat("sm0.l1d.reservation_fails") == 1);
   sc_core::sc_start();
   CHECK(b.done(0).accepted == 0);
-  CHECK(b.done(1).accepted == 1);
-  // A's fill returns at the memory latency and frees an MSHR: C goes then
-  CHECK(b.done(2).accepted == b.mem_latency);
-  CHECK(b.done(2).responded == 2 * b.mem_latency + p.hit_latency);
-  CHECK(b.done(1).responded == 1 + b.mem_latency + p.hit_latency);
-  CHECK(b.mem.seen.size() == 3);
-  CHECK(b.stat("sm0.l1d.reservation_fails") == 1);
-  CHECK(b.stat("sm0.l1d.requests") == 3);
-  CHECK(b.stat("sm0.l1d.responses") == 3);
+  CHECK(b.done(1).accepted == 0);  // the buffer holds A and B; B is looked up at 2*kIn
+  // A's fill (requested at kIn) is installed kIn after it returns and frees an MSHR: C goes then
+  const uint64_t a_fill = kIn + b.mem_latency + kIn;
+  CHECK(b.done(2).responded == a_fill + b.mem_latency + kIn + p.hit_latency);
+  // E gets the slot C's lookup frees, the cycle after it; D takes B's MSHR (freed by B's
+  // fill in the same edge, B looked up at 2*kIn); E then finds both MSHRs busy again
+  CHECK(b.done(4).accepted == a_fill + 1);
+  CHECK(b.done(3).responded == (2 * kIn + b.mem_latency + kIn) + b.mem_latency + kIn + p.hit_latency);
+  CHECK(b.done(1).responded == kIn + kIn + b.mem_latency + kIn + p.hit_latency);
+  CHECK(b.mem.seen.size() == 5);
+  CHECK(b.stat("sm0.l1d.reservation_fails") == 2);  // C, then E
+  CHECK(b.stat("sm0.l1d.requests") == 5);
+  CHECK(b.stat("sm0.l1d.responses") == 5);
   CHECK(b.l1.mshrs_in_use() == 0);
 }
 
@@ -307,10 +328,11 @@ TEST_CASE("l1d: a global store writes through and does not allocate", "[l1d]") {
   CHECK_FALSE(b.mem.seen[1].write);
   CHECK(b.mem.seen[2].write);
   CHECK(b.mem.seen[2].addr == B);
-  // a write-through store is answered when the level below acknowledges it
-  CHECK(b.done(0).responded == b.mem_latency);
-  CHECK(b.done(2).responded == 100 + b.mem_latency);
-  CHECK(b.done(3).responded == 150 + p.hit_latency);
+  // a write-through store (sent below when taken, kIn after it was sent) is answered when
+  // the level below's acknowledgement is taken, kIn after it arrives
+  CHECK(b.done(0).responded == 0 + kIn + b.mem_latency + kIn);
+  CHECK(b.done(2).responded == 100 + kIn + b.mem_latency + kIn);
+  CHECK(b.done(3).responded == 150 + kIn + p.hit_latency);
   CHECK_FALSE(b.l1.holds(A));
   CHECK(b.l1.holds(B));
   CHECK_FALSE(b.l1.is_dirty(B));
@@ -333,7 +355,7 @@ TEST_CASE("l1d: a local store allocates a dirty line that is written back on evi
   CHECK(b.l1.holds(A0, 0x3));
   CHECK(b.l1.is_dirty(A0));
   CHECK(b.l1.owner_of(A0) == 4);
-  CHECK(b.done(0).responded == p.hit_latency);
+  CHECK(b.done(0).responded == 0 + kIn + p.hit_latency);
   sc_core::sc_start();
   // the fourth load's fill needs a way: the store's line is the least recently used
   REQUIRE(b.mem.seen.size() == p.ways + 1);
@@ -341,7 +363,7 @@ TEST_CASE("l1d: a local store allocates a dirty line that is written back on evi
   CHECK(wb.write);
   CHECK(wb.addr == A0);
   CHECK(wb.sector_mask == 0x3);  // only the written sectors are dirty
-  CHECK(wb.cycle == 10 + 30 * (p.ways - 1) + b.mem_latency);
+  CHECK(wb.cycle == 10 + 30 * (p.ways - 1) + kIn + b.mem_latency + kIn);  // when that fill is installed
   CHECK(b.stat("sm0.l1d.writebacks") == 1);
   CHECK_FALSE(b.l1.holds(A0));
   CHECK(b.stat("sm0.l1d.responses") == p.ways + 1);
@@ -359,8 +381,8 @@ TEST_CASE("l1d: an atomic bypasses the cache and invalidates the line", "[l1d]")
   CHECK_FALSE(b.l1.holds(A));
   REQUIRE(b.mem.seen.size() == 2);
   CHECK(b.mem.seen[1].addr == A);
-  CHECK(b.mem.seen[1].cycle == 40);
-  CHECK(b.done(1).responded == 40 + b.mem_latency);
+  CHECK(b.mem.seen[1].cycle == 40 + kIn);  // sent below when taken
+  CHECK(b.done(1).responded == 40 + kIn + b.mem_latency + kIn);
   CHECK(b.stat("sm0.l1d.bypasses") == 1);
   CHECK(b.stat("sm0.l1d.hits") == 0);
   CHECK(b.stat("sm0.l1d.misses") == 1);
@@ -379,8 +401,11 @@ TEST_CASE("l1d: a disabled cache passes every request through", "[l1d]") {
   REQUIRE(b.lsu.done.size() == 4);
   REQUIRE(b.mem.seen.size() == 4);
   for (size_t i = 0; i < 4; ++i) {
-    CHECK(b.done(i).accepted == i);  // one per cycle
-    CHECK(b.done(i).responded == b.done(i).accepted + b.mem_latency);
+    // two fit the input buffer at once; each later one enters as the slot of the one
+    // looked up two before it frees; each is looked up (and passed below) in turn from
+    // kIn, one a cycle, and its answer is taken kIn after it returns
+    CHECK(b.done(i).accepted == (i < 2 ? 0 : i));
+    CHECK(b.done(i).responded == (i + 1) * kIn + b.mem_latency + kIn);
   }
   CHECK(b.mem.seen[3].write);
   CHECK(b.stat("sm0.l1d.hits") == 0);

@@ -20,6 +20,10 @@ using tb::TrafficInitiator;
 namespace {
 
 const sc_core::sc_time kPeriod(1, sc_core::SC_NS);
+// A registered input is taken at the receiver's first edge after it arrives
+// (docs/determinism.md): a request sent at cycle c is looked up (and its END_REQ sent
+// on the backward path) at c + kIn; a fill the DRAM sends at t is installed at t + kIn.
+constexpr uint64_t kIn = 1;
 
 L2Params small(uint32_t sets, uint32_t ways, uint32_t latency = 10) {
   L2Params p;
@@ -83,10 +87,11 @@ TEST_CASE("l2: a read misses and fetches then hits after the fill") {
   CHECK(seen[0].addr == 0x1000);
   CHECK(!seen[0].write);
   CHECK(seen[0].sector_mask == 0xF);
-  // lookup at 0, fetch leaves the miss queue the next cycle, fill after S, respond the cycle after
-  CHECK(seen[0].cycle == 1);
-  CHECK(rig.done(0).responded == 1 + rig.S + 1);
-  CHECK(rig.done(1).responded == 100 + rig.p.latency);
+  // lookup at kIn, fetch leaves the miss queue the next cycle, fill arrives after S and is
+  // taken kIn later, respond the cycle after
+  CHECK(seen[0].cycle == kIn + 1);
+  CHECK(rig.done(0).responded == kIn + 1 + rig.S + kIn + 1);
+  CHECK(rig.done(1).responded == 100 + kIn + rig.p.latency);
   CHECK(rig.counter("part0.l2.misses") == 1);
   CHECK(rig.counter("part0.l2.hits") == 1);
   CHECK(rig.counter("l2.hits") == 1);  // summed over slices
@@ -108,13 +113,13 @@ TEST_CASE("l2: a dirty victim is written back on eviction") {
   CHECK(seen[0].write);
   CHECK(seen[0].addr == A);
   CHECK(seen[0].sector_mask == 0xF);
-  CHECK(seen[0].cycle == 2 + 1);
+  CHECK(seen[0].cycle == 2 + kIn + 1);  // C looked up at 2 + kIn, the write-back leaves the next cycle
   CHECK(!seen[1].write);  // B's missing sector, no eviction needed (B is resident)
   CHECK(seen[1].addr == B);
   CHECK(seen[1].sector_mask == 0x4);
   CHECK(rig.counter("l2.writebacks") == 1);
   CHECK(rig.counter("l2.misses") == 4);
-  for (size_t k = 0; k < 3; ++k) CHECK(rig.done(k).responded == k + rig.p.latency);
+  for (size_t k = 0; k < 3; ++k) CHECK(rig.done(k).responded == k + kIn + rig.p.latency);  // each looked up kIn after sent
   CHECK(rig.pool.outstanding() == 0);  // the write-back's payload came back to the pool
 }
 
@@ -134,11 +139,11 @@ TEST_CASE("l2: write-allocate fetches only sectors that a store does not fully w
   CHECK(!seen[0].write);
   CHECK(seen[1].addr == Y);
   CHECK(seen[1].sector_mask == 0x1);
-  CHECK(seen[1].cycle == 102 + 1);
-  CHECK(rig.done(0).responded == 0 + 1 + rig.S + 1);  // the partial store waits for its fill
-  CHECK(rig.done(1).responded == 1 + rig.p.latency);  // the full-sector store does not
-  CHECK(rig.done(2).responded == 100 + rig.p.latency);
-  CHECK(rig.done(3).responded == 101 + rig.p.latency);
+  CHECK(seen[1].cycle == 102 + kIn + 1);
+  CHECK(rig.done(0).responded == 0 + kIn + 1 + rig.S + kIn + 1);  // the partial store waits for its fill
+  CHECK(rig.done(1).responded == 1 + kIn + rig.p.latency);  // the full-sector store does not
+  CHECK(rig.done(2).responded == 100 + kIn + rig.p.latency);
+  CHECK(rig.done(3).responded == 101 + kIn + rig.p.latency);
   CHECK(rig.counter("l2.hits") == 2);
   CHECK(rig.counter("l2.misses") == 3);
   CHECK(rig.counter("l2.fetches") == 2);
@@ -151,7 +156,7 @@ TEST_CASE("l2: misses to a line being fetched merge into its MSHR") {
   rig.src->add(load(2, 0x4000 + 64, 0x4));
   sc_core::sc_start();
   REQUIRE(rig.dram->seen.size() == 1);
-  const uint64_t fill = 1 + rig.S;
+  const uint64_t fill = kIn + 1 + rig.S + kIn;  // fetch leaves at kIn + 1; the fill is taken kIn after it arrives
   // all three answer after the one fill, one response per cycle
   CHECK(rig.done(0).responded == fill + 1);
   CHECK(rig.done(1).responded == fill + 2);
@@ -165,18 +170,21 @@ TEST_CASE("l2: a miss with every MSHR busy is held back until a fill frees one")
   L2Params p = small(4, 2, 10);
   p.mshr_entries = 2;
   Rig rig(p, 20);
-  rig.src->add(load(0, 0 * 128));  // three lines in three sets
-  rig.src->add(load(1, 1 * 128));
-  rig.src->add(load(2, 2 * 128));
+  for (uint64_t i = 0; i < 5; ++i) rig.src->add(load(i, i * 128));  // five lines, one sent a cycle
   sc_core::sc_start();
-  CHECK(rig.done(0).accepted == 0);
-  CHECK(rig.done(1).accepted == 1);
-  const uint64_t first_fill = 0 + 1 + rig.S;
-  CHECK(rig.done(2).accepted == first_fill);  // END_REQ withheld until then
-  CHECK(rig.done(2).responded == first_fill + 1 + rig.S + 1);
-  CHECK(rig.counter("l2.reservation_fails") == 1);
-  CHECK(rig.counter("l2.requests") == 3);
-  CHECK(rig.counter("l2.responses") == 3);
+  // Each is accepted into the two-entry input buffer when sent and looked up kIn later.
+  // The third finds both MSHRs busy and waits at the head; the fourth joins the buffer
+  // behind it; the fifth finds the buffer full and gets END_REQ only when the third's
+  // lookup (once the first fill frees an MSHR) frees its slot, the cycle after.
+  for (size_t i = 0; i < 4; ++i) CHECK(rig.done(i).accepted == i);
+  const uint64_t first_fill = 0 + kIn + 1 + rig.S + kIn;  // installed kIn after it arrives
+  CHECK(rig.done(2).responded == first_fill + 1 + rig.S + kIn + 1);
+  CHECK(rig.done(4).accepted == first_fill + 1);
+  // the fourth takes the second fill's MSHR (one cycle after the first); the fifth then
+  // finds both busy again
+  CHECK(rig.counter("l2.reservation_fails") == 2);
+  CHECK(rig.counter("l2.requests") == 5);
+  CHECK(rig.counter("l2.responses") == 5);
   CHECK(rig.l2->mshrs_in_use() == 0);
 }
 
@@ -188,8 +196,10 @@ TEST_CASE("l2: a merge beyond mshr_merges is held back until the fill") {
   rig.src->add(load(1, 0x800));
   rig.src->add(load(2, 0x800));  // the entry holds 2: this one waits and then hits
   sc_core::sc_start();
-  const uint64_t fill = 1 + rig.S;
-  CHECK(rig.done(2).accepted == fill);
+  const uint64_t fill = kIn + 1 + rig.S + kIn;  // fetch leaves at kIn + 1; the fill is taken kIn after it arrives
+  // the third is accepted into the input buffer when sent, is refused the merge at the
+  // head, and is looked up again when the fill is installed
+  CHECK(rig.done(2).accepted == 2);
   CHECK(rig.done(2).responded == fill + rig.p.latency);
   CHECK(rig.counter("l2.reservation_fails") == 1);
   CHECK(rig.counter("l2.hits") == 1);
@@ -232,8 +242,8 @@ TEST_CASE("l2: atomics are read-modify-writes at L2 and dirty the line") {
   REQUIRE(seen.size() == 3);
   CHECK(!seen[0].write);  // the atomic's miss fetches the sector
   CHECK(seen[0].sector_mask == 0x2);
-  CHECK(rig.done(0).responded == 1 + rig.S + 1);
-  CHECK(rig.done(1).responded == 100 + rig.p.latency);
+  CHECK(rig.done(0).responded == kIn + 1 + rig.S + kIn + 1);
+  CHECK(rig.done(1).responded == 100 + kIn + rig.p.latency);
   CHECK(seen[1].write);  // write-back of the dirtied sector
   CHECK(seen[1].addr == 0x100);
   CHECK(seen[1].sector_mask == 0x2);

@@ -1,0 +1,51 @@
+#include "gpu/dispatcher.hpp"
+
+#include "common/clock.hpp"
+
+namespace warptlm {
+
+BlockDispatcher::BlockDispatcher(sc_core::sc_module_name name, ClockDomain& clock, std::vector<Sm*> sms,
+                                 std::unique_ptr<PlacementPolicy> placement)
+    : sc_core::sc_module(name),
+      clock_(clock),
+      clock_index_(clock.join(*this)),
+      period_(clock.period()),
+      sms_(std::move(sms)),
+      placement_(std::move(placement)),
+      fits_(sms_.size()) {}
+
+void BlockDispatcher::begin_launch(LaunchState& L, const BlockUsage& usage, uint64_t blocks) {
+  launch_ = &L;
+  usage_ = usage;
+  next_ = 0;
+  total_ = blocks;
+  retired_ = 0;
+  last_retire_cycle_ = cycle_now(period_);
+  placement_->begin_launch(uint32_t(blocks));
+  dispatch();
+}
+
+void BlockDispatcher::block_retired() {
+  ++retired_;
+  last_retire_cycle_ = cycle_now(period_);
+  if (next_ < total_) clock_.request(clock_index_, cycle_now(period_));  // this edge, after the SMs
+  if (retired_ == total_ && on_launch_done) on_launch_done();
+}
+
+uint64_t BlockDispatcher::clock_edge(uint64_t) {
+  dispatch();
+  return kNever;
+}
+
+// Every block that fits goes out, in block order, each to the SM the placement chooses.
+void BlockDispatcher::dispatch() {
+  while (next_ < total_) {
+    for (size_t i = 0; i < sms_.size(); ++i) fits_[i] = sms_[i]->can_accept(usage_);
+    const int s = placement_->choose(uint32_t(next_), fits_);
+    if (s < 0) break;
+    sms_[size_t(s)]->launch_block(std::make_unique<Block>(*launch_->kernel, *launch_, uint32_t(next_), uint32_t(s)), usage_);
+    ++next_;
+  }
+}
+
+}  // namespace warptlm

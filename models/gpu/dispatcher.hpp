@@ -1,0 +1,54 @@
+// The thread-block dispatcher: hands a launch's blocks to the SMs, in block
+// order, each to the SM its placement policy chooses among those with room.
+// It is a clocked block of the core domain that takes each edge after the SMs:
+// it sends the first blocks when the launch starts, and in an edge where SMs
+// retire blocks it looks again once every retirement of that edge is known, so
+// the choice never depends on which SM ran first. An SM starts a block at its
+// first edge after receiving it (a registered input, docs/determinism.md).
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <systemc>
+#include <vector>
+
+#include "common/clock_domain.hpp"
+#include "gpu/placement.hpp"
+#include "isa/simt.hpp"
+#include "sm/sm.hpp"
+
+namespace warptlm {
+
+class BlockDispatcher : public sc_core::sc_module, public ClockedBlock {
+ public:
+  // Joins `clock` (after the SMs, which must have joined already).
+  BlockDispatcher(sc_core::sc_module_name name, ClockDomain& clock, std::vector<Sm*> sms,
+                  std::unique_ptr<PlacementPolicy> placement);
+
+  // Start a launch of `blocks` blocks of `usage` each; the first go out now.
+  void begin_launch(LaunchState& L, const BlockUsage& usage, uint64_t blocks);
+  // An SM retired a block of the launch in flight.
+  void block_retired();
+  bool launch_running() const { return retired_ < total_; }
+  uint64_t blocks_retired() const { return retired_; }
+  uint64_t blocks_total() const { return total_; }
+  uint64_t last_retire_cycle() const { return last_retire_cycle_; }
+  const PlacementPolicy& placement() const { return *placement_; }
+  std::function<void()> on_launch_done;  // the launch's last block retired
+
+ private:
+  uint64_t clock_edge(uint64_t cycle) override;
+  void dispatch();
+
+  ClockDomain& clock_;
+  uint32_t clock_index_;
+  sc_core::sc_time period_;
+  std::vector<Sm*> sms_;
+  std::unique_ptr<PlacementPolicy> placement_;
+  std::vector<bool> fits_;
+  LaunchState* launch_ = nullptr;
+  BlockUsage usage_;
+  uint64_t next_ = 0, total_ = 0, retired_ = 0, last_retire_cycle_ = 0;
+};
+
+}  // namespace warptlm
