@@ -24,6 +24,9 @@ inline uint64_t edge_after(const sc_core::sc_time& period, const sc_core::sc_tim
   return t.value() / period.value() + 1;
 }
 
+// The edge of `cycle` in SystemC time units (a compare on hot paths needs no sc_time).
+inline uint64_t edge_value(const sc_core::sc_time& period, uint64_t cycle) { return cycle * period.value(); }
+
 // The time of the edge of `cycle`.
 inline sc_core::sc_time edge_time(const sc_core::sc_time& period, uint64_t cycle) {
   return sc_core::sc_time::from_value(cycle * period.value());

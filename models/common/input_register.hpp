@@ -36,10 +36,9 @@ class InputRegister {
     }
   }
   bool empty() const { return head_ == q_.size(); }
-  // Hand every message that arrived before the edge at `edge` to f(port, msg), in order.
+  // Hand every message that arrived before the edge at time value `e` (edge_value()) to f(port, msg), in order.
   template <class F>
-  void take_before(const sc_core::sc_time& edge, F&& f) {
-    const uint64_t e = edge.value();
+  void take_before(uint64_t e, F&& f) {
     while (head_ < q_.size() && q_[head_].time < e) {
       const Entry x = q_[head_++];
       f(x.port, x.msg);
@@ -99,10 +98,8 @@ class RequestBuffer {
     q_.push_back(Entry{p, sc_core::sc_time_stamp().value()});
     return p;
   }
-  // The oldest request that arrived before the edge at `edge`, or null.
-  const Entry* head(const sc_core::sc_time& edge) const {
-    return head_ < q_.size() && q_[head_].time < edge.value() ? &q_[head_] : nullptr;
-  }
+  // The oldest request that arrived before the edge at time value `e` (edge_value()), or null.
+  const Entry* head(uint64_t e) const { return head_ < q_.size() && q_[head_].time < e ? &q_[head_] : nullptr; }
   // The head moves on into the block in cycle `cycle`; its slot frees from the next cycle.
   void pop(uint64_t cycle) {
     if (taken_cycle_ != cycle) { taken_cycle_ = cycle; taken_ = 0; }

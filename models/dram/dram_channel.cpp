@@ -86,7 +86,9 @@ tlm::tlm_sync_enum DramChannel::nb_transport_fw(tlm::tlm_generic_payload& p, tlm
                                                 sc_core::sc_time&) {
   if (ph == tlm::END_RESP) return tlm::TLM_COMPLETED;
   if (ph != tlm::BEGIN_REQ) return tlm::TLM_ACCEPTED;
-  wake_.notify(edge_time(period_, next_edge_after_now(period_)) - sc_core::sc_time_stamp());
+  // Taken at the next edge; while the queue is full the column command that frees a slot
+  // wakes the channel anyway (either order in this instant gives that same next edge).
+  if (!free_.empty()) wake_.notify(edge_time(period_, next_edge_after_now(period_)) - sc_core::sc_time_stamp());
   if (in_.offer(p, cycle())) {  // into the input buffer
     ph = tlm::END_REQ;
     return tlm::TLM_UPDATED;
@@ -104,7 +106,7 @@ void DramChannel::take_requests(int64_t now) {
     socket->nb_transport_bw(*p, ph, t);
   }
   while (!free_.empty()) {
-    const RequestBuffer::Entry* h = in_.head(edge_time(period_, uint64_t(now)));
+    const RequestBuffer::Entry* h = in_.head(edge_value(period_, uint64_t(now)));
     if (!h) break;
     tlm::tlm_generic_payload* p = h->p;
     const int64_t sent = int64_t(edge_at_or_after(period_, sc_core::sc_time::from_value(h->time)));
@@ -145,8 +147,10 @@ void DramChannel::tick() {
   take_requests(now);
   int64_t next = order_.empty() ? kNone : schedule(now);
   if (ring_count_) next = std::min(next, ring_[ring_head_].done);
-  // the buffer moves on while the queue has room; a refused request is admitted as soon as a slot frees
-  if (in_.has_waiting() || (!in_.empty() && !free_.empty())) next = std::min(next, now + 1);
+  // The buffer moves on while the queue has room, and a refused request is admitted once a
+  // buffer slot is free; while the queue is full the column command that frees it wakes us.
+  if ((!in_.empty() && !free_.empty()) || (in_.has_waiting() && in_.size() < RequestBuffer::kDepth))
+    next = std::min(next, now + 1);
   if (next == kNone) {
     next_trigger(wake_);  // idle: sleep until a request arrives
     return;

@@ -115,7 +115,7 @@ void Crossbar::take_requests(uint64_t now) {
       sm_socket[i]->nb_transport_bw(*p, ph, t);
     }
     if (stalled_[i]) continue;
-    if (const RequestBuffer::Entry* h = b.head(edge_time(period_, now))) request_arrived(i, *h->p, now);
+    if (const RequestBuffer::Entry* h = b.head(edge_value(period_, now))) request_arrived(i, *h->p, now);
   }
 }
 
@@ -184,13 +184,13 @@ tlm::tlm_sync_enum Crossbar::nb_transport_bw(int part, tlm::tlm_generic_payload&
 // What arrived before this edge: first the partitions (a taken head frees a
 // FIFO slot, a response enters its return port), then the SM ports in order.
 void Crossbar::take_inputs(uint64_t now) {
-  from_parts_.take_before(edge_time(period_, now), [&](uint32_t q, const Input& in) {
+  from_parts_.take_before(edge_value(period_, now), [&](uint32_t q, const Input& in) {
     OutPort& o = out_[q];
     const bool is_head = o.awaiting_end_req && !o.fifo.empty() && o.fifo.front().p == in.p;
     if (is_head) partition_accepted(q, now);  // END_REQ, or a BEGIN_RESP that implies it
     if (in.phase == tlm::BEGIN_RESP) enqueue_response(q, *in.p, now);
   });
-  from_sms_.take_before(edge_time(period_, now), [&](uint32_t i, const Input&) {
+  from_sms_.take_before(edge_value(period_, now), [&](uint32_t i, const Input&) {
     ret_[i].awaiting_end_resp = false;  // END_RESP: the SM took a response it had left open
   });
   take_requests(now);
@@ -241,7 +241,8 @@ void Crossbar::tick() {
     if (!r.fifo.empty() && !r.awaiting_end_resp) next = std::min(next, std::max(r.fifo.front().deliver, now + 1));
   if (!from_sms_.empty() || !from_parts_.empty()) next = std::min(next, now + 1);
   for (uint32_t i = 0; i < in_.size(); ++i)
-    if (in_[i].has_waiting() || (!stalled_[i] && !in_[i].empty())) next = std::min(next, now + 1);
+    if ((!stalled_[i] && !in_[i].empty()) || (in_[i].has_waiting() && in_[i].size() < RequestBuffer::kDepth))
+      next = std::min(next, now + 1);
   if (next != UINT64_MAX) wake_at(next);
 }
 

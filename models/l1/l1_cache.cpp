@@ -100,7 +100,10 @@ void L1DataCache::tick() {
   if (!resp_.empty()) next = std::min(next, std::max(resp_.front().due, c + 1));
   if (!blocked_ && !in_.empty()) next = std::min(next, std::max(in_.front().cycle, c + 1));
   if (!down_q_.empty() && !down_inflight_) next = std::min(next, c + 1);
-  if (!fills_.empty() || !from_below_.empty() || waiting_) next = std::min(next, c + 1);
+  if (!fills_.empty() || !from_below_.empty()) next = std::min(next, c + 1);
+  // a refused request is admitted once a buffer slot is free: at the next edge only if one
+  // frees now; a head blocked by a reservation fail is woken by what unblocks it
+  if (waiting_ && in_.size() < RequestBuffer::kDepth) next = std::min(next, c + 1);
   if (next == UINT64_MAX) next_trigger(wake_);
   else next_trigger(edge(next) - now, wake_);
 }
@@ -536,7 +539,7 @@ tlm::tlm_sync_enum L1DataCache::downstream_bw(tlm::tlm_generic_payload& p, tlm::
 // What came from below before this edge: END_REQ frees the miss queue's head;
 // a response brings a fill, a forwarded answer or a write-back's end.
 void L1DataCache::take_from_below() {
-  from_below_.take_before(sc_core::sc_time_stamp(), [&](uint32_t, const Input& in) {
+  from_below_.take_before(sc_core::sc_time_stamp().value(), [&](uint32_t, const Input& in) {
     if (in.p == down_inflight_) downstream_accepted();  // END_REQ, or a BEGIN_RESP that implies it
     if (in.phase == tlm::BEGIN_RESP) downstream_response(*in.p);
   });

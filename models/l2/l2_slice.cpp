@@ -231,11 +231,11 @@ tlm::tlm_sync_enum L2Slice::nb_transport_fw(int port, tlm::tlm_generic_payload& 
 // resources), then upstream: END_RESP, and a request that waited for room in
 // its port's input buffer gets it (and its END_REQ).
 void L2Slice::take_inputs(uint64_t now) {
-  from_dram_.take_before(edge_time(period_, now), [&](uint32_t, const Input& in) {
+  from_dram_.take_before(edge_value(period_, now), [&](uint32_t, const Input& in) {
     if (in.p == down_inflight_) miss_accepted(now);  // END_REQ, or a BEGIN_RESP that implies it
     if (in.phase == tlm::BEGIN_RESP) fill(*in.p, now);
   });
-  from_up_.take_before(edge_time(period_, now), [&](uint32_t, const Input&) { up_awaiting_end_resp_ = false; });
+  from_up_.take_before(edge_value(period_, now), [&](uint32_t, const Input&) { up_awaiting_end_resp_ = false; });
   for (size_t i = 0; i < in_.size(); ++i)
     if (tlm::tlm_generic_payload* p = in_[i].admit_waiting(now)) {
       tlm::tlm_phase ph = tlm::END_REQ;
@@ -347,7 +347,7 @@ void L2Slice::tick() {
   uint64_t next = UINT64_MAX;
   for (const RequestBuffer& b : in_) {
     if (!b.empty() && !blocked_) next = std::min(next, std::max(next_lookup_, now + 1));
-    if (b.has_waiting()) next = std::min(next, now + 1);
+    if (b.has_waiting() && b.size() < RequestBuffer::kDepth) next = std::min(next, now + 1);  // a slot frees now
   }
   if (!miss_q_.empty() && !down_inflight_) next = std::min(next, std::max(miss_q_.front().ready, now + 1));
   if (!resp_heap_.empty() && !up_awaiting_end_resp_) next = std::min(next, std::max(resp_heap_.front().ready, now + 1));
@@ -363,7 +363,7 @@ void L2Slice::lookup_oldest(uint64_t now) {
   const RequestBuffer::Entry* h = nullptr;
   size_t port = 0;
   for (size_t i = 0; i < in_.size(); ++i)
-    if (const RequestBuffer::Entry* e = in_[i].head(edge_time(period_, now)))
+    if (const RequestBuffer::Entry* e = in_[i].head(edge_value(period_, now)))
       if (!h || e->time < h->time) { h = e; port = i; }
   if (!h) return;
   tlm::tlm_generic_payload* p = h->p;

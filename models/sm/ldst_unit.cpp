@@ -206,7 +206,7 @@ void Sm::response_arrived(uint32_t mo) {
 // Responses that arrived before this edge, global before shared when they
 // arrived together (a registered input).
 void Sm::take_responses() {
-  responses_in_.take_before(edge_time(period_, cycle_), [this](uint32_t, uint32_t mo) { response_arrived(mo); });
+  responses_in_.take_before(edge_value(period_, cycle_), [this](uint32_t, uint32_t mo) { response_arrived(mo); });
 }
 
 // Backward path of either socket: END_REQ frees the queue for its next

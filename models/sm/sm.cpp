@@ -154,7 +154,7 @@ void Sm::launch_block(std::unique_ptr<Block> b, const BlockUsage& u) {
 }
 
 void Sm::install_arrived_blocks() {
-  const uint64_t edge = edge_time(period_, cycle_).value();
+  const uint64_t edge = edge_value(period_, cycle_);
   size_t n = 0;
   while (n < arriving_.size() && arriving_[n].time < edge) install_block(std::move(arriving_[n].block), arriving_[n].usage), ++n;
   if (n) arriving_.erase(arriving_.begin(), arriving_.begin() + long(n));
