@@ -30,6 +30,15 @@ class RunError : public std::runtime_error {
   explicit RunError(const std::string& what) : std::runtime_error(what) {}
 };
 
+// A run that ended before its work did, with its stats kept: `status` is
+// "limit" (a run limit), "deadlock" (nothing left to do, or the watchdog saw no
+// progress) or "interrupted" (SIGINT/SIGTERM).
+class RunStopped : public RunError {
+ public:
+  RunStopped(std::string status, const std::string& what) : RunError(what), status(std::move(status)) {}
+  std::string status;
+};
+
 // Closest candidate by edit distance, or "" if none is close enough;
 // used for "did you mean" suggestions.
 std::string closest_match(const std::string& word, const std::vector<std::string>& candidates);

@@ -186,7 +186,7 @@ void StatsRegistry::clear() {
 // ------------------------------------------------------------------ outputs
 
 std::string stats_json(const std::vector<KernelStats>& kernels, const std::map<std::string, double>& counters,
-                       const SimSpeed& sim, const Samples* samples) {
+                       const SimSpeed& sim, const Samples* samples, const RunStatus& status) {
   std::string out = "{\n  \"counters\": ";
   json_map(out, counters, "  ");
   out += ",\n  \"kernels\": ";
@@ -202,6 +202,7 @@ std::string stats_json(const std::vector<KernelStats>& kernels, const std::map<s
       out += "      \"cycles\": " + number(double(k.cycles), true) + ",\n";
       out += "      \"ipc\": " + number(k.ipc(), true) + ",\n";
       out += "      \"name\": " + json_string(k.name) + ",\n";
+      out += "      \"status\": " + json_string(k.status) + ",\n";
       out += "      \"thread_instructions\": " + number(double(k.thread_instructions), true) + ",\n";
       out += std::string("      \"verified\": ") + (k.verified ? "true" : "false") + ",\n";
       out += "      \"warp_instructions\": " + number(double(k.warp_instructions), true) + "\n";
@@ -209,6 +210,7 @@ std::string stats_json(const std::vector<KernelStats>& kernels, const std::map<s
     }
     out += "  ]";
   }
+  if (!status.message.empty()) out += ",\n  \"message\": " + json_string(status.message);
   if (samples && !samples->cycle.empty()) {
     out += ",\n  \"samples\": {\n    \"cycle\": [";
     for (size_t i = 0; i < samples->cycle.size(); ++i) out += (i ? ", " : "") + number(double(samples->cycle[i]), true);
@@ -225,19 +227,21 @@ std::string stats_json(const std::vector<KernelStats>& kernels, const std::map<s
   out += "    \"cycles_per_sec\": " + number(sim.cycles_per_sec, true) + ",\n";
   out += "    \"wall_seconds\": " + number(sim.wall_seconds, true) + ",\n";
   out += "    \"warp_inst_per_sec\": " + number(sim.warp_inst_per_sec, true) + "\n";
-  out += "  }\n}\n";
+  out += "  },\n  \"status\": " + json_string(status.status) + "\n}\n";
   return out;
 }
 
 std::string stats_txt(const std::vector<KernelStats>& kernels, const std::map<std::string, double>& counters,
-                      const SimSpeed& sim) {
+                      const SimSpeed& sim, const RunStatus& status) {
   std::string out;
   auto line = [&out](const std::string& name, const std::string& value) { out += name + " = " + value + "\n"; };
+  line("status", status.status);
   uint64_t cycles = 0, insts = 0, warp_insts = 0;
   for (size_t i = 0; i < kernels.size(); ++i) {
     const KernelStats& k = kernels[i];
     const std::string p = "kernel" + std::to_string(i) + ".";
     line(p + "name", one_line(k.name));
+    line(p + "status", k.status);
     line(p + "cycles", number(double(k.cycles), false));
     line(p + "warp_instructions", number(double(k.warp_instructions), false));
     line(p + "thread_instructions", number(double(k.thread_instructions), false));

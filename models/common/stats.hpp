@@ -76,8 +76,16 @@ struct KernelStats {
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
   bool verified = false;
+  std::string status = "ok";  // ok, or how the launch ended early: limit | deadlock | interrupted (figures partial)
   std::map<std::string, double> counters;
   double ipc() const { return cycles ? double(thread_instructions) / double(cycles) : 0.0; }
+};
+
+// How the run ended: ok, fault, deadlock, limit, interrupted or wrong_result,
+// and the message that said why (empty when ok).
+struct RunStatus {
+  std::string status = "ok";
+  std::string message;
 };
 
 struct SimSpeed {
@@ -100,11 +108,11 @@ struct Samples {
 // Numbers that are whole are written as integers; JSON strings are escaped.
 // With samples, a "samples": {"cycle": [...], "interval": N, "series": {name: [...]}} entry is added.
 std::string stats_json(const std::vector<KernelStats>& kernels, const std::map<std::string, double>& counters,
-                       const SimSpeed& sim, const Samples* samples = nullptr);
+                       const SimSpeed& sim, const Samples* samples = nullptr, const RunStatus& status = {});
 // stats.txt: "name = value" lines: kernel-level lines first ("kernel0.name = ...",
 // "gpu_tot_sim_cycle", "gpu_tot_sim_insn", "gpu_tot_ipc" with GPGPU-Sim meanings), then counters.
 std::string stats_txt(const std::vector<KernelStats>& kernels, const std::map<std::string, double>& counters,
-                      const SimSpeed& sim);
+                      const SimSpeed& sim, const RunStatus& status = {});
 void write_file(const std::string& path, const std::string& text);  // atomic: temp + rename; InputError if unwritable
 
 }  // namespace warptlm

@@ -9,6 +9,7 @@
 #include "gpu/dispatcher.hpp"
 #include "gpu/flat_memory.hpp"
 #include "gpu/monitor.hpp"
+#include "gpu/run_control.hpp"
 #include "isa/passes/passes.hpp"
 #include "gpu/occupancy.hpp"
 #include "gpu/placement.hpp"
@@ -50,6 +51,7 @@ void GpuParams::declare(ParamTable& t) {
                "global memory below the SMs: L1D, crossbar, L2 slices and DRAM channels, or one fixed-latency target");
   t.int_param("mem.partitions", 6, 1, 64, "memory partitions: one L2 slice and one DRAM channel each");
   t.int_param("mem.fixed_latency", 400, 1, 100000, "core cycles of the flat global memory (mem.model: flat)");
+  RunLimits::declare(t);
   SmParams::declare(t);
   SharingParams::declare(t);
   declare_ss_pass_params(t);
@@ -170,6 +172,20 @@ Gpu::Gpu(const Config& cfg, StatsRegistry& stats) : p_(GpuParams::from(cfg)), st
   }
   mp.progress_after_seconds = cfg.get_float("sim.progress_after");
   monitor_ = std::make_unique<Monitor>("monitor", *period_, uint64_t(cfg.get_int("stats.sample_interval")), stats_, mp);
+  RunControl::Probes rp;
+  rp.launch_running = [this] { return dispatcher_->launch_running(); };
+  rp.cycles = [this] { return cycles_ctr_->value + (cycle_now(*period_) - launch_start_); };
+  rp.instructions = [this] {
+    uint64_t n = 0;
+    for (auto& s : sms_) n += s->issued_warp_instructions();
+    return n;
+  };
+  rp.progress = [this] {
+    uint64_t n = blocks_ctr_->value + dispatcher_->blocks_retired();
+    for (auto& s : sms_) n += s->progress_events();
+    return n;
+  };
+  run_control_ = std::make_unique<RunControl>("run_control", *period_, RunLimits::from(cfg), rp);
   if (const int64_t every = cfg.get_int("sim.idle_module"))
     idle_ = std::make_unique<IdleWaker>("idle_module", *period_, uint64_t(every), [this] { return dispatcher_->launch_running(); });
 
@@ -272,6 +288,7 @@ LaunchResult Gpu::launch(const std::string& kernel, const LaunchDims& dims, cons
   *blocks_ctr_ += blocks;
   r.counters = StatsRegistry::delta(before, stats_.snapshot());
   launches_.push_back(r);
+  if (!r.status.empty()) throw RunStopped(r.status, r.message);
   return r;
 }
 
@@ -319,14 +336,17 @@ void Gpu::run_timing(const KernelInfo& k, LaunchState& L, uint64_t blocks, uint3
     if (plan.shsm)
       if (const KernelInfo* opt = ss_version(k)) L.kernel = opt;
   }
-  const KernelInfo& run = *L.kernel;  // the code the blocks execute
   uint64_t wi0 = 0, ti0 = 0;
   for (auto& s : sms_) { wi0 += s->retired_warp_instructions(); ti0 += s->retired_thread_instructions(); }
   const uint64_t start = uint64_t(sc_core::sc_time_stamp() / *period_);
+  launch_start_ = start;
+  uint64_t issued0 = 0;
+  for (auto& s : sms_) issued0 += s->issued_warp_instructions();
   dispatcher_->begin_launch(L, *usage_, blocks);
   if (!run_error_.empty()) throw RunError(run_error_);  // a previous launch stopped the simulation
   monitor_->begin_launch(k.name);
   if (idle_) idle_->begin_launch();
+  run_control_->begin_launch();
   // Runs until the last block retires (the dispatcher pauses the simulation
   // there, so what is still in flight below carries over into whatever the
   // host does next), or until nothing is left to do (a deadlock).
@@ -334,15 +354,21 @@ void Gpu::run_timing(const KernelInfo& k, LaunchState& L, uint64_t blocks, uint3
   monitor_->end_launch();
   if (!run_error_.empty()) throw RunError(run_error_);
   if (dispatcher_->launch_running()) {
+    // Ended before its last block: a run limit, the watchdog, an interrupt, or nothing left to do.
+    const RunStop why = run_control_->stopped();
     std::ostringstream os;
-    os << "deadlock in kernel '" << k.name << "': " << (dispatcher_->blocks_total() - dispatcher_->blocks_retired())
-       << " blocks never finished; resident warps:";
-    for (auto& s : sms_)
-      for (auto& w : s->slots())
-        if (w.resident && !w.fw->done)
-          os << " sm" << s->id() << "/block " << w.block->linear_id << "/warp " << w.fw->index << " ("
-             << (w.fw->at_barrier ? "at a barrier, " : "") << run.origin << ":" << run.prog[w.fw->pc() == kNoPc ? 0 : w.fw->pc()].line << ")";
-    throw RunError(os.str());
+    r.status = why == RunStop::Limit ? "limit" : why == RunStop::Interrupted ? "interrupted" : "deadlock";
+    if (why == RunStop::None) os << "deadlock in kernel '" << k.name << "': nothing left to do";
+    else if (why == RunStop::Watchdog) os << "deadlock in kernel '" << k.name << "': " << run_control_->reason();
+    else os << "kernel '" << k.name << "' stopped: " << run_control_->reason();
+    os << "; " << (dispatcher_->blocks_total() - dispatcher_->blocks_retired()) << " blocks never finished; resident warps:";
+    for (auto& s : sms_) s->describe_warps(os, why == RunStop::Watchdog);
+    r.message = os.str();
+    r.cycles = cycle_now(*period_) - start + 1;
+    for (auto& s : sms_) r.warp_instructions += s->issued_warp_instructions();
+    r.warp_instructions -= issued0;
+    r.thread_instructions = 0;  // per-thread counts are kept with retired blocks only
+    return;
   }
   r.cycles = dispatcher_->last_retire_cycle() - start + 1;
   for (auto& d : drams_) d->end_window(edge_time(*period_, dispatcher_->last_retire_cycle() + 1));

@@ -48,6 +48,8 @@ struct LaunchResult {
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
   std::map<std::string, double> counters;  // this launch's share of every counter
+  std::string status;   // "" when the launch finished; else limit | deadlock | interrupted (its figures are partial)
+  std::string message;  // why it stopped, with what each warp waited on
 };
 
 class Sm;
@@ -64,6 +66,7 @@ class BlockDispatcher;
 class Monitor;
 class ClockDomain;
 class IdleWaker;
+class RunControl;
 struct BlockUsage;
 struct SmParams;
 
@@ -125,12 +128,14 @@ class Gpu {
   uint32_t ss_bank_row_ = 128;  // bytes across all shared-memory banks: the sharing layout's alignment
   std::unique_ptr<BlockDispatcher> dispatcher_;
   std::unique_ptr<Monitor> monitor_;
-  std::unique_ptr<IdleWaker> idle_;  // sim.idle_module: the observation-invariance test aid
+  std::unique_ptr<IdleWaker> idle_;
+  std::unique_ptr<RunControl> run_control_;  // run limits, the watchdog and interrupts  // sim.idle_module: the observation-invariance test aid
   std::unique_ptr<sc_core::sc_time> period_;
   // the launch in flight
   std::unique_ptr<LaunchState> launch_;
   std::unique_ptr<BlockUsage> usage_;
   uint64_t clock_ = 0;
+  uint64_t launch_start_ = 0;  // core cycle the launch in flight started
   std::string run_error_;  // first fault raised inside the simulation
   double sim_seconds_ = 0;
 };

@@ -456,6 +456,10 @@ void Sm::execute(WarpSlot& w, const Instr& in, uint32_t unit, bool on_unit) {
     ++w.inflight;
     completions_.push(Completion{cycle_ + op.latency + groups - 1, seq_++, w.slot, &in, false});
   }
+  // Progress, for the run's watchdog: a write to memory, a barrier arrival or an exit.
+  if (st == StepStatus::Exited || in.op == Op::Bar || in.op == Op::BarArrive || in.op == Op::BarRed ||
+      ((in.op == Op::St || in.op == Op::Atom || in.op == Op::Red) && f.addr_mask))
+    ++progress_;
   if (st == StepStatus::Exited) {
     w.block->warp_exited();
     if (p_.warp_limit) update_warp_limit();
@@ -512,4 +516,25 @@ uint32_t Sm::start_fetches() {
   return started;
 }
 
+// ---------------------------------------------------------------- reports
+
+void Sm::describe_warps(std::ostream& os, bool spinning) const {
+  for (const WarpSlot& w : slots_) {
+    if (!w.resident || w.fw->done) continue;
+    const Warp& f = *w.fw;
+    uint32_t pc = f.pc() == kNoPc ? 0 : f.pc();
+    // a warp at a barrier has moved past it: name the barrier
+    if (f.at_barrier && pc > 0 && (f.kernel.prog[pc - 1].op == Op::Bar || f.kernel.prog[pc - 1].op == Op::BarRed)) --pc;
+    const Instr& in = f.kernel.prog[pc];
+    const char* now = w.blocked == Stall::LongMem || w.last_stall == Stall::LongMem ? "waits on a memory request"
+                      : w.last_stall == Stall::Other                          ? "is held by an issue gate (a mechanism's lock or filter)"
+                      : w.inflight                                            ? "waits on results in flight"
+                                                                              : "is ready to issue";
+    std::string what = f.at_barrier ? "waits at a barrier" : spinning ? std::string("spins without progress (now ") + now + ")" : now;
+    os << "\n  sm" << id_ << "/block " << w.block->linear_id << "/warp " << f.index << " " << what << " at pc " << pc
+       << ", " << f.kernel.origin << ":" << in.line << " `" << in.text << "`";
+  }
+}
+
 }  // namespace warptlm
+

@@ -11,6 +11,7 @@
 // stall reason they would have repeated.
 #pragma once
 #include <deque>
+#include <iosfwd>
 #include <functional>
 #include <memory>
 #include <queue>
@@ -80,6 +81,14 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   SharingUnit* sharing() { return sharing_.get(); }
   // Instructions of the warps of retired blocks (the functional warps' own counts).
   uint64_t retired_warp_instructions() const { return done_warp_insts_; }
+  // Warp instructions issued so far (all blocks, retired or not).
+  uint64_t issued_warp_instructions() const { return warp_insts_->value; }
+  // Events that show the SM's warps are getting somewhere (exits, memory writes, barrier arrivals).
+  uint64_t progress_events() const { return progress_; }
+  // One line per resident warp: where it is and what it waits on (a barrier, a memory
+  // request, a mechanism's issue gate), with the PTX line at its PC. `spinning`: the
+  // watchdog saw no progress, so a warp at no barrier is looping (and says what it waits on now).
+  void describe_warps(std::ostream& os, bool spinning) const;
   uint64_t retired_thread_instructions() const { return done_thread_insts_; }
   // The launch in flight; `clock` receives the current cycle for %clock.
   void set_launch(const LaunchState* L, uint64_t* clock) { launch_ = L; clock_out_ = clock; }
@@ -219,6 +228,7 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   Counter *warp_insts_, *thread_insts_, *active_cycles_, *mem_requests_, *mem_responses_, *blocks_done_;
   Counter *icache_hits_ = nullptr, *icache_misses_ = nullptr, *ccache_hits_ = nullptr, *ccache_misses_ = nullptr;
   uint64_t done_warp_insts_ = 0, done_thread_insts_ = 0;
+  uint64_t progress_ = 0;
   std::vector<std::array<Counter*, size_t(Stall::Count)>> stall_;
 };
 

@@ -330,6 +330,10 @@ TEST_CASE("BYO PTX: wrong reference -> exit 1", "[cli][byo]") {
   auto r = warptlm(t, "run " + q(yaml) + " --set sim.mode=functional --out " + q(t / "out"), t / "elsewhere");
   INFO(r.out);
   CHECK(r.code == 1);
+  // the stats are written all the same, with the run's end
+  const YAML::Node st = YAML::LoadFile(t / "out/stats.json");
+  CHECK(st["status"].as<std::string>() == "wrong_result");
+  CHECK(contains(st["message"].as<std::string>(), "result mismatch"));
 }
 
 TEST_CASE("BYO PTX: a kernel that faults -> exit 1 naming the PTX line", "[cli][byo]") {
@@ -340,6 +344,9 @@ TEST_CASE("BYO PTX: a kernel that faults -> exit 1 naming the PTX line", "[cli][
   CHECK(r.code == 1);
   CHECK((contains(r.out, "byo.ptx:") || contains(r.out, "PTX")));
   CHECK(contains(lower(r.out), "0x"));
+  const YAML::Node st = YAML::LoadFile(t / "out/stats.json");
+  CHECK(st["status"].as<std::string>() == "fault");
+  CHECK(contains(st["message"].as<std::string>(), "byo.ptx:"));
 }
 
 TEST_CASE("BYO PTX: malformed PTX -> exit 2 naming the .ptx file and line", "[cli][byo][error]") {

@@ -23,8 +23,13 @@ void declare_all_params();
 // A config or overlay NAME -> scenarios/<kind>/NAME.yaml; a path is used as is.
 std::string resolve_scenario(const std::string& name_or_path, const std::string& kind);
 
-// One run; returns the exit code (0 verified, 1 wrong result). Throws
-// InputError (exit 2) and RunError (exit 1).
+// Exit code of a run stopped by sim.max_cycles, sim.max_instructions or
+// sim.max_wall_seconds; an interrupted run exits 128 + the signal (130, 143).
+constexpr int kExitLimit = 3;
+
+// One run; writes stats.json (with its status) whatever its end and returns the
+// exit code (0 ok, kExitLimit, 128 + signal). Throws InputError (exit 2) and
+// RunError for a fault, a deadlock or a wrong result (exit 1).
 int run_command(const RunOptions& opt);
 
 // The demo: a few workloads, functional, with a summary table.

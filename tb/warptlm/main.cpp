@@ -2,7 +2,8 @@
 //   warptlm run [RUN.yaml] [--workload NAME] [--size S] [--config C] [--overlay O ...] [--set k=v ...] [--out DIR] [--vcd F]
 //   warptlm demo | workloads | params
 //   warptlm ptx-opt IN.ptx [-o OUT.ptx] [--threshold T]   (scratchpad-sharing compiler passes)
-// Exit 0 on success, 1 when a run fails (fault, deadlock, wrong result), 2 on bad usage or input.
+// Exit 0 on success, 1 when a run fails (fault, deadlock, wrong result), 2 on bad usage or input,
+// 3 when a run limit stops it, 128 + the signal when interrupted (130, 143).
 #include <boost/program_options.hpp>
 #include <cstdlib>
 #include <iomanip>

@@ -1,4 +1,5 @@
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -13,6 +14,7 @@
 #include "app.hpp"
 #include "common/errors.hpp"
 #include "gpu/gpu.hpp"
+#include "gpu/run_control.hpp"
 #include "runtime/device.hpp"
 #include "workloads/workload.hpp"
 
@@ -169,19 +171,39 @@ int run_command(const RunOptions& cli) {
   StatsRegistry stats;
   Gpu gpu(cfg, stats);
   Device dev(gpu);
+  // Ctrl-C and SIGTERM stop the run at the next look of the run control; the
+  // stats gathered so far are written as usual (docs/run-control.md).
+  std::signal(SIGINT, RunControl::request_interrupt);
+  std::signal(SIGTERM, RunControl::request_interrupt);
   const auto t0 = std::chrono::steady_clock::now();
   bool verified = false, compared = true;
   std::string detail;
-  std::string label;
-  if (wl) {
-    WorkloadResult r = wl->run(dev, size, uint64_t(cfg.get_int("sim.seed")));
-    verified = r.verified;
-    detail = r.detail;
-    label = opt.workload + " (" + size_name(size) + ")";
-  } else {
-    verified = run_byo_kernel(dev, opt.run_file, out_dir, detail, compared);
-    label = opt.run_file;
+  std::string label = wl ? opt.workload + " (" + size_name(size) + ")" : opt.run_file;
+  RunStatus rs;
+  try {
+    if (wl) {
+      WorkloadResult r = wl->run(dev, size, uint64_t(cfg.get_int("sim.seed")));
+      verified = r.verified;
+      detail = r.detail;
+    } else {
+      verified = run_byo_kernel(dev, opt.run_file, out_dir, detail, compared);
+    }
+  } catch (const RunStopped& e) {
+    rs.status = e.status;
+    rs.message = e.what();
+  } catch (const RunError& e) {
+    rs.status = "fault";
+    rs.message = e.what();
   }
+  if (rs.status == "ok" && RunControl::interrupt_signal()) {
+    rs.status = "interrupted";
+    rs.message = "interrupted by signal " + std::to_string(RunControl::interrupt_signal()) + " after the last launch";
+  }
+  if (rs.status == "ok" && !verified && compared) {
+    rs.status = "wrong_result";
+    rs.message = "result mismatch: " + detail;
+  }
+  if (rs.status != "ok") verified = false;
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   std::vector<KernelStats> ks;
@@ -193,6 +215,7 @@ int run_command(const RunOptions& cli) {
     k.warp_instructions = l.warp_instructions;
     k.thread_instructions = l.thread_instructions;
     k.verified = verified;
+    if (!l.status.empty()) k.status = l.status;
     k.counters = l.counters;
     cycles += l.cycles;
     winst += l.warp_instructions;
@@ -206,10 +229,20 @@ int run_command(const RunOptions& cli) {
   sp.warp_inst_per_sec = simt > 0 ? double(winst) / simt : 0;
   sp.cycles_per_sec = simt > 0 ? double(cycles) / simt : 0;
   auto counters = stats.values();
-  write_file((fs::path(out_dir) / "stats.json").string(), stats_json(ks, counters, sp, gpu.samples()));
-  write_file((fs::path(out_dir) / "stats.txt").string(), stats_txt(ks, counters, sp));
+  write_file((fs::path(out_dir) / "stats.json").string(), stats_json(ks, counters, sp, gpu.samples(), rs));
+  write_file((fs::path(out_dir) / "stats.txt").string(), stats_txt(ks, counters, sp, rs));
   cfg.write_resolved((fs::path(out_dir) / "config.resolved.yaml").string());
 
+  // Every end writes its stats first; then a stopped run says why and exits with its code.
+  if (rs.status == "limit") {
+    std::cerr << "warptlm: stopped: " << rs.message << "; partial stats in " << out_dir << "/" << std::endl;
+    return kExitLimit;
+  }
+  if (rs.status == "interrupted") {
+    std::cerr << "warptlm: " << rs.message << "; partial stats in " << out_dir << "/" << std::endl;
+    return 128 + (RunControl::interrupt_signal() ? RunControl::interrupt_signal() : SIGINT);
+  }
+  if (rs.status == "fault" || rs.status == "deadlock") throw RunError(rs.message);
   if (!opt.quiet) {
     std::ostringstream os;
     os << label << ": " << (verified ? "verified" : compared ? "WRONG RESULT" : "not checked (no reference)") << ", "

@@ -1,0 +1,70 @@
+// Run control: the limits and the no-progress watchdog of a timing run, and
+// the host's interrupt. A watcher like the run monitor: it wakes on the core
+// clock every `check` cycles while a launch runs, only reads the model, and
+// stops the simulation (sc_pause) when a limit is reached:
+//   sim.max_cycles         core cycles of the whole run (all launches)
+//   sim.max_instructions   warp instructions of the whole run
+//   sim.max_wall_seconds   wall-clock seconds since the first launch
+//   sim.watchdog_cycles    cycles in which no warp made progress (exited, wrote
+//                          memory, or arrived at a barrier) and no block retired:
+//                          a spinning or deadlocked kernel
+//   an interrupt (SIGINT, SIGTERM) noted by the host with request_interrupt()
+// The platform then ends the launch with partial stats (docs/run-control.md).
+#pragma once
+#include <chrono>
+#include <csignal>
+#include <functional>
+#include <string>
+#include <systemc>
+
+namespace warptlm {
+
+class ParamTable;
+class Config;
+
+struct RunLimits {
+  uint64_t max_cycles = 0, max_instructions = 0, watchdog_cycles = 0;  // 0: none
+  double max_wall_seconds = 0;
+  static void declare(ParamTable& t);
+  static RunLimits from(const Config& c);
+};
+
+enum class RunStop { None, Limit, Watchdog, Interrupted };
+
+class RunControl : public sc_core::sc_module {
+ public:
+  struct Probes {
+    std::function<bool()> launch_running;
+    std::function<uint64_t()> cycles;        // core cycles of the run so far
+    std::function<uint64_t()> instructions;  // warp instructions of the run so far
+    std::function<uint64_t()> progress;      // progress events of the run so far (never decreases)
+  };
+  RunControl(sc_core::sc_module_name n, sc_core::sc_time period, const RunLimits& limits, Probes probes);
+  SC_HAS_PROCESS(RunControl);
+
+  void begin_launch();
+  RunStop stopped() const { return stop_; }
+  const std::string& reason() const { return reason_; }
+
+  // Set from a signal handler: the run stops at the next look, within `check` cycles.
+  static void request_interrupt(int signo) { interrupt_ = signo; }
+  static int interrupt_signal() { return interrupt_; }
+
+ private:
+  void tick();
+  void stop(RunStop s, const std::string& why);
+
+  sc_core::sc_time period_;
+  RunLimits lim_;
+  Probes probes_;
+  uint64_t check_;
+  sc_core::sc_event start_;
+  RunStop stop_ = RunStop::None;
+  std::string reason_;
+  bool started_ = false;
+  std::chrono::steady_clock::time_point t0_;
+  uint64_t last_progress_ = 0, progress_cycle_ = 0;
+  static volatile std::sig_atomic_t interrupt_;
+};
+
+}  // namespace warptlm

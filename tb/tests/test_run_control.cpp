@@ -1,0 +1,192 @@
+// Run control through the warptlm command, as a user meets it: the run limits
+// (sim.max_cycles, sim.max_instructions, sim.max_wall_seconds) stop a kernel that
+// never ends with exit 3 and partial stats; the no-progress watchdog stops a
+// spinning kernel and a barrier deadlock (exit 1) naming each waiting warp and
+// its PTX line; SIGINT and SIGTERM leave a complete stats.json (exit 130, 143).
+// The kernels are tb/tests/kernels/hangs.cu (PTX from nvcc).
+#include <catch2/catch.hpp>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <yaml-cpp/yaml.h>
+
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+#include "cli_util.hpp"
+
+using namespace cli_util;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A run YAML launching `kernel` of hangs.ptx on 4 blocks of 64 threads.
+std::string setup_hang(const TempDir& t, const std::string& kernel) {
+  fs::copy_file(std::string(WARPTLM_SOURCE_DIR) + "/tb/tests/kernels/hangs.ptx", t / "hangs.ptx");
+  const std::string yaml = t / "run.yaml";
+  write_text(yaml,
+             "kernel:\n"
+             "  ptx: hangs.ptx\n"
+             "  name: " + kernel + "\n"
+             "  grid: [4, 1, 1]\n"
+             "  block: [64, 1, 1]\n"
+             "  buffers:\n"
+             "    flag: {type: u32, count: 1, init: zeros}\n"
+             "    out: {type: u32, count: 256, init: zeros}\n"
+             "  args: [flag, out]\n");
+  return yaml;
+}
+
+YAML::Node stats(const TempDir& t) { return YAML::LoadFile(t / "out/stats.json"); }
+
+}  // namespace
+
+TEST_CASE("run control: a finished run says status ok in stats.json and stats.txt", "[run_control]") {
+  TempDir t;
+  auto r = warptlm(t, "run --workload vecadd --size tiny --config gtx480 --out " + q(t / "out") + " -q");
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  const YAML::Node st = stats(t);
+  CHECK(st["status"].as<std::string>() == "ok");
+  CHECK_FALSE(st["message"]);
+  CHECK(st["kernels"][0]["status"].as<std::string>() == "ok");
+  CHECK(contains(slurp(t / "out/stats.txt"), "status = ok\n"));
+}
+
+TEST_CASE("run control: the watchdog stops a spinning kernel and names each spinning warp's PTX line", "[run_control]") {
+  TempDir t;
+  const std::string yaml = setup_hang(t, "spin_on_flag");
+  auto r = warptlm(t, "run " + q(yaml) + " --config gtx480 --set sim.watchdog_cycles=20000 --out " + q(t / "out"));
+  INFO(r.out);
+  CHECK(r.code == 1);
+  CHECK(contains(r.out, "deadlock in kernel 'spin_on_flag'"));
+  CHECK(contains(r.out, "no progress for"));
+  CHECK(contains(r.out, "4 blocks never finished"));
+  // every warp of every block spins on the flag's load loop (hangs.ptx lines 31-33)
+  for (int b = 0; b < 4; ++b)
+    for (int w = 0; w < 2; ++w) CHECK(contains(r.out, "block " + std::to_string(b) + "/warp " + std::to_string(w) + " spins without progress"));
+  CHECK(contains(r.out, "hangs.ptx:33 `@%p1 bra"));
+  const YAML::Node st = stats(t);
+  CHECK(st["status"].as<std::string>() == "deadlock");
+  CHECK(st["kernels"][0]["status"].as<std::string>() == "deadlock");
+  // it stopped once the watchdog window had passed, within one look (1/16 of it)
+  const uint64_t cycles = st["kernels"][0]["cycles"].as<uint64_t>();
+  CHECK(cycles >= 20000);
+  CHECK(cycles <= 20000 + 20000 / 16 + 2);
+  CHECK(st["kernels"][0]["warp_instructions"].as<uint64_t>() > 1000);  // it was issuing all along
+}
+
+TEST_CASE("run control: the watchdog stops a barrier deadlock and names the warps at the barrier and the spinner", "[run_control]") {
+  TempDir t;
+  const std::string yaml = setup_hang(t, "barrier_vs_spin");
+  auto r = warptlm(t, "run " + q(yaml) + " --config gtx480 --set sim.watchdog_cycles=20000 --out " + q(t / "out"));
+  INFO(r.out);
+  CHECK(r.code == 1);
+  CHECK(contains(r.out, "deadlock in kernel 'barrier_vs_spin'"));
+  for (int b = 0; b < 4; ++b) {
+    CHECK(contains(r.out, "block " + std::to_string(b) + "/warp 1 waits at a barrier at pc 11, "));
+    CHECK(contains(r.out, "block " + std::to_string(b) + "/warp 0 spins without progress"));
+  }
+  CHECK(contains(r.out, "hangs.ptx:72 `bar.sync 0;`"));
+  CHECK(contains(r.out, "hangs.ptx:68 `@%p2 bra"));
+  CHECK(stats(t)["status"].as<std::string>() == "deadlock");
+}
+
+TEST_CASE("run control: sim.max_cycles stops a kernel that never ends with exit 3 and partial stats", "[run_control]") {
+  TempDir t;
+  const std::string yaml = setup_hang(t, "spin_on_flag");
+  auto r = warptlm(t, "run " + q(yaml) + " --config gtx480 --set sim.max_cycles=5000 --out " + q(t / "out"));
+  INFO(r.out);
+  CHECK(r.code == 3);
+  CHECK(contains(r.out, "sim.max_cycles (5000) reached"));
+  const YAML::Node st = stats(t);
+  CHECK(st["status"].as<std::string>() == "limit");
+  CHECK(st["kernels"][0]["status"].as<std::string>() == "limit");
+  CHECK_FALSE(st["kernels"][0]["verified"].as<bool>());
+  const uint64_t cycles = st["kernels"][0]["cycles"].as<uint64_t>();
+  CHECK(cycles >= 5000);
+  CHECK(cycles <= 5000 + 5000 / 16 + 2);
+  CHECK(st["counters"]["gpu.cycles"].as<uint64_t>() == cycles);
+  CHECK(contains(slurp(t / "out/stats.txt"), "status = limit\n"));
+}
+
+TEST_CASE("run control: sim.max_instructions and sim.max_wall_seconds stop it too", "[run_control]") {
+  {
+    TempDir t;
+    const std::string yaml = setup_hang(t, "spin_on_flag");
+    auto r = warptlm(t, "run " + q(yaml) + " --config gtx480 --set sim.max_instructions=3000 --set sim.watchdog_cycles=0 --out " +
+                            q(t / "out"));
+    INFO(r.out);
+    CHECK(r.code == 3);
+    CHECK(contains(r.out, "sim.max_instructions (3000) reached"));
+    const uint64_t wi = stats(t)["kernels"][0]["warp_instructions"].as<uint64_t>();
+    CHECK(wi >= 3000);
+    CHECK(wi < 3000 + 64 * 8 * 2);  // within one look: 64 cycles of 15 SMs' two schedulers at most
+  }
+  {
+    TempDir t;
+    const std::string yaml = setup_hang(t, "spin_on_flag");
+    const auto t0 = std::chrono::steady_clock::now();
+    auto r = warptlm(t, "run " + q(yaml) + " --config gtx480 --set sim.max_wall_seconds=0.5 --set sim.watchdog_cycles=0 --out " +
+                            q(t / "out"));
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    INFO(r.out);
+    CHECK(r.code == 3);
+    CHECK(contains(r.out, "sim.max_wall_seconds"));
+    CHECK(stats(t)["status"].as<std::string>() == "limit");
+    CHECK(s < 30);  // it stopped; the bound is loose on purpose (a busy machine), never a timing assertion
+  }
+}
+
+namespace {
+
+// Start warptlm on a kernel that never ends, send `signo` once it has run a
+// while, and return its exit status.
+int interrupt_run(const TempDir& t, const std::string& yaml, int signo) {
+  const std::string exe = WARPTLM_EXE, out = t / "out", log = t / "log.txt";
+  pid_t pid = fork();
+  if (pid == 0) {
+    FILE* f = std::freopen(log.c_str(), "w", stdout);
+    (void)f;
+    dup2(fileno(stdout), fileno(stderr));
+    setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1);
+    execl(exe.c_str(), exe.c_str(), "run", yaml.c_str(), "--config", "gtx480", "--set", "sim.watchdog_cycles=0", "--out",
+          out.c_str(), (char*)nullptr);
+    _exit(127);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  kill(pid, signo);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+}  // namespace
+
+TEST_CASE("run control: Ctrl-C (SIGINT) writes the stats gathered so far, complete, and exits 130", "[run_control]") {
+  TempDir t;
+  const std::string yaml = setup_hang(t, "spin_on_flag");
+  const int code = interrupt_run(t, yaml, SIGINT);
+  INFO(slurp(t / "log.txt"));
+  CHECK(code == 130);
+  REQUIRE(fs::exists(t / "out/stats.json"));
+  CHECK_FALSE(fs::exists(t / "out/stats.json.tmp"));
+  const YAML::Node st = stats(t);  // parses: written whole
+  CHECK(st["status"].as<std::string>() == "interrupted");
+  CHECK(st["kernels"][0]["status"].as<std::string>() == "interrupted");
+  CHECK(st["kernels"][0]["cycles"].as<uint64_t>() > 0);
+  CHECK(st["counters"]["sm.warp_instructions"].as<double>() > 0);
+  CHECK(fs::exists(t / "out/config.resolved.yaml"));
+  CHECK(contains(slurp(t / "out/stats.txt"), "status = interrupted\n"));
+}
+
+TEST_CASE("run control: SIGTERM likewise, exit 143", "[run_control]") {
+  TempDir t;
+  const std::string yaml = setup_hang(t, "spin_on_flag");
+  const int code = interrupt_run(t, yaml, SIGTERM);
+  INFO(slurp(t / "log.txt"));
+  CHECK(code == 143);
+  CHECK(stats(t)["status"].as<std::string>() == "interrupted");
+}
