@@ -26,7 +26,7 @@ uint32_t lane_groups(uint32_t lanes) { return (32 + lanes - 1) / lanes; }
 }  // namespace
 
 Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc_time period, StatsRegistry& stats,
-       PayloadPool& pool)
+       PayloadPool& pool, const std::function<void(Sm&)>& build_inside)
     : sc_core::sc_module(name), mem_socket("mem_socket"), smem_socket("smem_socket"), ssp_socket("ssp_socket"), id_(id),
       p_(p), period_(period), pool_(pool) {
   slots_.resize(p_.max_warps);
@@ -88,6 +88,7 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
   gq_.init(p_.ldst_queue + 64);
   sq_.init(64);
   ccache_ = std::make_unique<InstructionCache>(p_.ccache_size, p_.ccache_line, p_.ccache_assoc);
+  if (build_inside) build_inside(*this);
 }
 
 void Sm::enable_sharing(const SharingParams& sp, StatsRegistry& stats) {

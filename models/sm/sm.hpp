@@ -49,8 +49,10 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   // scratchpad sharing: the pair-lock arbiter (bound only when ss.enabled)
   tlm_utils::simple_initiator_socket_optional<Sm> ssp_socket;
 
+  // `build_inside`, when given, runs at the end of the constructor: the blocks it
+  // constructs become the SM's children (gpu.sm3.l1d), as the platform builds them.
   Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc_time period, StatsRegistry& stats,
-     PayloadPool& pool);
+     PayloadPool& pool, const std::function<void(Sm&)>& build_inside = {});
 
   uint32_t id() const { return id_; }
   const SmParams& params() const { return p_; }

@@ -53,22 +53,8 @@ struct LaunchResult {
 };
 
 class Sm;
-class FlatMemory;
-class SharedMemory;
-class L1DataCache;
-class Crossbar;
-class L2Slice;
-class DramChannel;
-class LockArbiter;
-struct SharingParams;
-class PayloadPool;
-class BlockDispatcher;
-class Monitor;
-class ClockDomain;
-class IdleWaker;
-class RunControl;
+class GpuPlatform;
 struct BlockUsage;
-struct SmParams;
 
 class Gpu {
  public:
@@ -93,8 +79,10 @@ class Gpu {
   // Wall-clock seconds spent simulating launches (host-side setup and checking excluded).
   double simulated_seconds() const { return sim_seconds_; }
   // The SM modules (timing mode); empty in functional mode.
-  Sm& sm(uint32_t i) { return *sms_[i]; }
-  uint32_t num_sms() const { return uint32_t(sms_.size()); }
+  Sm& sm(uint32_t i);
+  uint32_t num_sms() const;
+  // The platform module (timing mode): the blocks, children of "gpu".
+  GpuPlatform* platform() { return plat_.get(); }
 
  private:
   void run_functional(const KernelInfo& k, LaunchState& L, uint64_t blocks, LaunchResult& r);
@@ -112,31 +100,11 @@ class Gpu {
   const KernelInfo* ss_version(const KernelInfo& k) const;
   std::vector<LaunchResult> launches_;
   Counter *warp_insts_, *thread_insts_, *launches_ctr_, *blocks_ctr_, *cycles_ctr_;
-  // timing platform: SMs bound over TLM to the memory, a placement policy
-  std::unique_ptr<SmParams> sm_params_;
-  std::unique_ptr<PayloadPool> pool_;
-  std::unique_ptr<FlatMemory> flat_;
-  std::unique_ptr<ClockDomain> core_clock_;  // runs the SMs' edges in SM order
-  std::vector<std::unique_ptr<Sm>> sms_;
-  std::vector<std::unique_ptr<SharedMemory>> smems_;
-  std::vector<std::unique_ptr<L1DataCache>> l1s_;
-  std::unique_ptr<Crossbar> icn_;
-  std::vector<std::unique_ptr<L2Slice>> l2s_;
-  std::vector<std::unique_ptr<DramChannel>> drams_;
-  std::vector<std::unique_ptr<LockArbiter>> arbiters_;  // scratchpad sharing, one per SM
-  std::unique_ptr<SharingParams> ss_params_;
-  uint32_t ss_bank_row_ = 128;  // bytes across all shared-memory banks: the sharing layout's alignment
-  std::unique_ptr<BlockDispatcher> dispatcher_;
-  std::unique_ptr<Monitor> monitor_;
-  std::unique_ptr<IdleWaker> idle_;
-  std::unique_ptr<RunControl> run_control_;  // run limits, the watchdog and interrupts  // sim.idle_module: the observation-invariance test aid
-  std::unique_ptr<sc_core::sc_time> period_;
+  std::unique_ptr<GpuPlatform> plat_;  // timing mode: the sc_module tree
   // the launch in flight
   std::unique_ptr<LaunchState> launch_;
   std::unique_ptr<BlockUsage> usage_;
   uint64_t clock_ = 0;
-  uint64_t launch_start_ = 0;  // core cycle the launch in flight started
-  std::string run_error_;  // first fault raised inside the simulation
   double sim_seconds_ = 0;
 };
 

@@ -1,5 +1,7 @@
 #include "gpu/gpu.hpp"
 
+#include "gpu/gpu_platform.hpp"
+
 #include <chrono>
 #include <sstream>
 #include <systemc>
@@ -87,113 +89,15 @@ Gpu::Gpu(const Config& cfg, StatsRegistry& stats) : p_(GpuParams::from(cfg)), st
   blocks_ctr_ = &stats_.counter("gpu.blocks", "gpu.blocks", "thread blocks run");
   cycles_ctr_ = &stats_.counter("gpu.cycles", "gpu.cycles", "core cycles of all launches");
   if (!timing()) return;
-  // Elaborate the platform. Each SM has its banked shared memory and its L1
-  // data cache; the L1s reach the memory partitions (L2 slice + DRAM channel)
-  // through the crossbar. Every link is a TLM-2.0 AT socket.
-  sm_params_ = std::make_unique<SmParams>(SmParams::from(cfg));
-  period_ = std::make_unique<sc_core::sc_time>(1e6 / p_.core_clock_mhz, sc_core::SC_PS);
-  Tracer::start(TraceConfig::from_config(cfg), 1e6 / p_.core_clock_mhz);  // before the modules: their probes register
-  pool_ = std::make_unique<PayloadPool>();
-  const SharedMemoryParams smem_p = SharedMemoryParams::from(cfg);
-  const bool hierarchy = p_.mem_model == "hierarchy";
-  if (hierarchy) {
-    const IcnParams icn_p = IcnParams::from(cfg);
-    const L2Params l2_p = L2Params::from(cfg);
-    const DramParams dram_p = DramParams::from(cfg);
-    icn_ = std::make_unique<Crossbar>("icn", icn_p, p_.partitions, sc_core::sc_time(icn_p.period_ps(), sc_core::SC_PS), stats_);
-    for (uint32_t q = 0; q < p_.partitions; ++q) {
-      const std::string n = std::to_string(q);
-      l2s_.push_back(std::make_unique<L2Slice>(("part" + n + "_l2").c_str(), q, l2_p, icn_->map(),
-                                               sc_core::sc_time(l2_p.period_ps(), sc_core::SC_PS), stats_, *pool_));
-      drams_.push_back(std::make_unique<DramChannel>(("dram" + n).c_str(), q, dram_p,
-                                                     sc_core::sc_time(dram_p.period_ps(), sc_core::SC_PS), stats_));
-      icn_->part_socket[q].bind(l2s_.back()->up);
-      l2s_.back()->down.bind(drams_.back()->socket);
-      const PartitionMap& map = icn_->map();
-      drams_.back()->local_address = [&map](uint64_t a) { return map.local_address(a); };
-    }
-    stats_.derived("dram.bw_util", [this] {
-      uint64_t busy = 0, elapsed = 0;
-      for (auto& d : drams_) { busy += d->busy_cycles(); elapsed += d->elapsed_cycles(); }
-      return elapsed ? double(busy) / double(elapsed) : 0.0;
-    }, "DRAM data-bus utilisation over all channels (0..1)");
-  } else {
-    flat_ = std::make_unique<FlatMemory>("memory", *period_ * double(p_.mem_latency), stats_);
-  }
-  const L1Params l1_p = L1Params::from(cfg);
-  ss_params_ = std::make_unique<SharingParams>(SharingParams::from(cfg));
-  ss_bank_row_ = uint32_t(cfg.get_int("smem.banks") * cfg.get_int("smem.bank_width"));
-  core_clock_ = std::make_unique<ClockDomain>("core_clock", *period_);
-  for (uint32_t i = 0; i < p_.num_sms; ++i) {
-    const std::string n = "sm" + std::to_string(i);
-    sms_.push_back(std::make_unique<Sm>(n.c_str(), i, *sm_params_, *period_, stats_, *pool_));
-    Sm& sm = *sms_.back();
-    sm.attach_clock(*core_clock_);
-    smems_.push_back(std::make_unique<SharedMemory>((n + "_smem").c_str(), i, smem_p, *period_, stats_));
-    sm.smem_socket.bind(smems_.back()->socket);
-    if (hierarchy) {
-      l1s_.push_back(std::make_unique<L1DataCache>((n + "_l1d").c_str(), i, l1_p, *period_, stats_, *pool_));
-      sm.mem_socket.bind(l1s_.back()->upstream);
-      l1s_.back()->downstream.bind(icn_->sm_socket);
-    } else {
-      sm.mem_socket.bind(flat_->socket);
-    }
-    if (ss_params_->enabled) {
-      // scratchpad sharing: the SM's resource access unit and its pair-lock arbiter
-      sm.enable_sharing(*ss_params_, stats_);
-      arbiters_.push_back(std::make_unique<LockArbiter>((n + "_ssp").c_str(), i, sm_params_->max_blocks, stats_));
-      sm.ssp_socket.bind(arbiters_.back()->socket);
-    }
-    sm.on_block_done = [this](Sm&) { dispatcher_->block_retired(); };
-    sm.on_run_error = [this](const std::string& msg) {
-      if (run_error_.empty()) run_error_ = msg;
-      sc_core::sc_stop();
-    };
-  }
-  std::vector<Sm*> sm_list;
-  for (auto& s : sms_) sm_list.push_back(s.get());
-  dispatcher_ = std::make_unique<BlockDispatcher>("dispatcher", *core_clock_, sm_list, make_placement(p_.placement));
-  dispatcher_->on_launch_done = [] { sc_core::sc_pause(); };
-  Monitor::Probes mp;
-  mp.launch_running = [this] { return dispatcher_->launch_running(); };
-  mp.active_warps = [this] {
-    double n = 0;
-    for (auto& s : sms_)
-      for (auto& w : s->slots()) n += (w.resident && !w.fw->done) ? 1 : 0;
-    return n;
-  };
-  if (!drams_.empty()) {
-    mp.dram_busy_cycles = [this] {
-      double b = 0;
-      for (auto& d : drams_) b += double(d->busy_cycles());
-      return b;
-    };
-    mp.dram_cycles_per_core_cycle = double(drams_.size()) * DramParams::from(cfg).clock_mhz / p_.core_clock_mhz;
-  }
-  mp.progress_after_seconds = cfg.get_float("sim.progress_after");
-  monitor_ = std::make_unique<Monitor>("monitor", *period_, uint64_t(cfg.get_int("stats.sample_interval")), stats_, mp);
-  RunControl::Probes rp;
-  rp.launch_running = [this] { return dispatcher_->launch_running(); };
-  rp.cycles = [this] { return cycles_ctr_->value + (cycle_now(*period_) - launch_start_); };
-  rp.instructions = [this] {
-    uint64_t n = 0;
-    for (auto& s : sms_) n += s->issued_warp_instructions();
-    return n;
-  };
-  rp.progress = [this] {
-    uint64_t n = blocks_ctr_->value + dispatcher_->blocks_retired();
-    for (auto& s : sms_) n += s->progress_events();
-    return n;
-  };
-  run_control_ = std::make_unique<RunControl>("run_control", *period_, RunLimits::from(cfg), rp);
-  if (const int64_t every = cfg.get_int("sim.idle_module"))
-    idle_ = std::make_unique<IdleWaker>("idle_module", *period_, uint64_t(every), [this] { return dispatcher_->launch_running(); });
-
+  plat_ = std::make_unique<GpuPlatform>("gpu", p_, cfg, stats_);
 }
 
-Gpu::~Gpu() { Tracer::finish(); }
+Gpu::~Gpu() = default;
 
-const Samples* Gpu::samples() const { return monitor_ ? &monitor_->samples() : nullptr; }
+Sm& Gpu::sm(uint32_t i) { return *plat_->sms[i]; }
+uint32_t Gpu::num_sms() const { return plat_ ? uint32_t(plat_->sms.size()) : 0; }
+
+const Samples* Gpu::samples() const { return plat_ ? &plat_->monitor->samples() : nullptr; }
 
 void Gpu::load_ptx(const std::string& text, const std::string& origin) {
   modules_.push_back(std::make_unique<Module>(text, origin, mem_));
@@ -305,7 +209,7 @@ void Gpu::run_functional(const KernelInfo& k, LaunchState& L, uint64_t blocks, L
 }
 
 void Gpu::run_timing(const KernelInfo& k, LaunchState& L, uint64_t blocks, uint32_t regs, LaunchResult& r) {
-  Sm& sm0 = *sms_[0];
+  Sm& sm0 = *plat_->sms[0];
   usage_ = std::make_unique<BlockUsage>(sm0.usage_of(L, regs));
   if (!sm0.can_accept(*usage_) && sm0.resident_blocks() == 0) {
     const SmParams& sp = sm0.params();
@@ -319,60 +223,62 @@ void Gpu::run_timing(const KernelInfo& k, LaunchState& L, uint64_t blocks, uint3
                      std::to_string(regs) + " registers per thread, " + std::to_string(usage_->shared) +
                      " bytes of shared memory) does not fit on an SM: " + occupancy_limit_name(o.limit) + " limit");
   }
-  for (auto& s : sms_) s->set_launch(&L, &clock_);
-  if (ss_params_ && ss_params_->enabled) {
+  for (auto& s : plat_->sms) s->set_launch(&L, &clock_);
+  if (plat_->ss_params && plat_->ss_params->enabled) {
     // Scratchpad sharing: the plan of this kernel (how many blocks, which pairs), spec 000 section 2.2.
     const SmParams& sp = sm0.params();
     const BlockUsage& u = *usage_;
     uint32_t cap = std::min(sp.max_blocks, std::min(sp.max_threads / std::max(u.threads, 1u), sp.max_warps / std::max(u.warps, 1u)));
     if (u.registers) cap = std::min(cap, sp.registers / u.registers);
-    SharingPlan plan = make_sharing_policy(ss_params_->policy)->plan(sp.shared_mem, u.shared, ss_params_->threshold, cap);
-    if (ss_params_->bank_aligned) align_layout(plan, ss_bank_row_, sp.shared_mem);
+    SharingPlan plan = make_sharing_policy(plat_->ss_params->policy)->plan(sp.shared_mem, u.shared, plat_->ss_params->threshold, cap);
+    if (plat_->ss_params->bank_aligned) align_layout(plan, plat_->ss_bank_row, sp.shared_mem);
     if (plan.shsm && layout_bytes(plan) > sp.shared_mem)
       throw RunError("scratchpad-sharing layout of kernel '" + k.name + "' needs " + std::to_string(layout_bytes(plan)) +
                      " bytes; the SM has " + std::to_string(sp.shared_mem));
-    for (auto& s : sms_) s->sharing()->begin_kernel(plan);
-    for (auto& a : arbiters_) a->reset();
+    for (auto& s : plat_->sms) s->sharing()->begin_kernel(plan);
+    for (auto& a : plat_->arbiters) a->reset();
     if (plan.shsm)
       if (const KernelInfo* opt = ss_version(k)) L.kernel = opt;
   }
   uint64_t wi0 = 0, ti0 = 0;
-  for (auto& s : sms_) { wi0 += s->retired_warp_instructions(); ti0 += s->retired_thread_instructions(); }
-  const uint64_t start = uint64_t(sc_core::sc_time_stamp() / *period_);
-  launch_start_ = start;
+  for (auto& s : plat_->sms) { wi0 += s->retired_warp_instructions(); ti0 += s->retired_thread_instructions(); }
+  const uint64_t start = uint64_t(sc_core::sc_time_stamp() / plat_->period);
+  plat_->launch_start_cycle = start;
+  plat_->cycles_before = cycles_ctr_->value;
+  plat_->blocks_before = blocks_ctr_->value;
   uint64_t issued0 = 0;
-  for (auto& s : sms_) issued0 += s->issued_warp_instructions();
-  dispatcher_->begin_launch(L, *usage_, blocks);
-  if (!run_error_.empty()) throw RunError(run_error_);  // a previous launch stopped the simulation
-  monitor_->begin_launch(k.name);
-  if (idle_) idle_->begin_launch();
-  run_control_->begin_launch();
+  for (auto& s : plat_->sms) issued0 += s->issued_warp_instructions();
+  plat_->dispatcher->begin_launch(L, *usage_, blocks);
+  if (!plat_->run_error.empty()) throw RunError(plat_->run_error);  // a previous launch stopped the simulation
+  plat_->monitor->begin_launch(k.name);
+  if (plat_->idle) plat_->idle->begin_launch();
+  plat_->run_control->begin_launch();
   // Runs until the last block retires (the dispatcher pauses the simulation
   // there, so what is still in flight below carries over into whatever the
   // host does next), or until nothing is left to do (a deadlock).
   sc_core::sc_start();
-  monitor_->end_launch();
-  if (!run_error_.empty()) throw RunError(run_error_);
-  if (dispatcher_->launch_running()) {
+  plat_->monitor->end_launch();
+  if (!plat_->run_error.empty()) throw RunError(plat_->run_error);
+  if (plat_->dispatcher->launch_running()) {
     // Ended before its last block: a run limit, the watchdog, an interrupt, or nothing left to do.
-    const RunStop why = run_control_->stopped();
+    const RunStop why = plat_->run_control->stopped();
     std::ostringstream os;
     r.status = why == RunStop::Limit ? "limit" : why == RunStop::Interrupted ? "interrupted" : "deadlock";
     if (why == RunStop::None) os << "deadlock in kernel '" << k.name << "': nothing left to do";
-    else if (why == RunStop::Watchdog) os << "deadlock in kernel '" << k.name << "': " << run_control_->reason();
-    else os << "kernel '" << k.name << "' stopped: " << run_control_->reason();
-    os << "; " << (dispatcher_->blocks_total() - dispatcher_->blocks_retired()) << " blocks never finished; resident warps:";
-    for (auto& s : sms_) s->describe_warps(os, why == RunStop::Watchdog);
+    else if (why == RunStop::Watchdog) os << "deadlock in kernel '" << k.name << "': " << plat_->run_control->reason();
+    else os << "kernel '" << k.name << "' stopped: " << plat_->run_control->reason();
+    os << "; " << (plat_->dispatcher->blocks_total() - plat_->dispatcher->blocks_retired()) << " blocks never finished; resident warps:";
+    for (auto& s : plat_->sms) s->describe_warps(os, why == RunStop::Watchdog);
     r.message = os.str();
-    r.cycles = cycle_now(*period_) - start + 1;
-    for (auto& s : sms_) r.warp_instructions += s->issued_warp_instructions();
+    r.cycles = cycle_now(plat_->period) - start + 1;
+    for (auto& s : plat_->sms) r.warp_instructions += s->issued_warp_instructions();
     r.warp_instructions -= issued0;
     r.thread_instructions = 0;  // per-thread counts are kept with retired blocks only
     return;
   }
-  r.cycles = dispatcher_->last_retire_cycle() - start + 1;
-  for (auto& d : drams_) d->end_window(edge_time(*period_, dispatcher_->last_retire_cycle() + 1));
-  for (auto& s : sms_) { r.warp_instructions += s->retired_warp_instructions(); r.thread_instructions += s->retired_thread_instructions(); }
+  r.cycles = plat_->dispatcher->last_retire_cycle() - start + 1;
+  for (auto& d : plat_->drams) d->end_window(edge_time(plat_->period, plat_->dispatcher->last_retire_cycle() + 1));
+  for (auto& s : plat_->sms) { r.warp_instructions += s->retired_warp_instructions(); r.thread_instructions += s->retired_thread_instructions(); }
   r.warp_instructions -= wi0;
   r.thread_instructions -= ti0;
 }
