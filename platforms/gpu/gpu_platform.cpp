@@ -21,9 +21,9 @@
 namespace warptlm {
 
 namespace {
-// A module that only groups children (a memory partition): they are built inside its constructor.
-struct Group : sc_core::sc_module {
-  Group(sc_core::sc_module_name n, const std::function<void()>& build) : sc_core::sc_module(n) { build(); }
+// A memory partition: a module that groups its blocks, built inside its constructor.
+struct MemoryPartition : sc_core::sc_module {
+  MemoryPartition(sc_core::sc_module_name n, const std::function<void()>& build) : sc_core::sc_module(n) { build(); }
 };
 }  // namespace
 
@@ -44,20 +44,24 @@ GpuPlatform::~GpuPlatform() { Tracer::finish(); }
 void GpuPlatform::build_memory(const GpuParams& gp, const Config& cfg, StatsRegistry& stats) {
   if (gp.mem_model != "hierarchy") {
     flat = std::make_unique<FlatMemory>("memory", period * double(gp.mem_latency), stats);
+    clock_of("core", gp.core_clock_mhz, *flat);
     return;
   }
   const IcnParams icn_p = IcnParams::from(cfg);
   const L2Params l2_p = L2Params::from(cfg);
   const DramParams dram_p = DramParams::from(cfg);
   icn = std::make_unique<Crossbar>("icn", icn_p, gp.partitions, sc_core::sc_time(icn_p.period_ps(), sc_core::SC_PS), stats);
+  clock_of("interconnect", icn_p.clock_mhz, *icn);
   for (uint32_t q = 0; q < gp.partitions; ++q) {
     const std::string n = std::to_string(q);
-    partitions.push_back(std::make_unique<Group>(("part" + n).c_str(), [&] {
+    partitions.push_back(std::make_unique<MemoryPartition>(("part" + n).c_str(), [&] {
       l2s.push_back(std::make_unique<L2Slice>("l2", q, l2_p, icn->map(), sc_core::sc_time(l2_p.period_ps(), sc_core::SC_PS), stats, *pool));
     }));
     drams.push_back(std::make_unique<DramChannel>(("dram" + n).c_str(), q, dram_p, sc_core::sc_time(dram_p.period_ps(), sc_core::SC_PS), stats));
-    icn->part_socket[q].bind(l2s.back()->up);
-    l2s.back()->down.bind(drams.back()->socket);
+    connect(icn->part_socket[q], l2s.back()->up);
+    connect(l2s.back()->down, drams.back()->socket);
+    clock_of("l2", l2_p.clock_mhz, *l2s.back());
+    clock_of("dram", dram_p.clock_mhz, *drams.back());
     const PartitionMap& map = icn->map();
     drams.back()->local_address = [&map](uint64_t a) { return map.local_address(a); };
   }
@@ -86,17 +90,21 @@ void GpuPlatform::build_sms(const GpuParams& gp, const Config& cfg, StatsRegistr
     }));
     Sm& sm = *sms.back();
     sm.attach_clock(*core_clock);
-    sm.smem_socket.bind(smems.back()->socket);
+    connect(sm.smem_socket, smems.back()->socket);
+    clock_of("core", gp.core_clock_mhz, sm);
+    clock_of("core", gp.core_clock_mhz, *smems.back());
     if (icn) {
-      sm.mem_socket.bind(l1s.back()->upstream);
-      l1s.back()->downstream.bind(icn->sm_socket);
+      connect(sm.mem_socket, l1s.back()->upstream);
+      connect(l1s.back()->downstream, icn->sm_socket);
+      clock_of("core", gp.core_clock_mhz, *l1s.back());
     } else {
-      sm.mem_socket.bind(flat->socket);
+      connect(sm.mem_socket, flat->socket);
     }
     if (ss_params->enabled) {
       // scratchpad sharing: the SM's resource access unit and its pair-lock arbiter
       sm.enable_sharing(*ss_params, stats);
-      sm.ssp_socket.bind(arbiters.back()->socket);
+      connect(sm.ssp_socket, arbiters.back()->socket);
+      clock_of("core", gp.core_clock_mhz, *arbiters.back());
     }
     sm.on_block_done = [this](Sm&) { dispatcher->block_retired(); };
     sm.on_run_error = [this](const std::string& msg) {
@@ -108,6 +116,16 @@ void GpuPlatform::build_sms(const GpuParams& gp, const Config& cfg, StatsRegistr
   for (auto& s : sms) sm_list.push_back(s.get());
   dispatcher = std::make_unique<BlockDispatcher>("dispatcher", *core_clock, sm_list, make_placement(gp.placement));
   dispatcher->on_launch_done = [] { sc_core::sc_pause(); };
+  clock_of("core", gp.core_clock_mhz, *dispatcher);
+}
+
+void GpuPlatform::clock_of(const std::string& domain, double mhz, const sc_core::sc_object& block) {
+  for (Clock& c : clocks)
+    if (c.name == domain) {
+      c.blocks.push_back(block.name());
+      return;
+    }
+  clocks.push_back(Clock{domain, mhz, {block.name()}});
 }
 
 // Watchers: they only read the model (docs/determinism.md).

@@ -49,6 +49,19 @@ class GpuPlatform : public sc_core::sc_module {
   GpuPlatform(sc_core::sc_module_name name, const GpuParams& gp, const Config& cfg, StatsRegistry& stats);
   ~GpuPlatform() override;
 
+  // The wiring, as `warptlm topology` prints it: every socket binding (by the
+  // sockets' hierarchical names) and every clock domain with its blocks.
+  struct Binding {
+    std::string initiator, target;
+  };
+  struct Clock {
+    std::string name;
+    double mhz;
+    std::vector<std::string> blocks;
+  };
+  std::vector<Binding> bindings;
+  std::vector<Clock> clocks;
+
   // The launch in flight, as the host keeps it: read by the watchers.
   uint64_t launch_start_cycle = 0;  // core cycle the launch started
   uint64_t cycles_before = 0;       // core cycles of the launches before it
@@ -80,6 +93,12 @@ class GpuPlatform : public sc_core::sc_module {
   void build_memory(const GpuParams& gp, const Config& cfg, StatsRegistry& stats);
   void build_sms(const GpuParams& gp, const Config& cfg, StatsRegistry& stats);
   void build_watchers(const GpuParams& gp, const Config& cfg, StatsRegistry& stats);
+  template <class I, class T>
+  void connect(I& initiator, T& target) {
+    initiator.bind(target);
+    bindings.push_back(Binding{initiator.name(), target.name()});
+  }
+  void clock_of(const std::string& domain, double mhz, const sc_core::sc_object& block);
 };
 
 }  // namespace warptlm

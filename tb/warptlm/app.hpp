@@ -32,6 +32,9 @@ constexpr int kExitLimit = 3;
 // RunError for a fault, a deadlock or a wrong result (exit 1).
 int run_command(const RunOptions& opt);
 
+// warptlm topology: the elaborated platform (modules, sockets, bindings, clock domains); --dot for Graphviz.
+int topology_command(int argc, char* argv[]);
+
 // The demo: a few workloads, functional, with a summary table.
 int demo_command();
 

@@ -41,7 +41,8 @@ const char* kUsage =
     "                   [--overlay NAME|FILE ...] [--set key=value ...] [--out DIR] [--vcd FILE]\n"
     "       warptlm workloads     list the workload library\n"
     "       warptlm params        list every parameter with default, range and meaning\n"
-    "       warptlm ptx-opt IN.ptx [-o OUT.ptx] [--threshold T]   scratchpad allocation + relssp placement\n";
+    "       warptlm ptx-opt IN.ptx [-o OUT.ptx] [--threshold T]   scratchpad allocation + relssp placement\n"
+    "       warptlm topology [--dot] [--config NAME|FILE] [--overlay ...] [--set key=value ...]   the elaborated platform\n";
 
 // Pads `s` to `width`, always leaving at least two spaces after it.
 std::string column(const std::string& s, size_t width) { return s + std::string(s.size() < width ? width - s.size() + 2 : 2, ' '); }
@@ -68,8 +69,9 @@ int run_main(int argc, char* argv[]) {
   }
   if (cmd == "params") return params_command();
   if (cmd == "ptx-opt") return ptx_opt_command(argc, argv);
+  if (cmd == "topology") return topology_command(argc, argv);
   if (cmd != "run") {
-    std::vector<std::string> cmds = {"run", "demo", "workloads", "params", "ptx-opt"};
+    std::vector<std::string> cmds = {"run", "demo", "workloads", "params", "ptx-opt", "topology"};
     std::string hint = closest_match(cmd, cmds);
     throw InputError("unknown command '" + cmd + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") + "\n" + kUsage);
   }
