@@ -75,6 +75,9 @@ void RunControl::tick() {
     return stop(RunStop::Watchdog, "no progress for " + std::to_string(now - progress_cycle_) +
                                        " cycles (sim.watchdog_cycles): no warp exited, wrote memory or reached a barrier");
   }
+  // Never keep the simulation alive alone: when nothing else is scheduled the launch
+  // has run out of events, and the platform reports that as a deadlock at once.
+  if (!sc_core::sc_pending_activity()) return;
   next_trigger(period_ * double(check_));
 }
 
