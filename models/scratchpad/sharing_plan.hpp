@@ -2,6 +2,7 @@
 // blocks share scratchpad in pairs, which slots are paired, and the hardware
 // the mechanism costs.
 #pragma once
+#include "sm/sm_mechanism.hpp"
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -55,10 +56,7 @@ inline uint32_t slot_pair(const SharingPlan& p, uint32_t s) { return s < p.basel
 uint32_t physical_offset(const SharingPlan& p, uint32_t slot, uint32_t offset);
 // The same mapping for one slot as two base registers: offsets below
 // `boundary` move by `low`, the others by `high` (identity when default).
-struct SlotMap {
-  uint32_t boundary = 0, low = 0, high = 0;
-  uint32_t operator()(uint32_t offset) const { return offset + (offset < boundary ? low : high); }
-};
+using SlotMap = SharedAddressMap;  // a slot's two base registers (sm/sm_mechanism.hpp)
 SlotMap slot_map(const SharingPlan& p, uint32_t slot);
 // Bytes the layout occupies (must fit the SM's scratchpad).
 uint32_t layout_bytes(const SharingPlan& p);

@@ -32,8 +32,50 @@ SharingParams SharingParams::from(const Config& c) {
   return p;
 }
 
-SharingUnit::SharingUnit(uint32_t sm_id, StatsRegistry& stats, ArbiterCall arbiter)
-    : sm_id_(sm_id), arbiter_(std::move(arbiter)) {
+// Owner Warp First (seed 000, section 4 / spec 3.1): owner warps, then
+// unshared, then non-owner warps, each class by dynamic warp id (age); the
+// greedy variant keeps the last issued warp first within its class. The class
+// priority can be flipped to unshared-first, the paper's counter-example.
+class Owf : public WarpOrdering {
+ public:
+  Owf(WarpClassifier c, bool unshared_first, bool greedy)
+      : classify_(std::move(c)), unshared_first_(unshared_first), greedy_(greedy) {}
+  const char* name() const override { return "owf"; }
+  void configure(bool unshared_first, bool greedy) {
+    unshared_first_ = unshared_first;
+    greedy_ = greedy;
+  }
+  void order(const std::vector<WarpSlot*>& warps, std::vector<WarpSlot*>& out) override {
+    out = warps;  // oldest first
+    auto rank = [&](const WarpSlot* w) {
+      int c = classify_ ? classify_(*w) : 0;  // 0 owner, 1 unshared, 2 non-owner
+      if (unshared_first_ && c < 2) c = 1 - c;
+      return c * 2 + ((greedy_ && w == last_) ? 0 : 1);
+    };
+    std::stable_sort(out.begin(), out.end(), [&](const WarpSlot* a, const WarpSlot* b) { return rank(a) < rank(b); });
+  }
+  void issued(WarpSlot* w) override { last_ = w; }
+
+ private:
+  WarpClassifier classify_;
+  bool unshared_first_ = false, greedy_ = false;
+  WarpSlot* last_ = nullptr;
+};
+
+std::unique_ptr<WarpOrdering> SharingUnit::make_ordering(const std::string& name, WarpClassifier classify) {
+  if (name != "owf") return nullptr;
+  auto o = std::make_unique<Owf>(std::move(classify), p_.owf_order == "unshared_first", p_.owf_greedy);
+  owf_.push_back(o.get());
+  return o;
+}
+
+void SharingUnit::configure_owf(bool unshared_first, bool greedy) {
+  for (Owf* o : owf_) o->configure(unshared_first, greedy);
+}
+
+SharingUnit::SharingUnit(uint32_t sm_id, const SharingParams& p, StatsRegistry& stats, PayloadPool& pool)
+    : socket("ssp_socket"), sm_id_(sm_id), p_(p), pool_(pool) {
+  socket.register_nb_transport_bw(this, &SharingUnit::socket_bw);
   StatGroup g(stats, "sm" + std::to_string(sm_id) + ".ssp", "ssp");
   shared_blocks_ = &g.counter("shared_blocks", "thread blocks run in a sharing pair");
   unshared_blocks_ = &g.counter("unshared_blocks", "thread blocks run unshared while sharing was on");
@@ -109,7 +151,24 @@ bool SharingUnit::touches_shared_region(const Warp& w, const Instr& in) const {
   return false;
 }
 
-bool SharingUnit::may_issue(const Warp& w, const Instr& in) {
+uint32_t SharingUnit::arbiter_(MemKind kind, uint32_t pair, uint32_t block, uint32_t partner) {
+  tlm::tlm_generic_payload* q = pool_.acquire();
+  q->set_command(kind == MemKind::LockAcquire ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
+  q->set_address(pair);
+  q->set_data_length(partner);
+  GpuExtension& e = gpu_ext(*q);
+  e.sm = uint16_t(sm_id_);
+  e.block = block;
+  e.kind = kind;
+  tlm::tlm_phase ph = tlm::BEGIN_REQ;
+  sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+  socket->nb_transport_fw(*q, ph, t);
+  const uint32_t r = uint32_t(e.tag);
+  q->release();
+  return r;
+}
+
+bool SharingUnit::may_issue_memory(const Warp& w, const Instr& in) {
   const int s = slot_of(&w.block);
   if (s < 0 || !slot_shared(plan_, uint32_t(s)) || owns_[size_t(s)]) return true;
   if (!touches_shared_region(w, in)) return true;
@@ -135,7 +194,7 @@ void SharingUnit::relssp(const Warp& w, uint32_t lanes) {
   owns_[size_t(s)] = false;
 }
 
-WarpClass SharingUnit::warp_class(const Block* b) const {
+WarpClass SharingUnit::owf_class(const Block* b) const {
   const int s = slot_of(b);
   if (s < 0 || !slot_shared(plan_, uint32_t(s))) return WarpClass::Unshared;
   return owns_[size_t(s)] ? WarpClass::Owner : WarpClass::NonOwner;

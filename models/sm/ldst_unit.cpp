@@ -144,9 +144,10 @@ void Sm::coalesce_global(WarpSlot& w, const Instr& in, Space sp, uint32_t mo, ui
 void Sm::send_shared(WarpSlot& w, const Instr& in, uint32_t mo, uint64_t ready) {
   Warp& f = *w.fw;
   MemOp& m = memops_[mo];
-  // scratchpad sharing: a pair's blocks map into the pair's physical layout
-  const bool mapped = sharing_ && sharing_->active();
-  const SlotMap to_physical = mapped ? sharing_->physical_map(w.block) : SlotMap{};
+  // a mechanism may map a block's offsets into a physical layout of its own
+  const SmMechanism* mapper = shared_mapper();
+  const bool mapped = mapper != nullptr;
+  const SharedAddressMap to_physical = mapped ? mapper->shared_map(w.block) : SharedAddressMap{};
   for (uint32_t k = f.addr_mask; k; k &= k - 1) {
     const unsigned l = unsigned(__builtin_ctz(k));
     const uint64_t a = f.addr[l];

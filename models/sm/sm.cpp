@@ -27,16 +27,12 @@ uint32_t lane_groups(uint32_t lanes) { return (32 + lanes - 1) / lanes; }
 
 Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc_time period, StatsRegistry& stats,
        PayloadPool& pool, const std::function<void(Sm&)>& build_inside)
-    : sc_core::sc_module(name), mem_socket("mem_socket"), smem_socket("smem_socket"), ssp_socket("ssp_socket"), id_(id),
+    : sc_core::sc_module(name), mem_socket("mem_socket"), smem_socket("smem_socket"), id_(id),
       p_(p), period_(period), pool_(pool) {
   slots_.resize(p_.max_warps);
   for (uint32_t i = 0; i < p_.max_warps; ++i) slots_[i].slot = i;
   for (uint32_t s = 0; s < p_.num_schedulers; ++s) {
-    auto ord = make_ordering(p_.warp_scheduler, p_, [this](const WarpSlot& w) {
-      return sharing_ && sharing_->active() ? int(sharing_->warp_class(w.block)) : int(WarpClass::Owner);
-    });
-    if (!ord) throw InputError("unknown warp scheduler '" + p_.warp_scheduler + "'");
-    scheds_.push_back(std::make_unique<WarpScheduler>(s, std::move(ord)));
+    scheds_.push_back(std::make_unique<WarpScheduler>(s, make_ordering(p_.warp_scheduler, p_)));
   }
   last_reason_.assign(p_.num_schedulers, Stall::NoWarp);
   ready_.assign(p_.num_schedulers, 0);
@@ -84,37 +80,31 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
   for (uint32_t w = 0; w < p_.max_warps; ++w) warp_state_[w].declare(inst + ".warp" + std::to_string(w) + ".state", 3, states);
   mem_socket.register_nb_transport_bw(this, &Sm::mem_bw);
   smem_socket.register_nb_transport_bw(this, &Sm::smem_bw);
-  ssp_socket.register_nb_transport_bw(this, &Sm::ssp_bw);
   gq_.init(p_.ldst_queue + 64);
   sq_.init(64);
   ccache_ = std::make_unique<InstructionCache>(p_.ccache_size, p_.ccache_line, p_.ccache_assoc);
   if (build_inside) build_inside(*this);
+  for (auto& s : scheds_)  // neither the SM nor a mechanism provides the named ordering
+    if (!s->has_ordering()) throw InputError("unknown warp scheduler '" + p_.warp_scheduler + "'");
 }
 
-void Sm::enable_sharing(const SharingParams& sp, StatsRegistry& stats) {
-  sharing_ = std::make_unique<SharingUnit>(id_, stats, [this](MemKind k, uint32_t pair, uint32_t block, uint32_t partner) {
-    return lock_request(k, pair, block, partner);
-  });
-  if (p_.warp_scheduler == "owf")
-    for (auto& sc : scheds_) sc->ordering().configure_classes(sp.owf_order == "unshared_first", sp.owf_greedy);
+void Sm::add_mechanism(std::unique_ptr<SmMechanism> m) {
+  // A warp's class comes from the first active mechanism that classifies warps.
+  const WarpClassifier classify = [this](const WarpSlot& w) {
+    for (auto& x : mechs_)
+      if (x->active()) return x->warp_class(w.block);
+    return 0;
+  };
+  for (auto& s : scheds_)
+    if (!s->has_ordering())
+      if (auto ord = m->make_ordering(p_.warp_scheduler, classify)) s->set_ordering(std::move(ord));
+  mechs_.push_back(std::move(m));
 }
 
-// One decision of the pair-lock arbiter over the ssp socket (answered at once).
-uint32_t Sm::lock_request(MemKind kind, uint32_t pair, uint32_t block, uint32_t partner) {
-  tlm::tlm_generic_payload* p = pool_.acquire();
-  p->set_command(kind == MemKind::LockAcquire ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
-  p->set_address(pair);
-  p->set_data_length(partner);
-  GpuExtension& e = gpu_ext(*p);
-  e.sm = uint16_t(id_);
-  e.block = block;
-  e.kind = kind;
-  tlm::tlm_phase ph = tlm::BEGIN_REQ;
-  sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-  ssp_socket->nb_transport_fw(*p, ph, t);
-  const uint32_t r = uint32_t(e.tag);
-  p->release();
-  return r;
+SmMechanism* Sm::mechanism(const std::string& name) {
+  for (auto& m : mechs_)
+    if (name == m->name()) return m.get();
+  return nullptr;
 }
 
 uint64_t Sm::now_cycle() const { return cycle_now(period_); }
@@ -137,9 +127,15 @@ BlockUsage Sm::usage_of(const LaunchState& L, uint32_t regs_per_thread) const {
 bool Sm::can_accept(const BlockUsage& u) const {
   const bool room = blocks_.size() + arriving_.size() < p_.max_blocks && used_.warps + u.warps <= p_.max_warps &&
                     used_.threads + u.threads <= p_.max_threads && used_.registers + u.registers <= p_.registers;
-  // With scratchpad sharing the plan's slots (pairs share part of their scratchpad) replace the byte count.
-  if (sharing_ && sharing_->active()) return room && sharing_->has_free_slot();
-  return room && used_.shared + u.shared <= p_.shared_mem;
+  if (!room) return false;
+  // A mechanism that keeps its own block slots replaces the byte count.
+  bool replaced = false;
+  for (auto& m : mechs_)
+    if (m->active()) {
+      if (!m->admits_block()) return false;
+      replaced |= m->replaces_shared_capacity();
+    }
+  return replaced || used_.shared + u.shared <= p_.shared_mem;
 }
 
 // A block arrives from the dispatcher: its resources are taken now, and its
@@ -149,7 +145,8 @@ void Sm::launch_block(std::unique_ptr<Block> b, const BlockUsage& u) {
   used_.threads += u.threads;
   used_.registers += u.registers;
   used_.shared += u.shared;
-  if (sharing_ && sharing_->active()) sharing_->block_arrived(b.get());
+  for (auto& m : mechs_)
+    if (m->active()) m->block_arrived(b.get());
   arriving_.push_back(Arriving{std::move(b), u, sc_core::sc_time_stamp().value()});
   wake_at(now_cycle() + 1);
 }
@@ -229,7 +226,8 @@ void Sm::retire_block(Block* b) {
   used_.registers -= it->usage.registers;
   used_.shared -= it->usage.shared;
   for (auto& w : it->block->warps) { done_warp_insts_ += w.warp_insts; done_thread_insts_ += w.thread_insts; }
-  if (sharing_ && sharing_->active()) sharing_->block_retired(b);
+  for (auto& m : mechs_)
+    if (m->active()) m->block_retired(b);
   blocks_.erase(it);
   ++*blocks_done_;
   update_warp_limit();
@@ -423,8 +421,10 @@ Stall Sm::check(WarpScheduler& s, WarpSlot& w, const Instr*& in, uint32_t& unit)
   for (uint32_t u = 0; u < units.size(); ++u)
     if (units[u] <= cycle_) {
       unit = u;
-      // Scratchpad sharing: a shared-region access needs the pair's lock, else retry next cycle.
-      if (cls == OpClass::Mem && sharing_ && sharing_->active() && !sharing_->may_issue(f, *in)) return Stall::Other;
+      // A mechanism's issue gate: else retry next cycle.
+      if (cls == OpClass::Mem)
+        for (auto& m : mechs_)
+          if (m->active() && !m->may_issue_memory(f, *in)) return Stall::Other;
       return Stall::Issued;
     }
   return Stall::Structural;
@@ -441,7 +441,8 @@ void Sm::execute(WarpSlot& w, const Instr& in, uint32_t unit, bool on_unit) {
   const uint32_t active = f.active_mask();
   f.addr_mask = 0;
   if (clock_out_) *clock_out_ = cycle_;
-  if (in.op == Op::Relssp && sharing_ && sharing_->active()) sharing_->relssp(f, active);
+  for (auto& m : mechs_)
+    if (m->active()) m->at_issue(f, in, active);
   if (on_issue) on_issue(cycle_, w.block->linear_id, f.index, in.pc);
   const StepStatus st = step(f, *launch_);  // execute at issue: registers and memory change now
   ++*warp_insts_;

@@ -26,9 +26,9 @@
 #include "common/stats.hpp"
 #include "common/trace.hpp"
 #include "isa/simt.hpp"
-#include "scratchpad/sharing_unit.hpp"
 #include "sm/icache.hpp"
 #include "sm/sched/scheduler.hpp"
+#include "sm/sm_mechanism.hpp"
 #include "sm/sm_params.hpp"
 #include "sm/warp_slot.hpp"
 
@@ -46,8 +46,6 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
  public:
   tlm_utils::simple_initiator_socket<Sm> mem_socket;   // global and local memory: to the L1 data cache
   tlm_utils::simple_initiator_socket<Sm> smem_socket;  // shared memory
-  // scratchpad sharing: the pair-lock arbiter (bound only when ss.enabled)
-  tlm_utils::simple_initiator_socket_optional<Sm> ssp_socket;
 
   // `build_inside`, when given, runs at the end of the constructor: the blocks it
   // constructs become the SM's children (gpu.sm3.l1d), as the platform builds them.
@@ -78,9 +76,10 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   uint64_t cycle() const { return cycle_; }
   // The core clock domain that runs this SM's edges, in SM order with the others.
   void attach_clock(ClockDomain& d);
-  // Scratchpad sharing (seed 000): the resource access unit, present when ss.enabled.
-  void enable_sharing(const SharingParams& p, StatsRegistry& stats);
-  SharingUnit* sharing() { return sharing_.get(); }
+  // Mechanisms (sm_mechanism.hpp), attached by the platform inside `build_inside`;
+  // one may provide the warp ordering sm.warp_scheduler names.
+  void add_mechanism(std::unique_ptr<SmMechanism> m);
+  SmMechanism* mechanism(const std::string& name);
   // Instructions of the warps of retired blocks (the functional warps' own counts).
   uint64_t retired_warp_instructions() const { return done_warp_insts_; }
   // Warp instructions issued so far (all blocks, retired or not).
@@ -216,9 +215,13 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   std::vector<WarpSlot*> order_;
   std::vector<Stall> last_reason_;
   uint64_t warp_limit_age_ = UINT64_MAX;  // static warp limiting: the youngest age allowed to issue
-  std::unique_ptr<SharingUnit> sharing_;
-  uint32_t lock_request(MemKind kind, uint32_t pair, uint32_t block, uint32_t partner);
-  tlm::tlm_sync_enum ssp_bw(tlm::tlm_generic_payload&, tlm::tlm_phase&, sc_core::sc_time&) { return tlm::TLM_COMPLETED; }
+  std::vector<std::unique_ptr<SmMechanism>> mechs_;
+  // The active mechanism that maps shared-memory addresses, or null (one look per access).
+  const SmMechanism* shared_mapper() const {
+    for (auto& m : mechs_)
+      if (m->maps_shared_memory() && m->active()) return m.get();
+    return nullptr;
+  }
 
   // waveform probes (one compare each when tracing is off)
   struct SchedProbes { Probe issued_warp, outcome, issue_cycles; uint64_t issue_count = 0; };

@@ -60,7 +60,7 @@ void SmParams::declare(ParamTable& t) {
   t.int_param("sm.num_schedulers", 2, 1, 16, "warp schedulers per SM; scheduler i owns the warps with slot % N == i");
   t.int_param("sm.issue_width", 1, 1, 8, "instructions each scheduler may issue per cycle (from different warps)");
   t.enum_param("sm.warp_scheduler", "lrr", {"lrr", "gto", "two_level", "oldest", "owf"},
-               "warp ordering: loose round robin, greedy-then-oldest, two-level, oldest first, owner warp first (scratchpad sharing)");
+               "warp ordering: loose round robin, greedy-then-oldest, two-level, oldest first, or an ordering a mechanism provides (owf: Owner Warp First)");
   t.int_param("sm.two_level.active", 8, 1, 256, "two-level: warps in the active set of each scheduler");
   t.enum_param("sm.two_level.inner", "lrr", {"lrr", "gto", "oldest"}, "two-level: ordering inside the active set");
   t.enum_param("sm.two_level.outer", "oldest", {"lrr", "oldest"}, "two-level: which pending warp is promoted");

@@ -235,7 +235,7 @@ void Gpu::run_timing(const KernelInfo& k, LaunchState& L, uint64_t blocks, uint3
     if (plan.shsm && layout_bytes(plan) > sp.shared_mem)
       throw RunError("scratchpad-sharing layout of kernel '" + k.name + "' needs " + std::to_string(layout_bytes(plan)) +
                      " bytes; the SM has " + std::to_string(sp.shared_mem));
-    for (auto& s : plat_->sms) s->sharing()->begin_kernel(plan);
+    for (auto& s : plat_->sms) static_cast<SharingUnit*>(s->mechanism("scratchpad_sharing"))->begin_kernel(plan);
     for (auto& a : plat_->arbiters) a->reset();
     if (plan.shsm)
       if (const KernelInfo* opt = ss_version(k)) L.kernel = opt;

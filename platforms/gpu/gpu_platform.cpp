@@ -83,9 +83,12 @@ void GpuPlatform::build_sms(const GpuParams& gp, const Config& cfg, StatsRegistr
   core_clock = std::make_unique<ClockDomain>("core_clock", period);
   for (uint32_t i = 0; i < gp.num_sms; ++i) {
     const std::string n = "sm" + std::to_string(i);
-    sms.push_back(std::make_unique<Sm>(n.c_str(), i, *sm_params, period, stats, *pool, [&](Sm&) {
+    sms.push_back(std::make_unique<Sm>(n.c_str(), i, *sm_params, period, stats, *pool, [&](Sm& sm) {
       smems.push_back(std::make_unique<SharedMemory>("smem", i, smem_p, period, stats));
       if (icn) l1s.push_back(std::make_unique<L1DataCache>("l1d", i, l1_p, period, stats, *pool));
+      // scratchpad sharing: the SM's resource access unit (also the provider of OWF) and its pair-lock arbiter
+      if (ss_params->enabled || sm_params->warp_scheduler == "owf")
+        sm.add_mechanism(std::make_unique<SharingUnit>(i, *ss_params, stats, *pool));
       if (ss_params->enabled) arbiters.push_back(std::make_unique<LockArbiter>("ssp", i, sm_params->max_blocks, stats));
     }));
     Sm& sm = *sms.back();
@@ -101,9 +104,7 @@ void GpuPlatform::build_sms(const GpuParams& gp, const Config& cfg, StatsRegistr
       connect(sm.mem_socket, flat->socket);
     }
     if (ss_params->enabled) {
-      // scratchpad sharing: the SM's resource access unit and its pair-lock arbiter
-      sm.enable_sharing(*ss_params, stats);
-      connect(sm.ssp_socket, arbiters.back()->socket);
+      connect(static_cast<SharingUnit*>(sm.mechanism("scratchpad_sharing"))->socket, arbiters.back()->socket);
       clock_of("core", gp.core_clock_mhz, *arbiters.back());
     }
     sm.on_block_done = [this](Sm&) { dispatcher->block_retired(); };

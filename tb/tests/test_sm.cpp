@@ -13,6 +13,7 @@
 #include "common/config.hpp"
 #include "common/stats.hpp"
 #include "gpu/gpu.hpp"
+#include "scratchpad/sharing_unit.hpp"
 #include "runtime/device.hpp"
 #include "sm/sm.hpp"
 
@@ -488,6 +489,8 @@ namespace {
 // timeline; cycles count from the first issue (= cycle 1).
 struct OwfTimeline { std::map<std::pair<uint32_t, uint32_t>, uint64_t> at; uint64_t total = 0; };
 
+SharingUnit& sharing_unit(Rig& rig) { return *static_cast<SharingUnit*>(rig.gpu->sm(0).mechanism("scratchpad_sharing")); }
+
 std::unique_ptr<Rig> owf_rig(const char* exit_mode) {
   auto sets = simple_sm(1);
   sets.push_back({"sm.exit", exit_mode});  // the paper's example has no exit instruction: `decode`
@@ -510,12 +513,12 @@ std::unique_ptr<Rig> owf_rig(const char* exit_mode) {
 }
 )";
   rig->dev->load_ptx(std::string(kHeader) + k, "owf.ptx");
-  rig->gpu->sm(0).sharing()->preassign_lock(0);  // block 0 = O (slot 0, paired with block 2 = N); block 1 = U
+  sharing_unit(*rig).preassign_lock(0);  // block 0 = O (slot 0, paired with block 2 = N); block 1 = U
   return rig;
 }
 
 OwfTimeline owf_example(Rig& rig, bool unshared_first) {
-  rig.gpu->sm(0).scheduler(0).ordering().configure_classes(unshared_first, false);
+  sharing_unit(rig).configure_owf(unshared_first, false);
   OwfTimeline t;
   uint64_t first = UINT64_MAX;
   std::vector<std::tuple<uint64_t, uint32_t, uint32_t>> log;

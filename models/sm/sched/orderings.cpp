@@ -120,39 +120,9 @@ class TwoLevel : public WarpOrdering {
   bool pending_ready_ = false;
 };
 
-// Owner Warp First (seed 000, section 4 / spec 3.1): owner warps, then
-// unshared, then non-owner warps, each class by dynamic warp id (age); the
-// greedy variant keeps the last issued warp first within its class. The class
-// priority can be flipped to unshared-first, the paper's counter-example.
-class Owf : public WarpOrdering {
- public:
-  explicit Owf(WarpClassifier c) : classify_(std::move(c)) {}
-  const char* name() const override { return "owf"; }
-  void configure_classes(bool unshared_first, bool greedy) override {
-    unshared_first_ = unshared_first;
-    greedy_ = greedy;
-  }
-  void order(const std::vector<WarpSlot*>& warps, std::vector<WarpSlot*>& out) override {
-    out = warps;  // oldest first
-    auto rank = [&](const WarpSlot* w) {
-      int c = classify_ ? classify_(*w) : 0;  // 0 owner, 1 unshared, 2 non-owner
-      if (unshared_first_ && c < 2) c = 1 - c;
-      return c * 2 + ((greedy_ && w == last_) ? 0 : 1);
-    };
-    std::stable_sort(out.begin(), out.end(), [&](const WarpSlot* a, const WarpSlot* b) { return rank(a) < rank(b); });
-  }
-  void issued(WarpSlot* w) override { last_ = w; }
-
- private:
-  WarpClassifier classify_;
-  bool unshared_first_ = false, greedy_ = false;
-  WarpSlot* last_ = nullptr;
-};
-
 }  // namespace
 
-std::unique_ptr<WarpOrdering> make_ordering(const std::string& name, const SmParams& p, WarpClassifier classify) {
-  if (name == "owf") return std::make_unique<Owf>(std::move(classify));
+std::unique_ptr<WarpOrdering> make_ordering(const std::string& name, const SmParams& p) {
   if (name == "lrr") return std::make_unique<Lrr>();
   if (name == "gto") return std::make_unique<Gto>();
   if (name == "oldest") return std::make_unique<Oldest>();

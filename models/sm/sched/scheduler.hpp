@@ -1,7 +1,6 @@
 // Warp scheduler = an ordering (which warp first) plus issue filters (which
-// warps may issue at all). Mechanisms add orderings (OWF, locality groups) and
-// filters (throttling, bank-conflict masking, lock eligibility, hint mode)
-// without touching the SM.
+// warps may issue at all). Mechanisms add orderings (SmMechanism::make_ordering)
+// and filters (Sm::add_issue_filter) without touching the SM.
 #pragma once
 #include <functional>
 #include <memory>
@@ -24,11 +23,9 @@ class WarpOrdering {
   // the ordering changed its own state (e.g. a demotion), so the SM looks
   // again next cycle instead of sleeping.
   virtual bool stalled(WarpSlot*, Stall) { return false; }
-  // Orderings that rank warp classes (OWF) take their class priority here.
-  virtual void configure_classes(bool /*unshared_first*/, bool /*greedy*/) {}
 };
 
-// A warp's class for class-ranked orderings (OWF: 0 owner, 1 unshared, 2 non-owner).
+// A warp's class for class-ranked orderings, as the SM's mechanisms classify it (0 ranks first).
 using WarpClassifier = std::function<int(const WarpSlot&)>;
 
 class IssueFilter {
@@ -38,14 +35,16 @@ class IssueFilter {
   virtual bool may_issue(const WarpSlot& w) const = 0;
 };
 
-// Orderings by name: "lrr", "gto", "oldest", "two_level", "owf".
-std::unique_ptr<WarpOrdering> make_ordering(const std::string& name, const SmParams& p, WarpClassifier classify = nullptr);
+// The SM's own orderings by name: "lrr", "gto", "oldest", "two_level"; null for any other.
+std::unique_ptr<WarpOrdering> make_ordering(const std::string& name, const SmParams& p);
 
 class WarpScheduler {
  public:
   WarpScheduler(uint32_t id, std::unique_ptr<WarpOrdering> ordering) : id_(id), ordering_(std::move(ordering)) {}
   uint32_t id() const { return id_; }
   WarpOrdering& ordering() { return *ordering_; }
+  bool has_ordering() const { return ordering_ != nullptr; }
+  void set_ordering(std::unique_ptr<WarpOrdering> o) { ordering_ = std::move(o); }
   void add_filter(std::shared_ptr<IssueFilter> f) { filters_.push_back(std::move(f)); }
   bool allowed(const WarpSlot& w) const {
     for (auto& f : filters_)

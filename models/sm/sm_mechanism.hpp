@@ -1,0 +1,54 @@
+// A mechanism's part inside the SM. The SM calls these hooks at block
+// admission, arrival and retirement, at issue (a gate for memory instructions
+// and side effects before execution), when it maps a shared-memory address,
+// and when a class-ranked warp ordering asks for a warp's class. A mechanism
+// may also contribute warp orderings by name (sm.warp_scheduler). The SM names
+// no mechanism: each lives in its own folder under models/ and is attached by
+// the platform with Sm::add_mechanism().
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "isa/simt.hpp"
+#include "sm/sched/scheduler.hpp"
+
+namespace warptlm {
+
+// Where a block's shared-memory offsets lie in the SM's physical scratchpad:
+// offsets below `boundary` move by `low`, the others by `high` (two base registers).
+struct SharedAddressMap {
+  uint32_t boundary = 0, low = 0, high = 0;
+  uint32_t operator()(uint32_t offset) const { return offset + (offset < boundary ? low : high); }
+};
+
+class SmMechanism {
+ public:
+  virtual ~SmMechanism() = default;
+  virtual const char* name() const = 0;
+  // Acting on the launch in flight (an inactive mechanism is never asked anything else).
+  virtual bool active() const = 0;
+
+  // Block admission: a mechanism that keeps its own block slots replaces the
+  // SM's shared-memory byte count with them.
+  virtual bool replaces_shared_capacity() const { return false; }
+  virtual bool admits_block() const { return true; }
+  virtual void block_arrived(const Block*) {}
+  virtual void block_retired(const Block*) {}
+
+  // Issue: may this memory instruction issue now (else the warp retries next cycle)?
+  virtual bool may_issue_memory(const Warp&, const Instr&) { return true; }
+  // Side effects of an instruction at issue, before it executes.
+  virtual void at_issue(const Warp&, const Instr&, uint32_t /*active_lanes*/) {}
+
+  // A warp's class for class-ranked orderings (0 ranks first).
+  virtual int warp_class(const Block*) const { return 0; }
+  // The shared-memory address map of a block.
+  virtual bool maps_shared_memory() const { return false; }
+  virtual SharedAddressMap shared_map(const Block*) const { return {}; }
+
+  // A warp ordering this mechanism provides under `name`, or null.
+  virtual std::unique_ptr<WarpOrdering> make_ordering(const std::string& /*name*/, WarpClassifier) { return nullptr; }
+};
+
+}  // namespace warptlm
