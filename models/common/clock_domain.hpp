@@ -47,10 +47,15 @@ class ClockDomain : public sc_core::sc_module {
   void request(uint32_t i, uint64_t cycle) {
     const bool later_in_this_edge = running_ && i > turn_;
     cycle = std::max(cycle, cycle_now(period_) + (later_in_this_edge ? 0 : 1));
-    if (cycle < due_[i]) std::swap(cycle, due_[i]);
-    if (cycle != ClockedBlock::kNever && cycle > due_[i]) after_[i] = std::min(after_[i], cycle);  // kept past the nearer edge
-    cycle = due_[i];
-    if (cycle < armed_ && !(running_ && cycle == cycle_now(period_))) {
+    // The nearest edge asked for is due; a later one is kept for after it, since
+    // the member's edge clears what was due.
+    if (cycle < due_[i]) {
+      if (due_[i] != ClockedBlock::kNever) after_[i] = std::min(after_[i], due_[i]);
+      due_[i] = cycle;
+    } else if (cycle > due_[i]) {
+      after_[i] = std::min(after_[i], cycle);
+    }
+    if (cycle == due_[i] && cycle < armed_ && !(running_ && cycle == cycle_now(period_))) {
       armed_ = cycle;
       wake_at_edge(wake_, period_, cycle);
     }

@@ -119,6 +119,27 @@ class RequestBuffer {
   uint32_t taken_ = 0;
 };
 
+// The answers of a socket callback that only records what arrived:
+// a forward BEGIN_REQ offered to an input buffer gets END_REQ with the call if
+// it was taken; a backward END_REQ is accepted; a backward BEGIN_RESP completes.
+inline tlm::tlm_sync_enum answer_offer(bool taken, tlm::tlm_phase& ph) {
+  if (!taken) return tlm::TLM_ACCEPTED;  // END_REQ when a slot frees
+  ph = tlm::END_REQ;
+  return tlm::TLM_UPDATED;
+}
+inline tlm::tlm_sync_enum answer_recorded(tlm::tlm_phase& ph) {
+  if (ph == tlm::END_REQ) return tlm::TLM_ACCEPTED;
+  ph = tlm::END_RESP;
+  return tlm::TLM_COMPLETED;
+}
+// END_REQ on the backward path, for a request admitted after it waited.
+template <class Socket>
+void send_end_req(Socket&& initiator, tlm::tlm_generic_payload& p) {
+  tlm::tlm_phase ph = tlm::END_REQ;
+  sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+  initiator->nb_transport_bw(p, ph, t);
+}
+
 // Test-only faults: WARPTLM_TEST_FAULT=NAME makes one block break its rule, so
 // that a test can show its check catches the break (docs/determinism.md).
 inline bool test_fault(const char* name) {

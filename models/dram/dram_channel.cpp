@@ -89,22 +89,14 @@ tlm::tlm_sync_enum DramChannel::nb_transport_fw(tlm::tlm_generic_payload& p, tlm
   // Taken at the next edge; while the queue is full the column command that frees a slot
   // wakes the channel anyway (either order in this instant gives that same next edge).
   if (!free_.empty()) wake_.notify(edge_time(period_, next_edge_after_now(period_)) - sc_core::sc_time_stamp());
-  if (in_.offer(p, cycle())) {  // into the input buffer
-    ph = tlm::END_REQ;
-    return tlm::TLM_UPDATED;
-  }
-  return tlm::TLM_ACCEPTED;  // buffer full: END_REQ when a slot frees
+  return answer_offer(in_.offer(p, cycle()), ph);  // into the input buffer
 }
 
 // The input buffer's requests enter the controller's queue, oldest first, at
 // the first edge after they arrived, while the queue has a free slot; the
 // latency counts from the edge of arrival.
 void DramChannel::take_requests(int64_t now) {
-  if (tlm::tlm_generic_payload* p = in_.admit_waiting(uint64_t(now))) {
-    tlm::tlm_phase ph = tlm::END_REQ;
-    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-    socket->nb_transport_bw(*p, ph, t);
-  }
+  if (tlm::tlm_generic_payload* p = in_.admit_waiting(uint64_t(now))) send_end_req(socket, *p);
   while (!free_.empty()) {
     const RequestBuffer::Entry* h = in_.head(edge_value(period_, uint64_t(now)));
     if (!h) break;

@@ -82,12 +82,9 @@ tlm::tlm_sync_enum Crossbar::nb_transport_fw(int port, tlm::tlm_generic_payload&
   }
   if (ph != tlm::BEGIN_REQ) return tlm::TLM_ACCEPTED;
   wake_at(next_edge_after_now(period_));
-  if (in_[i].offer(p, cycle())) {  // into the port's input buffer
-    ph = tlm::END_REQ;
-    return tlm::TLM_UPDATED;
-  }
-  ++*backpressured_;  // buffer full: END_REQ when a slot frees
-  return tlm::TLM_ACCEPTED;
+  const bool taken = in_[i].offer(p, cycle());  // into the port's input buffer
+  if (!taken) ++*backpressured_;
+  return answer_offer(taken, ph);
 }
 
 // The head of SM port i's input buffer goes to its partition's output FIFO,
@@ -109,11 +106,7 @@ void Crossbar::request_arrived(uint32_t i, tlm::tlm_generic_payload& p, uint64_t
 void Crossbar::take_requests(uint64_t now) {
   for (uint32_t i = 0; i < in_.size(); ++i) {
     RequestBuffer& b = in_[i];
-    if (tlm::tlm_generic_payload* p = b.admit_waiting(now)) {
-      tlm::tlm_phase ph = tlm::END_REQ;
-      sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-      sm_socket[i]->nb_transport_bw(*p, ph, t);
-    }
+    if (tlm::tlm_generic_payload* p = b.admit_waiting(now)) send_end_req(sm_socket[i], *p);
     if (stalled_[i]) continue;
     if (const RequestBuffer::Entry* h = b.head(edge_value(period_, now))) request_arrived(i, *h->p, now);
   }
@@ -176,9 +169,7 @@ tlm::tlm_sync_enum Crossbar::nb_transport_bw(int part, tlm::tlm_generic_payload&
   if (ph != tlm::END_REQ && ph != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
   from_parts_.arrive(uint32_t(part), Input{&p, ph});
   wake_at(next_edge_after_now(period_));
-  if (ph == tlm::END_REQ) return tlm::TLM_ACCEPTED;
-  ph = tlm::END_RESP;
-  return tlm::TLM_COMPLETED;
+  return answer_recorded(ph);
 }
 
 // What arrived before this edge: first the partitions (a taken head frees a

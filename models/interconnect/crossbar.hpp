@@ -100,7 +100,6 @@ class Crossbar : public sc_core::sc_module {
   void deliver_response(uint32_t sm_port, uint64_t now);
   uint32_t request_beats(const tlm::tlm_generic_payload& p) const;
   uint32_t response_beats(const tlm::tlm_generic_payload& p) const;
-  uint64_t cycle_at(const sc_core::sc_time& t) const { return edge_at_or_after(period_, t); }
   void wake_at(uint64_t cycle) { wake_at_edge(wake_, period_, cycle); }
 
   IcnParams p_;

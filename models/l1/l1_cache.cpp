@@ -492,15 +492,15 @@ tlm::tlm_sync_enum L1DataCache::upstream_fw(tlm::tlm_generic_payload& p, tlm::tl
     return tlm::TLM_ACCEPTED;
   }
   enqueue_request(p, sc_core::sc_time_stamp() + t);
-  ph = tlm::END_REQ;
-  return tlm::TLM_UPDATED;
+  return answer_offer(true, ph);
 }
 
-// Requests wait in a two-entry input buffer (common/input_register.hpp): one
-// that finds room is accepted (END_REQ) at once, and each is looked up from the
-// first edge after it arrived, in arrival order (an annotated delay may place
-// one before another that came earlier). A slot frees the cycle after its
-// request is looked up, so the count is the same whichever ran first in an instant.
+// The lookup queue is the L1's two-entry input buffer, with RequestBuffer's rule
+// (common/input_register.hpp) kept here because the queue also orders by an
+// annotated delay and remembers a refused head: a request that finds room is
+// accepted (END_REQ) at once and looked up from the first edge after it arrived;
+// a slot frees the cycle after its request is looked up, so the count is the
+// same whichever ran first in an instant.
 uint32_t L1DataCache::occupancy(uint64_t c) const { return uint32_t(in_.size()) + (lookup_cycle_ == c ? 1 : 0); }
 
 void L1DataCache::enqueue_request(tlm::tlm_generic_payload& p, const sc_core::sc_time& at) {
@@ -522,18 +522,14 @@ void L1DataCache::admit_waiting(uint64_t c) {
   tlm::tlm_generic_payload* p = waiting_;
   waiting_ = nullptr;
   enqueue_request(*p, sc_core::sc_time_stamp());
-  tlm::tlm_phase ph = tlm::END_REQ;
-  sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-  upstream->nb_transport_bw(*p, ph, t);
+  send_end_req(upstream, *p);
 }
 
 tlm::tlm_sync_enum L1DataCache::downstream_bw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time&) {
   if (ph != tlm::END_REQ && ph != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
   from_below_.arrive(0, Input{&p, ph});
   wake_.notify(edge(next_edge_after_now(period_)) - sc_core::sc_time_stamp());
-  if (ph == tlm::END_REQ) return tlm::TLM_ACCEPTED;
-  ph = tlm::END_RESP;
-  return tlm::TLM_COMPLETED;
+  return answer_recorded(ph);
 }
 
 // What came from below before this edge: END_REQ frees the miss queue's head;

@@ -220,11 +220,7 @@ tlm::tlm_sync_enum L2Slice::nb_transport_fw(int port, tlm::tlm_generic_payload& 
   }
   if (ph != tlm::BEGIN_REQ) return tlm::TLM_ACCEPTED;
   wake_at(next_edge_after_now(period_));
-  if (in_[size_t(port)].offer(p, cycle())) {  // into the port's input buffer
-    ph = tlm::END_REQ;
-    return tlm::TLM_UPDATED;
-  }
-  return tlm::TLM_ACCEPTED;  // buffer full: END_REQ when a slot frees
+  return answer_offer(in_[size_t(port)].offer(p, cycle()), ph);  // into the port's input buffer
 }
 
 // What arrived before this edge: DRAM first (an acceptance or a fill frees
@@ -237,11 +233,7 @@ void L2Slice::take_inputs(uint64_t now) {
   });
   from_up_.take_before(edge_value(period_, now), [&](uint32_t, const Input&) { up_awaiting_end_resp_ = false; });
   for (size_t i = 0; i < in_.size(); ++i)
-    if (tlm::tlm_generic_payload* p = in_[i].admit_waiting(now)) {
-      tlm::tlm_phase ph = tlm::END_REQ;
-      sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-      up[int(i)]->nb_transport_bw(*p, ph, t);
-    }
+    if (tlm::tlm_generic_payload* p = in_[i].admit_waiting(now)) send_end_req(up[int(i)], *p);
 }
 
 void L2Slice::resources_freed(uint64_t now) {
@@ -305,9 +297,7 @@ tlm::tlm_sync_enum L2Slice::nb_transport_bw(tlm::tlm_generic_payload& p, tlm::tl
   if (ph != tlm::END_REQ && ph != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
   from_dram_.arrive(0, Input{&p, ph});
   wake_at(next_edge_after_now(period_));
-  if (ph == tlm::END_REQ) return tlm::TLM_ACCEPTED;
-  ph = tlm::END_RESP;
-  return tlm::TLM_COMPLETED;
+  return answer_recorded(ph);
 }
 
 // DRAM answered: a write-back is done; a fetch makes its sectors valid, and

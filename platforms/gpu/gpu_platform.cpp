@@ -131,8 +131,9 @@ void GpuPlatform::clock_of(const std::string& domain, double mhz, const sc_core:
 
 // Watchers: they only read the model (docs/determinism.md).
 void GpuPlatform::build_watchers(const GpuParams& gp, const Config& cfg, StatsRegistry& stats) {
+  const auto launch_running = [this] { return dispatcher->launch_running(); };
   Monitor::Probes mp;
-  mp.launch_running = [this] { return dispatcher->launch_running(); };
+  mp.launch_running = launch_running;
   mp.active_warps = [this] {
     double n = 0;
     for (auto& s : sms)
@@ -150,7 +151,7 @@ void GpuPlatform::build_watchers(const GpuParams& gp, const Config& cfg, StatsRe
   mp.progress_after_seconds = cfg.get_float("sim.progress_after");
   monitor = std::make_unique<Monitor>("monitor", period, uint64_t(cfg.get_int("stats.sample_interval")), stats, mp);
   RunControl::Probes rp;
-  rp.launch_running = [this] { return dispatcher->launch_running(); };
+  rp.launch_running = launch_running;
   rp.cycles = [this] { return cycles_before + (cycle_now(period) - launch_start_cycle); };
   rp.instructions = [this] {
     uint64_t n = 0;
@@ -164,7 +165,7 @@ void GpuPlatform::build_watchers(const GpuParams& gp, const Config& cfg, StatsRe
   };
   run_control = std::make_unique<RunControl>("run_control", period, RunLimits::from(cfg), rp);
   if (const int64_t every = cfg.get_int("sim.idle_module"))
-    idle = std::make_unique<IdleWaker>("idle_module", period, uint64_t(every), [this] { return dispatcher->launch_running(); });
+    idle = std::make_unique<IdleWaker>("idle_module", period, uint64_t(every), launch_running);
 }
 
 }  // namespace warptlm
