@@ -83,6 +83,7 @@ SharingUnit::SharingUnit(uint32_t sm_id, const SharingParams& p, StatsRegistry& 
 
 void SharingUnit::begin_kernel(const SharingPlan& plan) {
   plan_ = plan;
+  set_active(plan.shsm);
   slot_block_.assign(plan.total, nullptr);
   slot_maps_.clear();
   for (uint32_t s = 0; s < plan.total; ++s) slot_maps_.push_back(slot_map(plan, s));

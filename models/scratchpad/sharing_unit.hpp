@@ -50,7 +50,6 @@ class SharingUnit : public SmMechanism {
 
   const char* name() const override { return "scratchpad_sharing"; }
   void begin_kernel(const SharingPlan& plan);
-  bool active() const override { return plan_.shsm; }
   const SharingPlan& plan() const { return plan_; }
 
   // dispatch: the plan's slots replace the scratchpad byte count

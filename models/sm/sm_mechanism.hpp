@@ -26,8 +26,9 @@ class SmMechanism {
  public:
   virtual ~SmMechanism() = default;
   virtual const char* name() const = 0;
-  // Acting on the launch in flight (an inactive mechanism is never asked anything else).
-  virtual bool active() const = 0;
+  // Acting on the launch in flight (an inactive mechanism is never asked anything else);
+  // a plain flag, read on every issue check.
+  bool active() const { return active_; }
 
   // Block admission: a mechanism that keeps its own block slots replaces the
   // SM's shared-memory byte count with them.
@@ -49,6 +50,12 @@ class SmMechanism {
 
   // A warp ordering this mechanism provides under `name`, or null.
   virtual std::unique_ptr<WarpOrdering> make_ordering(const std::string& /*name*/, WarpClassifier) { return nullptr; }
+
+ protected:
+  void set_active(bool a) { active_ = a; }
+
+ private:
+  bool active_ = false;
 };
 
 }  // namespace warptlm
