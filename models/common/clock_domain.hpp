@@ -61,9 +61,12 @@ class ClockDomain : public sc_core::sc_module {
     }
   }
   const sc_core::sc_time& period() const { return period_; }
+  // Stop taking edges for good (a launch that stopped or faulted halts the SMs).
+  void halt() { halted_ = true; }
 
  private:
   void tick() {
+    if (halted_) return;
     const uint64_t c = cycle_now(period_);
     armed_ = ClockedBlock::kNever;
     running_ = true;
@@ -90,6 +93,7 @@ class ClockDomain : public sc_core::sc_module {
   std::vector<uint64_t> after_;  // a later edge asked for before the nearest one ran
   uint64_t armed_ = ClockedBlock::kNever;
   bool running_ = false;  // inside tick(), at member turn_
+  bool halted_ = false;
   uint32_t turn_ = 0;
   sc_core::sc_event wake_;
 };

@@ -1,5 +1,7 @@
 #include "common/params.hpp"
 
+#include <algorithm>
+
 #include "common/errors.hpp"
 
 #include <cctype>
@@ -211,6 +213,9 @@ void ParamTable::declare(const ParamSpec& spec_in) {
   if (spec.type != ParamType::Int && spec.type != ParamType::Float) spec.min = spec.max = 0;
 
   auto it = specs_.find(spec.key);
+  if (auto added = added_choices_.find(spec.key); added != added_choices_.end())
+    for (const std::string& c : added->second)
+      if (std::find(spec.choices.begin(), spec.choices.end(), c) == spec.choices.end()) spec.choices.push_back(c);
   if (it != specs_.end()) {
     if (same_spec(it->second, spec)) return;
     throw std::logic_error("parameter '" + spec.key + "' declared twice with different specs");
@@ -276,6 +281,16 @@ void ParamTable::enum_param(const std::string& key, const std::string& def, cons
   s.choices = choices;
   s.meaning = meaning;
   declare(s);
+}
+
+void ParamTable::add_choice(const std::string& key, const std::string& choice) {
+  auto it = specs_.find(key);
+  if (it == specs_.end() || it->second.type != ParamType::Enum)
+    throw std::logic_error("add_choice: '" + key + "' is not a declared enum parameter");
+  std::vector<std::string>& added = added_choices_[key];
+  if (std::find(added.begin(), added.end(), choice) == added.end()) added.push_back(choice);
+  std::vector<std::string>& c = it->second.choices;
+  if (std::find(c.begin(), c.end(), choice) == c.end()) c.push_back(choice);
 }
 
 const ParamSpec* ParamTable::find(const std::string& key) const {

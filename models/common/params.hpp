@@ -33,6 +33,10 @@ class ParamTable {
   void string_param(const std::string& key, const std::string& def, const std::string& meaning);
   void enum_param(const std::string& key, const std::string& def, const std::vector<std::string>& choices,
                   const std::string& meaning);
+  // A further choice of an enum declared elsewhere (a mechanism adds the warp
+  // ordering it provides to sm.warp_scheduler). Idempotent; later
+  // redeclarations of the enum keep it.
+  void add_choice(const std::string& key, const std::string& choice);
 
   const ParamSpec* find(const std::string& key) const;
   std::vector<std::string> keys() const;  // sorted
@@ -40,6 +44,7 @@ class ParamTable {
 
  private:
   std::map<std::string, ParamSpec> specs_;
+  std::map<std::string, std::vector<std::string>> added_choices_;
 };
 
 // Value parsing and checking, shared by Config and the `params` listing.

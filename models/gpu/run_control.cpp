@@ -53,7 +53,7 @@ void RunControl::begin_launch() {
 void RunControl::stop(RunStop s, const std::string& why) {
   stop_ = s;
   reason_ = why;
-  sc_core::sc_pause();
+  probes_.stop(s);
 }
 
 void RunControl::tick() {
@@ -76,8 +76,8 @@ void RunControl::tick() {
                                        " cycles (sim.watchdog_cycles): no warp exited, wrote memory or reached a barrier");
   }
   // Never keep the simulation alive alone: when nothing else is scheduled the launch
-  // has run out of events, and the platform reports that as a deadlock at once.
-  if (!sc_core::sc_pending_activity()) return;
+  // has run out of events, a deadlock reported at once.
+  if (!sc_core::sc_pending_activity()) return stop(RunStop::Starved, "nothing left to do");
   next_trigger(period_ * double(check_));
 }
 

@@ -1,7 +1,7 @@
 // Run control: the limits and the no-progress watchdog of a timing run, and
 // the host's interrupt. A watcher like the run monitor: it wakes on the core
 // clock every `check` cycles while a launch runs, only reads the model, and
-// stops the simulation (sc_pause) when a limit is reached:
+// asks the platform to stop the launch (Probes::stop) when a limit is reached:
 //   sim.max_cycles         core cycles of the whole run (all launches)
 //   sim.max_instructions   warp instructions of the whole run
 //   sim.max_wall_seconds   wall-clock seconds since the first launch
@@ -9,6 +9,7 @@
 //                          memory, or arrived at a barrier) and no block retired:
 //                          a spinning or deadlocked kernel
 //   an interrupt (SIGINT, SIGTERM) noted by the host with request_interrupt()
+//   starvation: nothing else is scheduled while the launch has blocks left
 // The platform then ends the launch with partial stats (docs/run-control.md).
 #pragma once
 #include <chrono>
@@ -29,7 +30,7 @@ struct RunLimits {
   static RunLimits from(const Config& c);
 };
 
-enum class RunStop { None, Limit, Watchdog, Interrupted };
+enum class RunStop { None, Limit, Watchdog, Interrupted, Starved };
 
 class RunControl : public sc_core::sc_module {
  public:
@@ -38,6 +39,7 @@ class RunControl : public sc_core::sc_module {
     std::function<uint64_t()> cycles;        // core cycles of the run so far
     std::function<uint64_t()> instructions;  // warp instructions of the run so far
     std::function<uint64_t()> progress;      // progress events of the run so far (never decreases)
+    std::function<void(RunStop)> stop;       // end the launch: reason() says why
   };
   RunControl(sc_core::sc_module_name n, sc_core::sc_time period, const RunLimits& limits, Probes probes);
   SC_HAS_PROCESS(RunControl);

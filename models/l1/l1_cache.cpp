@@ -154,6 +154,7 @@ bool L1DataCache::load(tlm::tlm_generic_payload& p, uint64_t line, uint32_t want
     ++*hits_;
     outcome_ = kHit;
     touch(*l);
+    for (L1Observer* o : observers_) o->line_hit(line << line_bits_, e.warp);
     schedule_response(&p, c + p_.hit_latency);
     return true;
   }
@@ -187,7 +188,7 @@ bool L1DataCache::load(tlm::tlm_generic_payload& p, uint64_t line, uint32_t want
     outcome_ = kMiss;
   }
   ++*misses_;
-  if (on_miss) on_miss(line << line_bits_, e.warp);
+  for (L1Observer* o : observers_) o->line_missed(line << line_bits_, e.warp);
   return true;
 }
 
@@ -210,6 +211,8 @@ bool L1DataCache::store(tlm::tlm_generic_payload& p, uint64_t line, uint32_t wan
   if (!queue_room(below)) return false;
   if (hit) ++*hits_; else ++*misses_;
   outcome_ = hit ? kHit : kMiss;
+  if (hit)
+    for (L1Observer* o : observers_) o->line_hit(line << line_bits_, e.warp);
   if (victim) {
     evict(*victim, e.warp);
     install(*victim, line, 0, 0, e.warp, e.space);
@@ -261,6 +264,7 @@ void L1DataCache::fill(uint32_t m, uint64_t c) {
     l = &v;
   }
   touch(*l);
+  for (L1Observer* o : observers_) o->line_filled(M.line_addr << line_bits_, M.warp);
   for (tlm::tlm_generic_payload* p : M.waiting) schedule_response(p, c + p_.hit_latency);
   M.waiting.clear();
   M.busy = M.sent = false;
@@ -303,7 +307,7 @@ void L1DataCache::evict(Line& l, uint16_t evicting_warp) {
   ++*evictions_;
   if (l.dirty) enqueue_writeback(l);  // may exceed miss_queue by the write-backs of fills (see README)
   l.present = false;
-  if (on_evict) on_evict(l.line_addr << line_bits_, l.owner, evicting_warp);
+  for (L1Observer* o : observers_) o->line_evicted(l.line_addr << line_bits_, l.owner, evicting_warp);
 }
 
 void L1DataCache::install(Line& l, uint64_t line, uint32_t valid, uint32_t dirty, uint16_t owner, uint8_t space) {

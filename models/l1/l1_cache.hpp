@@ -22,6 +22,7 @@
 #include "common/input_register.hpp"
 #include "common/stats.hpp"
 #include "common/trace.hpp"
+#include "l1/l1_observer.hpp"
 #include "l1/l1_params.hpp"
 
 namespace warptlm {
@@ -37,11 +38,8 @@ class L1DataCache : public sc_core::sc_module {
               StatsRegistry& stats, PayloadPool& pool);
   SC_HAS_PROCESS(L1DataCache);
 
-  // CIAO hooks. on_evict: a valid line was replaced; owner_warp brought it in,
-  // evicting_warp's miss (or allocating store) pushed it out. on_miss: a load
-  // missed (allocating or merging into an MSHR), for the VTA probe.
-  std::function<void(uint64_t line_addr, uint16_t owner_warp, uint16_t evicting_warp)> on_evict;
-  std::function<void(uint64_t line_addr, uint16_t warp)> on_miss;
+  // Observers of hits, load misses, fills and evictions (l1_observer.hpp), told in the order they were added.
+  void add_observer(L1Observer& o) { observers_.push_back(&o); }
 
   // Tag-array inspection and maintenance (tests, CIAO migration, kernel end).
   bool holds(uint64_t addr, uint32_t sector_mask = 0) const;  // line present with these sectors (0 = any) valid
@@ -203,6 +201,7 @@ class L1DataCache : public sc_core::sc_module {
   Probe outcome_probe_, mshr_probe_;
 
   // stats
+  std::vector<L1Observer*> observers_;
   Counter *requests_, *responses_, *hits_, *misses_, *merges_, *reservation_fails_, *writebacks_, *evictions_,
       *fill_requests_, *write_throughs_, *bypasses_;
 };

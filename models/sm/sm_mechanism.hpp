@@ -15,7 +15,7 @@
 
 namespace warptlm {
 
-// Where a block's shared-memory offsets lie in the SM's physical scratchpad:
+// Where a block's shared-memory offsets lie in the SM's physical shared memory:
 // offsets below `boundary` move by `low`, the others by `high` (two base registers).
 struct SharedAddressMap {
   uint32_t boundary = 0, low = 0, high = 0;

@@ -12,9 +12,10 @@ OpClass op_class_of(const Instr& in) {
   switch (in.op) {
     case Op::Ld: case Op::Ldu: case Op::St: case Op::Atom: case Op::Red: case Op::Prefetch: return OpClass::Mem;
     case Op::Bra: case Op::Call: case Op::Ret: case Op::Exit: case Op::Trap: return OpClass::Branch;
-    case Op::Bar: case Op::BarArrive: case Op::BarRed: case Op::Membar: case Op::Fence: case Op::Relssp: return OpClass::Barrier;
+    case Op::Bar: case Op::BarArrive: case Op::BarRed: case Op::Membar: case Op::Fence: return OpClass::Barrier;
     default: break;
   }
+  if (is_mechanism_op(in.op)) return OpClass::Barrier;
   const bool f64 = in.type == DType::F64 || in.type2 == DType::F64;
   switch (in.op) {
     case Op::Sqrt: case Op::Rsqrt: case Op::Rcp: case Op::Sin: case Op::Cos: case Op::Lg2: case Op::Ex2: case Op::Tanh:
@@ -59,15 +60,16 @@ void SmParams::declare(ParamTable& t) {
   t.int_param("sm.fetch_warps_per_cycle", 1, 1, 64, "warps the fetch stage serves per cycle");
   t.int_param("sm.num_schedulers", 2, 1, 16, "warp schedulers per SM; scheduler i owns the warps with slot % N == i");
   t.int_param("sm.issue_width", 1, 1, 8, "instructions each scheduler may issue per cycle (from different warps)");
-  t.enum_param("sm.warp_scheduler", "lrr", {"lrr", "gto", "two_level", "oldest", "owf"},
-               "warp ordering: loose round robin, greedy-then-oldest, two-level, oldest first, or an ordering a mechanism provides (owf: Owner Warp First)");
+  t.enum_param("sm.warp_scheduler", "lrr", {"lrr", "gto", "two_level", "oldest"},
+               "warp ordering: loose round robin, greedy-then-oldest, two-level, oldest first, or an ordering a mechanism "
+               "provides (docs/mechanisms.md)");
   t.int_param("sm.two_level.active", 8, 1, 256, "two-level: warps in the active set of each scheduler");
   t.enum_param("sm.two_level.inner", "lrr", {"lrr", "gto", "oldest"}, "two-level: ordering inside the active set");
   t.enum_param("sm.two_level.outer", "oldest", {"lrr", "oldest"}, "two-level: which pending warp is promoted");
   t.int_param("sm.warp_limit", 0, 0, 2048, "static warp limiting: only the N oldest resident warps may issue (0 = off)");
   t.enum_param("sm.exit", "issue", {"issue", "decode"},
                "a warp's exit: issued like any instruction on the branch unit, or retired at the instruction buffer "
-               "without an issue slot (the timing the scratchpad-sharing paper's Figure 5 assumes)");
+               "without an issue slot (the timing some seed papers' worked examples assume)");
   struct UnitDef { UnitKind k; uint32_t count, lanes; const char* what; };
   const UnitDef units[] = {{UnitKind::SP, 2, 16, "single-precision FP"}, {UnitKind::INT, 2, 16, "integer"},
                            {UnitKind::SFU, 1, 4, "special-function"}, {UnitKind::DP, 1, 4, "double-precision"},

@@ -6,19 +6,66 @@
 #include "dram/dram_channel.hpp"
 #include "gpu/dispatcher.hpp"
 #include "gpu/flat_memory.hpp"
-#include "gpu/gpu.hpp"
+#include "gpu/mechanism.hpp"
 #include "gpu/monitor.hpp"
 #include "gpu/placement.hpp"
 #include "gpu/run_control.hpp"
 #include "interconnect/crossbar.hpp"
+#include "isa/passes/passes.hpp"
 #include "l1/l1_cache.hpp"
 #include "l2/l2_slice.hpp"
-#include "scratchpad/lock_arbiter.hpp"
-#include "scratchpad/sharing_unit.hpp"
 #include "sm/sm.hpp"
 #include "smem/shared_memory.hpp"
 
 namespace warptlm {
+
+void GpuParams::declare(ParamTable& t) {
+  t.enum_param("sim.mode", "timing", {"timing", "functional"},
+               "timing: cycle-approximate SMs; functional: SIMT executor only, no cycles (fast-forward, checking)");
+  t.int_param("sim.seed", 1, 0, 4294967295ll, "seed of workload inputs");
+  t.int_param("gpu.num_sms", 15, 1, 1024, "streaming multiprocessors");
+  t.int_param("gpu.max_threads_per_block", 1024, 32, 4096, "largest thread block a launch may request");
+  t.int_param("gpu.max_shared_per_block", 49152, 0, 1 << 20, "bytes of shared memory (static + dynamic) one block may use");
+  t.int_param("gpu.core_clock_mhz", 700, 1, 10000, "SM (core) clock; cycles are reported in core cycles");
+  t.int_param("gpu.regs_per_thread", 0, 0, 255, "registers per thread for occupancy (0 = estimate from the kernel's PTX)");
+  t.enum_param("gpu.placement", "round_robin", {"round_robin"}, "thread-block placement policy");
+  t.float_param("sim.progress_after", 2.0, 0.0, 1e9,
+                "seconds a launch runs before a progress line appears on stderr (only when stderr is a terminal)");
+  t.int_param("sim.idle_module", 0, 0, 1000000,
+              "test aid: core cycles between wake-ups of a do-nothing module added to the platform (0 = none); "
+              "no result may change with it");
+  t.int_param("stats.sample_interval", 0, 0, 1000000000,
+              "cycles between sampled statistics (IPC, stalls, hit rates, DRAM bandwidth, active warps) in stats.json; 0 = off");
+  t.enum_param("mem.model", "hierarchy", {"hierarchy", "flat"},
+               "global memory below the SMs: L1D, crossbar, L2 slices and DRAM channels, or one fixed-latency target");
+  t.int_param("mem.partitions", 6, 1, 64, "memory partitions: one L2 slice and one DRAM channel each");
+  t.int_param("mem.fixed_latency", 400, 1, 100000, "core cycles of the flat global memory (mem.model: flat)");
+  RunLimits::declare(t);
+  SmParams::declare(t);
+  declare_trace_params(t);
+  SharedMemoryParams::declare(t);
+  L1Params::declare(t);
+  IcnParams::declare(t);
+  L2Params::declare(t);
+  DramParams::declare(t);
+  register_builtin_mechanisms();
+  MechanismRegistry::declare_all(t);
+}
+
+GpuParams GpuParams::from(const Config& c) {
+  GpuParams p;
+  p.mode = c.get_string("sim.mode");
+  p.num_sms = uint32_t(c.get_int("gpu.num_sms"));
+  p.max_threads_per_block = uint32_t(c.get_int("gpu.max_threads_per_block"));
+  p.max_shared_per_block = uint32_t(c.get_int("gpu.max_shared_per_block"));
+  p.core_clock_mhz = uint32_t(c.get_int("gpu.core_clock_mhz"));
+  p.regs_per_thread = uint32_t(c.get_int("gpu.regs_per_thread"));
+  p.mem_latency = uint32_t(c.get_int("mem.fixed_latency"));
+  p.mem_model = c.get_string("mem.model");
+  p.partitions = uint32_t(c.get_int("mem.partitions"));
+  p.placement = c.get_string("gpu.placement");
+  return p;
+}
 
 namespace {
 // A memory partition: a module that groups its blocks, built inside its constructor.
@@ -27,32 +74,57 @@ struct MemoryPartition : sc_core::sc_module {
 };
 }  // namespace
 
-GpuPlatform::GpuPlatform(sc_core::sc_module_name name, const GpuParams& gp, const Config& cfg, StatsRegistry& stats)
-    : sc_core::sc_module(name), period(1e6 / gp.core_clock_mhz, sc_core::SC_PS) {
+GpuPlatform::LaunchEnd::LaunchEnd(std::function<void()> at_update)
+    : sc_core::sc_prim_channel("launch_end"), at_update_(std::move(at_update)) {}
+
+GpuPlatform::GpuPlatform(sc_core::sc_module_name name, const Config& cfg, StatsRegistry& stats)
+    : sc_core::sc_module(name), host("host"), period(1e6 / GpuParams::from(cfg).core_clock_mhz, sc_core::SC_PS),
+      p_(GpuParams::from(cfg)), stats_(stats) {
+  host.register_b_transport(this, &GpuPlatform::b_transport);
+  host.register_transport_dbg(this, &GpuPlatform::transport_dbg);
+  warp_insts_ = &stats_.counter("gpu.warp_instructions", "gpu.warp_instructions", "warp instructions issued");
+  thread_insts_ = &stats_.counter("gpu.thread_instructions", "gpu.thread_instructions", "thread instructions (active lanes)");
+  launches_ctr_ = &stats_.counter("gpu.launches", "gpu.launches", "kernel launches");
+  blocks_ctr_ = &stats_.counter("gpu.blocks", "gpu.blocks", "thread blocks run");
+  cycles_ctr_ = &stats_.counter("gpu.cycles", "gpu.cycles", "core cycles of all launches");
+  register_builtin_mechanisms();
+  mechanisms_ = MechanismRegistry::build(cfg, stats);
+  if (!timing()) return;
   sm_params = std::make_unique<SmParams>(SmParams::from(cfg));
-  Tracer::start(TraceConfig::from_config(cfg), 1e6 / gp.core_clock_mhz);  // before the blocks: their probes register
+  Tracer::start(TraceConfig::from_config(cfg), 1e6 / p_.core_clock_mhz);  // before the blocks: their probes register
   pool = std::make_unique<PayloadPool>();
-  build_memory(gp, cfg, stats);
-  build_sms(gp, cfg, stats);
-  build_watchers(gp, cfg, stats);
+  ending_ = std::make_unique<LaunchEnd>([this] { finish_launch(); });
+  build_memory(cfg, stats);
+  build_sms(cfg, stats);
+  build_watchers(cfg, stats);
 }
 
-GpuPlatform::~GpuPlatform() { Tracer::finish(); }
+GpuPlatform::~GpuPlatform() {
+  if (timing()) Tracer::finish();
+}
+
+Mechanism* GpuPlatform::mechanism(const std::string& name) const {
+  for (auto& m : mechanisms_)
+    if (name == m->name()) return m.get();
+  return nullptr;
+}
+
+const Samples* GpuPlatform::samples() const { return monitor ? &monitor->samples() : nullptr; }
 
 // Below the SMs: the crossbar, one partition (L2 slice) and one DRAM channel per
 // memory partition, every link a TLM-2.0 AT socket; or one flat memory.
-void GpuPlatform::build_memory(const GpuParams& gp, const Config& cfg, StatsRegistry& stats) {
-  if (gp.mem_model != "hierarchy") {
-    flat = std::make_unique<FlatMemory>("memory", period * double(gp.mem_latency), stats);
-    clock_of("core", gp.core_clock_mhz, *flat);
+void GpuPlatform::build_memory(const Config& cfg, StatsRegistry& stats) {
+  if (p_.mem_model != "hierarchy") {
+    flat = std::make_unique<FlatMemory>("memory", period * double(p_.mem_latency), stats);
+    clock_of("core", p_.core_clock_mhz, *flat);
     return;
   }
   const IcnParams icn_p = IcnParams::from(cfg);
   const L2Params l2_p = L2Params::from(cfg);
   const DramParams dram_p = DramParams::from(cfg);
-  icn = std::make_unique<Crossbar>("icn", icn_p, gp.partitions, sc_core::sc_time(icn_p.period_ps(), sc_core::SC_PS), stats);
+  icn = std::make_unique<Crossbar>("icn", icn_p, p_.partitions, sc_core::sc_time(icn_p.period_ps(), sc_core::SC_PS), stats);
   clock_of("interconnect", icn_p.clock_mhz, *icn);
-  for (uint32_t q = 0; q < gp.partitions; ++q) {
+  for (uint32_t q = 0; q < p_.partitions; ++q) {
     const std::string n = std::to_string(q);
     partitions.push_back(std::make_unique<MemoryPartition>(("part" + n).c_str(), [&] {
       l2s.push_back(std::make_unique<L2Slice>("l2", q, l2_p, icn->map(), sc_core::sc_time(l2_p.period_ps(), sc_core::SC_PS), stats, *pool));
@@ -72,65 +144,66 @@ void GpuPlatform::build_memory(const GpuParams& gp, const Config& cfg, StatsRegi
   }, "DRAM data-bus utilisation over all channels (0..1)");
 }
 
-// The SMs, each with its shared memory, its L1 (or the flat memory) and, with
-// scratchpad sharing, its pair-lock arbiter; then the dispatcher, which takes
-// each core edge after them.
-void GpuPlatform::build_sms(const GpuParams& gp, const Config& cfg, StatsRegistry& stats) {
+// The SMs, each with its shared memory, its L1 (or the flat memory) and the
+// parts of every mechanism built; then the dispatcher, which takes each core
+// edge after them.
+void GpuPlatform::build_sms(const Config& cfg, StatsRegistry& stats) {
   const SharedMemoryParams smem_p = SharedMemoryParams::from(cfg);
   const L1Params l1_p = L1Params::from(cfg);
-  ss_params = std::make_unique<SharingParams>(SharingParams::from(cfg));
-  ss_bank_row = uint32_t(cfg.get_int("smem.banks") * cfg.get_int("smem.bank_width"));
   core_clock = std::make_unique<ClockDomain>("core_clock", period);
-  for (uint32_t i = 0; i < gp.num_sms; ++i) {
+  std::vector<std::pair<std::string, std::string>> mechanism_bindings;
+  std::vector<std::string> mechanism_blocks;
+  for (uint32_t i = 0; i < p_.num_sms; ++i) {
     const std::string n = "sm" + std::to_string(i);
+    mechanism_bindings.clear();
+    mechanism_blocks.clear();
     sms.push_back(std::make_unique<Sm>(n.c_str(), i, *sm_params, period, stats, *pool, [&](Sm& sm) {
       smems.push_back(std::make_unique<SharedMemory>("smem", i, smem_p, period, stats));
       if (icn) l1s.push_back(std::make_unique<L1DataCache>("l1d", i, l1_p, period, stats, *pool));
-      // scratchpad sharing: the SM's resource access unit (also the provider of OWF) and its pair-lock arbiter
-      if (ss_params->enabled || sm_params->warp_scheduler == "owf")
-        sm.add_mechanism(std::make_unique<SharingUnit>(i, *ss_params, stats, *pool));
-      if (ss_params->enabled) arbiters.push_back(std::make_unique<LockArbiter>("ssp", i, sm_params->max_blocks, stats));
+      SmSite site{sm, i, period, cfg, stats, *pool, icn ? l1s.back().get() : nullptr,
+                  [&](const sc_core::sc_object& a, const sc_core::sc_object& b) { mechanism_bindings.push_back({a.name(), b.name()}); },
+                  [&](const sc_core::sc_object& b) { mechanism_blocks.push_back(b.name()); }};
+      for (auto& m : mechanisms_) m->build_in_sm(site);
     }));
     Sm& sm = *sms.back();
     sm.attach_clock(*core_clock);
     connect(sm.smem_socket, smems.back()->socket);
-    clock_of("core", gp.core_clock_mhz, sm);
-    clock_of("core", gp.core_clock_mhz, *smems.back());
+    clock_of("core", p_.core_clock_mhz, sm);
+    clock_of("core", p_.core_clock_mhz, *smems.back());
     if (icn) {
       connect(sm.mem_socket, l1s.back()->upstream);
       connect(l1s.back()->downstream, icn->sm_socket);
-      clock_of("core", gp.core_clock_mhz, *l1s.back());
+      clock_of("core", p_.core_clock_mhz, *l1s.back());
     } else {
       connect(sm.mem_socket, flat->socket);
     }
-    if (ss_params->enabled) {
-      connect(static_cast<SharingUnit*>(sm.mechanism("scratchpad_sharing"))->socket, arbiters.back()->socket);
-      clock_of("core", gp.core_clock_mhz, *arbiters.back());
-    }
+    for (auto& b : mechanism_bindings) bindings.push_back(Binding{b.first, b.second});
+    for (auto& b : mechanism_blocks) clock_of("core", p_.core_clock_mhz, b);
     sm.on_block_done = [this](Sm&) { dispatcher->block_retired(); };
-    sm.on_run_error = [this](const std::string& msg) {
-      if (run_error.empty()) run_error = msg;
-      sc_core::sc_stop();
-    };
+    sm.on_run_error = [this](const std::string& msg) { fault(msg); };
   }
   std::vector<Sm*> sm_list;
   for (auto& s : sms) sm_list.push_back(s.get());
-  dispatcher = std::make_unique<BlockDispatcher>("dispatcher", *core_clock, sm_list, make_placement(gp.placement));
-  dispatcher->on_launch_done = [] { sc_core::sc_pause(); };
-  clock_of("core", gp.core_clock_mhz, *dispatcher);
+  std::unique_ptr<PlacementPolicy> placement;
+  for (auto& m : mechanisms_)
+    if (!placement) placement = m->make_placement(p_.placement);
+  if (!placement) placement = make_placement(p_.placement);
+  dispatcher = std::make_unique<BlockDispatcher>("dispatcher", *core_clock, sm_list, std::move(placement));
+  dispatcher->on_launch_done = [this] { end_launch(""); };
+  clock_of("core", p_.core_clock_mhz, *dispatcher);
 }
 
-void GpuPlatform::clock_of(const std::string& domain, double mhz, const sc_core::sc_object& block) {
+void GpuPlatform::clock_of(const std::string& domain, double mhz, const std::string& block) {
   for (Clock& c : clocks)
     if (c.name == domain) {
-      c.blocks.push_back(block.name());
+      c.blocks.push_back(block);
       return;
     }
-  clocks.push_back(Clock{domain, mhz, {block.name()}});
+  clocks.push_back(Clock{domain, mhz, {block}});
 }
 
 // Watchers: they only read the model (docs/determinism.md).
-void GpuPlatform::build_watchers(const GpuParams& gp, const Config& cfg, StatsRegistry& stats) {
+void GpuPlatform::build_watchers(const Config& cfg, StatsRegistry& stats) {
   const auto launch_running = [this] { return dispatcher->launch_running(); };
   Monitor::Probes mp;
   mp.launch_running = launch_running;
@@ -146,23 +219,24 @@ void GpuPlatform::build_watchers(const GpuParams& gp, const Config& cfg, StatsRe
       for (auto& d : drams) b += double(d->busy_cycles());
       return b;
     };
-    mp.dram_cycles_per_core_cycle = double(drams.size()) * DramParams::from(cfg).clock_mhz / gp.core_clock_mhz;
+    mp.dram_cycles_per_core_cycle = double(drams.size()) * DramParams::from(cfg).clock_mhz / p_.core_clock_mhz;
   }
   mp.progress_after_seconds = cfg.get_float("sim.progress_after");
   monitor = std::make_unique<Monitor>("monitor", period, uint64_t(cfg.get_int("stats.sample_interval")), stats, mp);
   RunControl::Probes rp;
   rp.launch_running = launch_running;
-  rp.cycles = [this] { return cycles_before + (cycle_now(period) - launch_start_cycle); };
+  rp.cycles = [this] { return cycles_before_ + (cycle_now(period) - launch_start_cycle_); };
   rp.instructions = [this] {
     uint64_t n = 0;
     for (auto& s : sms) n += s->issued_warp_instructions();
     return n;
   };
   rp.progress = [this] {
-    uint64_t n = blocks_before + dispatcher->blocks_retired();
+    uint64_t n = blocks_before_ + dispatcher->blocks_retired();
     for (auto& s : sms) n += s->progress_events();
     return n;
   };
+  rp.stop = [this](RunStop why) { stop_launch(why); };
   run_control = std::make_unique<RunControl>("run_control", period, RunLimits::from(cfg), rp);
   if (const int64_t every = cfg.get_int("sim.idle_module"))
     idle = std::make_unique<IdleWaker>("idle_module", period, uint64_t(every), launch_running);

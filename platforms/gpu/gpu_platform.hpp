@@ -1,10 +1,12 @@
 // The GPU platform: one sc_module ("gpu") that builds the GPU's blocks from the
-// config as its children and binds their TLM sockets:
+// config as its children, binds their TLM sockets, and serves the host on its
+// host socket (host_interface.hpp: copies, modules, launches, completion):
+//   gpu.host                      the host socket (a TLM-2.0 target)
 //   gpu.core_clock                the core clock domain (SMs, then the dispatcher)
 //   gpu.sm<i>                     an SM, with its children
 //     gpu.sm<i>.smem              banked shared memory
 //     gpu.sm<i>.l1d               L1 data cache (mem.model: hierarchy)
-//     gpu.sm<i>.ssp               scratchpad-sharing pair-lock arbiter (ss.enabled)
+//     gpu.sm<i>.<block>           a mechanism's blocks (docs/mechanisms.md)
 //   gpu.icn                       crossbar (hierarchy)
 //   gpu.part<p>.l2                the L2 slice of memory partition p (hierarchy)
 //   gpu.dram<p>                   DRAM channel p (hierarchy)
@@ -12,17 +14,23 @@
 //   gpu.dispatcher                thread-block dispatcher
 //   gpu.monitor, gpu.run_control  watchers: sampled statistics and progress; limits and the watchdog
 //   gpu.idle_module               sim.idle_module (observation-invariance test aid)
-// The host side (modules, device memory, launches) is Gpu (gpu.hpp).
+// In sim.mode: functional the platform has only its host socket: a launch runs
+// every block to completion on the SIMT executor inside the call, in no time.
 // platforms/README.md says what a platform is and how to write another.
 #pragma once
 #include <functional>
 #include <memory>
 #include <string>
 #include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
 #include <vector>
 
 #include "common/config.hpp"
 #include "common/stats.hpp"
+#include "gpu/host_interface.hpp"
+#include "isa/memory.hpp"
+#include "isa/module.hpp"
 
 namespace warptlm {
 
@@ -34,20 +42,61 @@ class Crossbar;
 class L2Slice;
 class DramChannel;
 class FlatMemory;
-class LockArbiter;
 class PayloadPool;
 class BlockDispatcher;
 class Monitor;
 class RunControl;
 class IdleWaker;
+class Mechanism;
 struct SmParams;
-struct SharingParams;
-struct GpuParams;
+struct BlockUsage;
+struct LaunchState;
+enum class RunStop;
+
+struct GpuParams {
+  std::string mode;         // sim.mode: functional | timing
+  uint32_t num_sms = 15;    // gpu.num_sms
+  uint32_t max_threads_per_block = 1024;
+  uint32_t max_shared_per_block = 49152;
+  uint32_t core_clock_mhz = 700;
+  uint32_t regs_per_thread = 0;   // 0: the kernel's estimate from its PTX
+  uint32_t mem_latency = 400;     // flat global memory (mem.model: flat), core cycles
+  std::string mem_model;          // hierarchy | flat
+  uint32_t partitions = 6;
+  std::string placement;
+  // Every parameter of the platform, its blocks and the registered mechanisms.
+  static void declare(ParamTable& t);
+  static GpuParams from(const Config& c);
+};
 
 class GpuPlatform : public sc_core::sc_module {
  public:
-  GpuPlatform(sc_core::sc_module_name name, const GpuParams& gp, const Config& cfg, StatsRegistry& stats);
+  tlm_utils::simple_target_socket<GpuPlatform> host;
+
+  GpuPlatform(sc_core::sc_module_name name, const Config& cfg, StatsRegistry& stats);
   ~GpuPlatform() override;
+
+  // Completion: notified when a timing launch ends (its last block retired, or
+  // it stopped: a run limit, the watchdog, a fault); then launch_running() is false.
+  const sc_core::sc_event& launch_done() const { return launch_done_; }
+  bool launch_running() const { return running_ != nullptr; }
+
+  const GpuParams& params() const { return p_; }
+  bool timing() const { return p_.mode == "timing"; }
+  // Device memory (the functional store): for inspection; hosts copy through the socket.
+  GlobalMemory& memory() { return mem_; }
+  const KernelInfo* find_kernel(const std::string& name) const;
+  std::vector<std::string> kernel_names() const;
+  // Every launch that ended (a faulting one excluded), in order.
+  const std::vector<LaunchResult>& launches() const { return launches_; }
+  // Sampled statistics (stats.sample_interval); null in functional mode.
+  const Samples* samples() const;
+  // Wall-clock seconds spent in launches (host work between them excluded).
+  double simulated_seconds() const { return sim_seconds_; }
+  Sm& sm(uint32_t i) { return *sms.at(i); }
+  uint32_t num_sms() const { return uint32_t(sms.size()); }
+  // A mechanism the config built, by name (null when not built).
+  Mechanism* mechanism(const std::string& name) const;
 
   // The wiring, as `warptlm topology` prints it: every socket binding (by the
   // sockets' hierarchical names) and every clock domain with its blocks.
@@ -62,23 +111,14 @@ class GpuPlatform : public sc_core::sc_module {
   std::vector<Binding> bindings;
   std::vector<Clock> clocks;
 
-  // The launch in flight, as the host keeps it: read by the watchers.
-  uint64_t launch_start_cycle = 0;  // core cycle the launch started
-  uint64_t cycles_before = 0;       // core cycles of the launches before it
-  uint64_t blocks_before = 0;       // blocks retired by the launches before it
-  std::string run_error;            // first fault raised inside the simulation
-
-  // The blocks (children of this module, or of its SMs and partitions).
+  // The blocks (children of this module, or of its SMs and partitions); timing mode.
   sc_core::sc_time period;  // core clock
   std::unique_ptr<SmParams> sm_params;
-  std::unique_ptr<SharingParams> ss_params;
-  uint32_t ss_bank_row = 128;  // bytes across all shared-memory banks: the sharing layout's alignment
   std::unique_ptr<PayloadPool> pool;
   std::unique_ptr<ClockDomain> core_clock;
   std::vector<std::unique_ptr<Sm>> sms;
   std::vector<std::unique_ptr<SharedMemory>> smems;
   std::vector<std::unique_ptr<L1DataCache>> l1s;
-  std::vector<std::unique_ptr<LockArbiter>> arbiters;
   std::unique_ptr<Crossbar> icn;
   std::vector<std::unique_ptr<sc_core::sc_module>> partitions;
   std::vector<std::unique_ptr<L2Slice>> l2s;
@@ -90,15 +130,69 @@ class GpuPlatform : public sc_core::sc_module {
   std::unique_ptr<IdleWaker> idle;
 
  private:
-  void build_memory(const GpuParams& gp, const Config& cfg, StatsRegistry& stats);
-  void build_sms(const GpuParams& gp, const Config& cfg, StatsRegistry& stats);
-  void build_watchers(const GpuParams& gp, const Config& cfg, StatsRegistry& stats);
+  // construction (gpu_platform.cpp)
+  void build_memory(const Config& cfg, StatsRegistry& stats);
+  void build_sms(const Config& cfg, StatsRegistry& stats);
+  void build_watchers(const Config& cfg, StatsRegistry& stats);
   template <class I, class T>
   void connect(I& initiator, T& target) {
     initiator.bind(target);
     bindings.push_back(Binding{initiator.name(), target.name()});
   }
-  void clock_of(const std::string& domain, double mhz, const sc_core::sc_object& block);
+  void clock_of(const std::string& domain, double mhz, const sc_core::sc_object& block) { clock_of(domain, mhz, std::string(block.name())); }
+  void clock_of(const std::string& domain, double mhz, const std::string& block);
+
+  // the host socket (host.cpp)
+  void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
+  unsigned int transport_dbg(tlm::tlm_generic_payload& p);
+  void copy(tlm::tlm_generic_payload& p);
+  void command(HostCommand& c);
+  void load_module(const std::string& text, const std::string& origin);
+  void synchronize(HostCommand& c);
+
+  // launches (launch.cpp)
+  void start_launch(const KernelInfo& kernel, const LaunchDims& dims, const std::vector<uint8_t>& params);
+  void run_functional(const KernelInfo& k, LaunchState& L, uint64_t blocks, LaunchResult& r);
+  void start_timing(const KernelInfo& k, LaunchState& L, uint64_t blocks, uint32_t regs);
+  void fault(const std::string& message);
+  void stop_launch(RunStop why);
+  void end_launch(const std::string& status);
+  void finish_launch();
+  void record(LaunchResult r);
+
+  GpuParams p_;
+  StatsRegistry& stats_;
+  GlobalMemory mem_;
+  std::vector<std::unique_ptr<Module>> modules_;
+  std::vector<std::unique_ptr<Mechanism>> mechanisms_;
+  std::vector<LaunchResult> launches_;
+  Counter *warp_insts_, *thread_insts_, *launches_ctr_, *blocks_ctr_, *cycles_ctr_;
+
+  // The timing launch in flight. It ends at the close of the evaluation phase in
+  // which its last block retires or it is stopped (an update request), whatever
+  // other process runs in that instant: its figures never depend on that order.
+  struct LaunchEnd : sc_core::sc_prim_channel {
+    explicit LaunchEnd(std::function<void()> at_update);
+    void request() { request_update(); }
+    void update() override { at_update_(); }
+    std::function<void()> at_update_;
+  };
+  std::unique_ptr<LaunchEnd> ending_;
+  std::unique_ptr<LaunchState> running_;
+  std::unique_ptr<BlockUsage> usage_;
+  bool ending_requested_ = false;
+  std::string end_status_;          // "" (completed) | limit | deadlock | interrupted | fault
+  std::string fault_;               // the first fault raised inside the simulation: the GPU halts
+  uint64_t launch_start_cycle_ = 0;  // core cycle the launch started
+  uint64_t cycles_before_ = 0;       // core cycles of the launches before it
+  uint64_t blocks_before_ = 0;       // blocks retired by the launches before it
+  uint64_t issued_before_ = 0, retired_warp_before_ = 0, retired_thread_before_ = 0;
+  uint64_t blocks_ = 0;
+  StatsRegistry::Snapshot counters_before_;
+  double wall_start_ = 0;
+  uint64_t clock_ = 0;  // %clock of the functional executor
+  double sim_seconds_ = 0;
+  sc_core::sc_event launch_done_;
 };
 
 }  // namespace warptlm

@@ -4,34 +4,34 @@
 #include <sstream>
 
 #include "common/errors.hpp"
-#include "gpu/gpu.hpp"
+#include "runtime/gpu_driver.hpp"
 
 namespace warptlm {
 
-Device::Device(Gpu& gpu) : gpu_(gpu) {}
+Device::Device(GpuDriver& driver) : drv_(driver) {}
 
-void Device::load_ptx(const std::string& text, const std::string& origin) { gpu_.load_ptx(text, origin); }
+void Device::load_ptx(const std::string& text, const std::string& origin) { drv_.load_ptx(text, origin); }
 
 void Device::load_ptx_file(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   if (!f) throw InputError("cannot open PTX file '" + path + "'");
   std::ostringstream ss;
   ss << f.rdbuf();
-  gpu_.load_ptx(ss.str(), path);
+  drv_.load_ptx(ss.str(), path);
 }
 
-DevPtr Device::malloc(uint64_t bytes) { return gpu_.memory().allocate(bytes); }
-void Device::free(DevPtr p) { gpu_.memory().release(p); }
-void Device::memcpy_h2d(DevPtr dst, const void* src, uint64_t bytes) { gpu_.memory().write(dst, src, bytes); }
-void Device::memcpy_d2h(void* dst, DevPtr src, uint64_t bytes) { gpu_.memory().read(src, dst, bytes); }
-void Device::memset(DevPtr dst, int value, uint64_t bytes) { gpu_.memory().fill(dst, value, bytes); }
+DevPtr Device::malloc(uint64_t bytes) { return drv_.allocate(bytes); }
+void Device::free(DevPtr p) { drv_.release(p); }
+void Device::memcpy_h2d(DevPtr dst, const void* src, uint64_t bytes) { drv_.write(dst, src, bytes); }
+void Device::memcpy_d2h(void* dst, DevPtr src, uint64_t bytes) { drv_.read(src, dst, bytes); }
+void Device::memset(DevPtr dst, int value, uint64_t bytes) { drv_.fill(dst, value, bytes); }
 
 void Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, const std::vector<KernelArg>& args,
                     uint32_t dynamic_smem_bytes) {
-  const KernelInfo* k = gpu_.find_kernel(kernel);
+  const KernelInfo* k = drv_.find_kernel(kernel);
   if (!k) {
-    gpu_.launch(kernel, LaunchDims{}, {});  // reports the unknown kernel with a suggestion
-    return;
+    std::string hint = closest_match(kernel, drv_.kernel_names());
+    throw InputError("launch of unknown kernel '" + kernel + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
   }
   if (args.size() != k->params.size())
     throw InputError("kernel '" + kernel + "' takes " + std::to_string(k->params.size()) + " parameters; " +
@@ -49,7 +49,7 @@ void Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, const std:
   d.block[0] = block.x; d.block[1] = block.y; d.block[2] = block.z;
   d.dynamic_smem = dynamic_smem_bytes;
   d.regs_per_thread = regs_per_thread_;
-  gpu_.launch(k->name, d, buf);
+  drv_.launch(*k, d, buf);
 }
 
 }  // namespace warptlm

@@ -1,6 +1,7 @@
-// Host runtime: the CUDA-like API a host program uses to drive the modelled GPU.
-// Device memory lives in the GPU's functional global store; launches run on the
-// configured GPU (functional today, timed once the SM core is built).
+// Host runtime: the CUDA-like API a host program uses to drive the modelled
+// GPU, through the driver's socket to the platform's host socket. A launch
+// returns when the kernel has completed; in timing mode the host program runs
+// in a testbench SC_THREAD (run_host_program, testbench.hpp), which waits for it.
 #pragma once
 #include <cstdint>
 #include <cstring>
@@ -34,7 +35,7 @@ struct KernelArg {
 template <class T>
 inline KernelArg arg(T v) { return KernelArg::of(v); }
 
-class Gpu;  // models/gpu
+class GpuDriver;  // runtime/gpu_driver.hpp
 
 // Result of one launch, as the stats writer reports it.
 struct LaunchRecord {
@@ -46,7 +47,7 @@ struct LaunchRecord {
 
 class Device {
  public:
-  explicit Device(Gpu& gpu);
+  explicit Device(GpuDriver& driver);
 
   // Load a PTX module (text); `origin` names it in error messages.
   void load_ptx(const std::string& ptx_text, const std::string& origin);
@@ -80,10 +81,10 @@ class Device {
   // (0: gpu.regs_per_thread, or the kernel's estimate from its PTX).
   void set_registers_per_thread(uint32_t n) { regs_per_thread_ = n; }
 
-  Gpu& gpu() { return gpu_; }
+  GpuDriver& driver() { return drv_; }
 
  private:
-  Gpu& gpu_;
+  GpuDriver& drv_;
   uint32_t regs_per_thread_ = 0;
 };
 

@@ -13,8 +13,9 @@
 #include "common/config.hpp"
 #include "common/errors.hpp"
 #include "common/stats.hpp"
-#include "gpu/gpu.hpp"
+#include "gpu/gpu_platform.hpp"
 #include "runtime/device.hpp"
+#include "runtime/testbench.hpp"
 
 namespace warptlm_test {
 
@@ -53,8 +54,9 @@ struct IsaFixture {
   using Settings = std::vector<std::pair<std::string, std::string>>;  // key, value
   warptlm::Config cfg;
   warptlm::StatsRegistry stats;
-  std::unique_ptr<warptlm::Gpu> gpu;
-  std::unique_ptr<warptlm::Device> dev;
+  std::unique_ptr<warptlm::GpuTestbench> tb;
+  warptlm::GpuPlatform* gpu = nullptr;
+  warptlm::Device* dev = nullptr;
 
   explicit IsaFixture(const Settings& settings = {});
   ~IsaFixture();

@@ -36,8 +36,9 @@ const warptlm::ParamTable& declared_table() {
 IsaFixture::IsaFixture(const Settings& settings) : cfg(declared_table()) {
   cfg.set("sim.mode", "functional");
   for (const auto& kv : settings) cfg.set(kv.first, kv.second);
-  gpu = std::make_unique<warptlm::Gpu>(cfg, stats);
-  dev = std::make_unique<warptlm::Device>(*gpu);
+  tb = std::make_unique<warptlm::GpuTestbench>(cfg, stats);
+  gpu = &tb->platform();
+  dev = &tb->device();
 }
 
 IsaFixture::~IsaFixture() = default;

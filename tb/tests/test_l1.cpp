@@ -25,6 +25,16 @@ constexpr uint64_t kIn = 1;
 
 struct Evicted { uint64_t addr; uint16_t owner, evictor; };
 
+// Records what the cache tells its observers.
+struct Recorder : L1Observer {
+  std::vector<Evicted> evicted;
+  std::vector<std::pair<uint64_t, uint16_t>> hits, misses, fills;
+  void line_hit(uint64_t a, uint16_t w) override { hits.push_back({a, w}); }
+  void line_missed(uint64_t a, uint16_t w) override { misses.push_back({a, w}); }
+  void line_filled(uint64_t a, uint16_t w) override { fills.push_back({a, w}); }
+  void line_evicted(uint64_t a, uint16_t o, uint16_t e) override { evicted.push_back(Evicted{a, o, e}); }
+};
+
 struct Bench {
   StatsRegistry stats;
   PayloadPool pool;
@@ -33,13 +43,14 @@ struct Bench {
   tb::TrafficInitiator lsu;
   L1DataCache l1;
   tb::FixedLatencySink mem;
-  std::vector<Evicted> evicted;
+  Recorder seen;
+  std::vector<Evicted>& evicted = seen.evicted;
 
   Bench(const L1Params& p, uint64_t latency)
       : mem_latency(latency), lsu("lsu", period), l1("l1d", 0, p, period, stats, pool), mem("mem", period, latency) {
     lsu.socket.bind(l1.upstream);
     l1.downstream.bind(mem.socket);
-    l1.on_evict = [this](uint64_t a, uint16_t o, uint16_t e) { evicted.push_back(Evicted{a, o, e}); };
+    l1.add_observer(seen);
   }
   double stat(const std::string& name) const {
     auto v = stats.values();
@@ -97,8 +108,8 @@ TEST_CASE("l1d: a load miss is filled and a later load to the line hits", "[l1d]
   p.hit_latency = 3;
   Bench b(p, 20);
   const uint64_t A = 0x1000;
-  b.lsu.add(load(A, 0));
-  b.lsu.add(load(A, 50));
+  b.lsu.add(load(A, 0, 0xF, 5));
+  b.lsu.add(load(A, 50, 0xF, 6));
   sc_core::sc_start();
   REQUIRE(b.lsu.done.size() == 2);
   // miss: accepted into the input buffer at 0, looked up at kIn (fill requested then), back
@@ -119,6 +130,14 @@ TEST_CASE("l1d: a load miss is filled and a later load to the line hits", "[l1d]
   CHECK(b.stat("sm0.l1d.requests") == 2);
   CHECK(b.stat("sm0.l1d.responses") == 2);
   CHECK(b.l1.holds(A, p.full_sector_mask()));
+  // the observer heard the miss, the fill and the hit, each with the line and the warp
+  REQUIRE(b.seen.misses.size() == 1);
+  REQUIRE(b.seen.fills.size() == 1);
+  REQUIRE(b.seen.hits.size() == 1);
+  CHECK(b.seen.misses[0] == std::make_pair(A, uint16_t(5)));
+  CHECK(b.seen.fills[0] == std::make_pair(A, uint16_t(5)));
+  CHECK(b.seen.hits[0] == std::make_pair(A, uint16_t(6)));
+  CHECK(b.seen.evicted.empty());
 }
 
 TEST_CASE("l1d: a sector miss fetches only the missing sectors", "[l1d]") {
@@ -415,7 +434,7 @@ TEST_CASE("l1d: a disabled cache passes every request through", "[l1d]") {
   CHECK_FALSE(b.l1.holds(A + 0x100));
 }
 
-TEST_CASE("l1d: the eviction listener gets the owner and the evicting warp", "[l1d]") {
+TEST_CASE("l1d: an observer hears each eviction with the owner and the evicting warp", "[l1d]") {
   L1Params p = linear_params();
   Bench b(p, 20);
   const uint64_t stride = uint64_t(p.sets) * p.line;

@@ -198,14 +198,15 @@ TEST_CASE("topology: the elaborated platform's hierarchical modules, sockets, bi
   auto r = warptlm(t, "topology --set gpu.num_sms=2 --set mem.partitions=2 --overlay scratchpad_sharing");
   INFO(r.out);
   REQUIRE(r.code == 0);
-  for (const char* m : {"gpu.sm0 ", "gpu.sm0.smem ", "gpu.sm0.l1d ", "gpu.sm0.ssp ", "gpu.sm1.l1d ", "gpu.icn ", "gpu.part1.l2 ",
+  for (const char* m : {"host ", "gpu ", "gpu.sm0 ", "gpu.sm0.smem ", "gpu.sm0.l1d ", "gpu.sm0.ssp ", "gpu.sm1.l1d ", "gpu.icn ", "gpu.part1.l2 ",
                         "gpu.dram1 ", "gpu.dispatcher ", "gpu.core_clock ", "gpu.run_control "})
     CHECK(contains(r.out, m));
   CHECK_FALSE(contains(r.out, "gpu.sm2"));
   CHECK(contains(r.out, "    gpu.sm0.l1d             L1DataCache  [core, 700 MHz]  sockets: upstream, downstream\n"));
   for (const char* b : {"gpu.sm0.mem_socket -> gpu.sm0.l1d.upstream", "gpu.sm1.l1d.downstream -> gpu.icn.sm_socket",
                         "gpu.icn.part_socket_1 -> gpu.part1.l2.up", "gpu.part1.l2.down -> gpu.dram1.socket",
-                        "gpu.sm1.ssp_socket -> gpu.sm1.ssp.socket", "gpu.sm0.smem_socket -> gpu.sm0.smem.socket"})
+                        "gpu.sm1.ssp_socket -> gpu.sm1.ssp.socket", "gpu.sm0.smem_socket -> gpu.sm0.smem.socket",
+                        "host.socket -> gpu.host"})
     CHECK(contains(r.out, b));
   CHECK(contains(r.out, "dram 924 MHz: 2 blocks"));
   // flat memory: no L1, no crossbar; the SMs bind the flat memory
@@ -225,8 +226,10 @@ TEST_CASE("topology --dot: one cluster per SM and partition, one edge per bindin
   CHECK(contains(r.out, "subgraph \"cluster_gpu.part0\""));
   size_t edges = 0;
   for (size_t p = r.out.find(" -> "); p != std::string::npos; p = r.out.find(" -> ", p + 1)) ++edges;
-  CHECK(edges == 2 * 3 + 2 * 2);  // per SM: smem, l1d, l1d->icn; per partition: icn->l2, l2->dram
+  // per SM: smem, l1d, l1d->icn; per partition: icn->l2, l2->dram; and the host driver to the platform
+  CHECK(edges == 2 * 3 + 2 * 2 + 1);
   CHECK(contains(r.out, "\"gpu.sm0.l1d\" -> \"gpu.icn\""));
+  CHECK(contains(r.out, "\"host\" -> \"gpu\""));
   // bad input: functional mode has no platform
   auto bad = warptlm(t, "topology --set sim.mode=functional");
   CHECK(bad.code == 2);

@@ -12,9 +12,10 @@
 
 #include "common/config.hpp"
 #include "common/stats.hpp"
-#include "gpu/gpu.hpp"
+#include "gpu/gpu_platform.hpp"
 #include "scratchpad/sharing_unit.hpp"
 #include "runtime/device.hpp"
+#include "runtime/testbench.hpp"
 #include "sm/sm.hpp"
 
 using namespace warptlm;
@@ -27,15 +28,22 @@ const char* kHeader = ".version 9.0\n.target sm_75\n.address_size 64\n";
 struct Rig {
   Config cfg;
   StatsRegistry stats;
-  std::unique_ptr<Gpu> gpu;
-  std::unique_ptr<Device> dev;
+  std::unique_ptr<GpuTestbench> tb;
+  GpuPlatform* gpu = nullptr;
+  Device* dev = nullptr;
   explicit Rig(const std::vector<std::pair<std::string, std::string>>& sets, const std::string& base = "") {
     GpuParams::declare(ParamTable::global());
     if (!base.empty()) cfg.merge_file(std::string(WARPTLM_SOURCE_DIR) + "/scenarios/configs/" + base + ".yaml");
     cfg.set("sim.mode", "timing");
     for (auto& s : sets) cfg.set(s.first, s.second);
-    gpu = std::make_unique<Gpu>(cfg, stats);
-    dev = std::make_unique<Device>(*gpu);
+    tb = std::make_unique<GpuTestbench>(cfg, stats);
+    gpu = &tb->platform();
+    dev = &tb->device();
+  }
+  // A timing launch runs in simulated time: the testbench thread issues it and
+  // waits for its completion (copies and loads need no thread).
+  void launch(const std::string& kernel, Dim3 grid, Dim3 block, const std::vector<KernelArg>& args) {
+    run_host_program([&] { dev->launch(kernel, grid, block, args); });
   }
   double counter(const std::string& n) { return stats.values().at(n); }
 };
@@ -117,7 +125,7 @@ std::vector<WarpTimes> run_order(Rig& rig, uint32_t warps) {
   rig.dev->load_ptx(std::string(kHeader) + kOrderKernel, "order.ptx");
   DevPtr out = rig.dev->malloc(16 * warps);
   DevPtr in = rig.dev->upload(std::vector<uint32_t>{5});
-  rig.dev->launch("order", Dim3(1), Dim3(32 * warps), {arg(out), arg(in)});
+  rig.launch("order", Dim3(1), Dim3(32 * warps), {arg(out), arg(in)});
   auto v = rig.dev->download<uint32_t>(out, 4 * warps);
   std::vector<WarpTimes> t;
   for (uint32_t w = 0; w < warps; ++w) {
@@ -134,9 +142,9 @@ TEST_CASE("sm: a dependent chain of adds of latency L issues one instruction per
     Rig rig(simple_sm(L));
     rig.dev->load_ptx(std::string(kHeader) + chain_kernel("chain32", 32) + chain_kernel("chain96", 96), "chain.ptx");
     DevPtr out = rig.dev->malloc(4);
-    rig.dev->launch("chain32", Dim3(1), Dim3(32), {arg(out)});
+    rig.launch("chain32", Dim3(1), Dim3(32), {arg(out)});
     CHECK(rig.dev->download<uint32_t>(out, 1)[0] == 31 + 32);
-    rig.dev->launch("chain96", Dim3(1), Dim3(32), {arg(out)});
+    rig.launch("chain96", Dim3(1), Dim3(32), {arg(out)});
     CHECK(rig.dev->download<uint32_t>(out, 1)[0] == 31 + 96);
     const auto& ls = rig.gpu->launches();
     REQUIRE(ls.size() == 2);
@@ -160,8 +168,8 @@ TEST_CASE("sm: independent instructions from W warps reach the configured issue 
   rig.dev->load_ptx(std::string(kHeader) + independent_kernel("ind64", 64) + independent_kernel("ind192", 192), "ind.ptx");
   DevPtr out = rig.dev->malloc(4);
   const uint32_t W = 8;
-  rig.dev->launch("ind64", Dim3(1), Dim3(32 * W), {arg(out)});
-  rig.dev->launch("ind192", Dim3(1), Dim3(32 * W), {arg(out)});
+  rig.launch("ind64", Dim3(1), Dim3(32 * W), {arg(out)});
+  rig.launch("ind192", Dim3(1), Dim3(32 * W), {arg(out)});
   const auto& ls = rig.gpu->launches();
   const double extra_insts = double(ls[1].warp_instructions - ls[0].warp_instructions);
   CHECK(extra_insts == 128.0 * W);
@@ -179,8 +187,8 @@ TEST_CASE("sm: issue rate follows the unit count and lane width") {
   Rig rig(sets);
   rig.dev->load_ptx(std::string(kHeader) + independent_kernel("ind64", 64) + independent_kernel("ind192", 192), "ind.ptx");
   DevPtr out = rig.dev->malloc(4);
-  rig.dev->launch("ind64", Dim3(1), Dim3(128), {arg(out)});
-  rig.dev->launch("ind192", Dim3(1), Dim3(128), {arg(out)});
+  rig.launch("ind64", Dim3(1), Dim3(128), {arg(out)});
+  rig.launch("ind192", Dim3(1), Dim3(128), {arg(out)});
   const auto& ls = rig.gpu->launches();
   const double rate = double(ls[1].warp_instructions - ls[0].warp_instructions) / double(ls[1].cycles - ls[0].cycles);
   CHECK(rate == Approx(0.25).epsilon(0.02));
@@ -266,7 +274,7 @@ ARRIVE:
 )";
   rig.dev->load_ptx(std::string(kHeader) + k, "bar.ptx");
   DevPtr out = rig.dev->malloc(32);
-  rig.dev->launch("bar", Dim3(1), Dim3(128), {arg(out)});
+  rig.launch("bar", Dim3(1), Dim3(128), {arg(out)});
   auto v = rig.dev->download<uint32_t>(out, 8);
   const uint32_t last_arrival = v[2 * 3];
   for (int w = 0; w < 3; ++w) CHECK(v[2 * w] + 300 < last_arrival);   // warps 0-2 arrive long before warp 3
@@ -278,7 +286,7 @@ TEST_CASE("sm: every scheduler-cycle is charged to exactly one issue outcome") {
   rig.dev->load_ptx(std::string(kHeader) + kOrderKernel, "order.ptx");
   DevPtr out = rig.dev->malloc(16 * 64);
   DevPtr in = rig.dev->upload(std::vector<uint32_t>{5});
-  rig.dev->launch("order", Dim3(8), Dim3(256), {arg(out), arg(in)});
+  rig.launch("order", Dim3(8), Dim3(256), {arg(out), arg(in)});
   auto v = rig.stats.values();
   for (int s = 0; s < 2; ++s) {
     const std::string sm = "sm" + std::to_string(s);
@@ -331,7 +339,7 @@ uint32_t peak_blocks(uint32_t smem, uint32_t threads) {
   Rig rig({{"gpu.num_sms", "2"}}, "ss_baseline");
   rig.dev->load_ptx(footprint_kernel(smem), "fp.ptx");
   DevPtr out = rig.dev->malloc(4);
-  rig.dev->launch("fp", Dim3(64), Dim3(threads), {arg(out)});
+  rig.launch("fp", Dim3(64), Dim3(threads), {arg(out)});
   return std::max(rig.gpu->sm(0).peak_resident_blocks(), rig.gpu->sm(1).peak_resident_blocks());
 }
 }  // namespace
@@ -382,7 +390,7 @@ TEST_CASE("sm: a writeback port limit delays results that complete in the same c
   Rig rig(sets);
   rig.dev->load_ptx(std::string(kHeader) + k, "chains.ptx");
   DevPtr out = rig.dev->malloc(16);
-  rig.dev->launch("chains", Dim3(1), Dim3(64), {arg(out)});
+  rig.launch("chains", Dim3(1), Dim3(64), {arg(out)});
   auto v = rig.dev->download<uint32_t>(out, 4);
   const uint32_t span0 = v[1] - v[0], span1 = v[3] - v[2];
   // Without contention: the first add issues the cycle after the first clock read,
@@ -403,7 +411,7 @@ TEST_CASE("sm: an instruction cache costs misses that a perfect front end does n
   Rig rig(sets);
   rig.dev->load_ptx(std::string(kHeader) + independent_kernel("ind192", 192), "ind.ptx");
   DevPtr out = rig.dev->malloc(4);
-  rig.dev->launch("ind192", Dim3(1), Dim3(32), {arg(out)});
+  rig.launch("ind192", Dim3(1), Dim3(32), {arg(out)});
   // 192+ instructions of 8 bytes span 25+ lines of 64 bytes; a 256-byte cache holds 4 of them.
   const double misses = rig.counter("icache.misses"), hits = rig.counter("icache.hits");
   CHECK(misses >= 24);
@@ -419,7 +427,7 @@ TEST_CASE("sm: registers per thread set for a launch limit the blocks per SM") {
   rig.dev->load_ptx(footprint_kernel(1024), "fp.ptx");
   DevPtr out = rig.dev->malloc(4);
   rig.dev->set_registers_per_thread(64);
-  rig.dev->launch("fp", Dim3(64), Dim3(256), {arg(out)});
+  rig.launch("fp", Dim3(64), Dim3(256), {arg(out)});
   CHECK(std::max(rig.gpu->sm(0).peak_resident_blocks(), rig.gpu->sm(1).peak_resident_blocks()) == 4);
 }
 
@@ -465,7 +473,7 @@ TEST_CASE("sm: scratchpad sharing never deadlocks with barriers in a randomized 
     const uint32_t blocks = 20 + rng() % 20;
     DevPtr out = rig.dev->malloc(uint64_t(blocks) * threads * 4);
     INFO("round " << round << ": " << bytes << " bytes, " << threads << " threads, " << offsets.size() << " phases");
-    REQUIRE_NOTHROW(rig.dev->launch("rnd", Dim3(blocks), Dim3(threads), {arg(out)}));
+    REQUIRE_NOTHROW(rig.launch("rnd", Dim3(blocks), Dim3(threads), {arg(out)}));
     auto v = rig.dev->download<uint32_t>(out, size_t(blocks) * threads);
     uint32_t bad = 0;
     for (uint32_t b = 0; b < blocks; ++b)
@@ -527,7 +535,7 @@ OwfTimeline owf_example(Rig& rig, bool unshared_first) {
     log.emplace_back(cyc, blk, pc);
   };
   const double transfers = rig.stats.values()["ssp.lock_transfers"];
-  rig.dev->launch("owf", Dim3(3), Dim3(32), {});
+  rig.launch("owf", Dim3(3), Dim3(32), {});
   for (auto& [cyc, blk, pc] : log) t.at[{blk, pc}] = cyc - first + 1;
   // The paper counts an instruction of latency L issued in cycle c as done in
   // cycle c + L - 1: the example ends when N's I3 (a 1-cycle add) executes.
@@ -601,7 +609,7 @@ TEST_CASE("sm: address generation latency delays a load's request by its extra c
   DevPtr p = rig.dev->upload(std::vector<uint32_t>{41});
   std::map<uint32_t, uint64_t> at;
   rig.gpu->sm(0).on_issue = [&](uint64_t cyc, uint32_t, uint32_t, uint32_t pc) { at.emplace(pc, cyc); };
-  rig.dev->launch("ldadd", Dim3(1), Dim3(32), {arg(p)});
+  rig.launch("ldadd", Dim3(1), Dim3(32), {arg(p)});
   CHECK(rig.dev->download<uint32_t>(p, 1)[0] == 42);
   CHECK(at.at(3) - at.at(2) == (4 - 1) + 100 + 1);
 }

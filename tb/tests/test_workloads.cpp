@@ -5,8 +5,9 @@
 
 #include "common/config.hpp"
 #include "common/stats.hpp"
-#include "gpu/gpu.hpp"
+#include "gpu/gpu_platform.hpp"
 #include "runtime/device.hpp"
+#include "runtime/testbench.hpp"
 #include "workloads/workload.hpp"
 
 using namespace warptlm;
@@ -24,13 +25,13 @@ Outcome run_workload(const std::string& name, uint64_t seed = 1, Size size = Siz
   Config cfg;
   cfg.set("sim.mode", "functional");
   StatsRegistry stats;
-  Gpu gpu(cfg, stats);
-  Device dev(gpu);
+  GpuTestbench tb(cfg, stats);
+  Device& dev = tb.device();
   auto wl = make_workload(name);
   REQUIRE(wl);
   Outcome o;
   o.result = wl->run(dev, size, seed);
-  o.launches = gpu.launches();
+  o.launches = tb.platform().launches();
   o.counters = stats.values();
   return o;
 }

@@ -12,7 +12,7 @@
 
 #include "app.hpp"
 #include "common/errors.hpp"
-#include "gpu/gpu.hpp"
+#include "runtime/gpu_driver.hpp"
 #include "runtime/device.hpp"
 
 namespace fs = std::filesystem;
@@ -140,9 +140,9 @@ bool run_byo_kernel(Device& dev, const std::string& run_file, const std::string&
     if (!k[req]) c.fail(k, std::string("kernel.") + req, std::string("kernel section needs '") + req + "'");
   dev.load_ptx_file(c.path(c.str(k["ptx"], "kernel.ptx")));
   const std::string name = c.str(k["name"], "kernel.name");
-  const KernelInfo* ki = dev.gpu().find_kernel(name);
+  const KernelInfo* ki = dev.driver().find_kernel(name);
   if (!ki) {
-    std::string hint = closest_match(name, dev.gpu().kernel_names());
+    std::string hint = closest_match(name, dev.driver().kernel_names());
     c.fail(k["name"], "kernel.name", "no kernel '" + name + "' in the PTX" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
   }
   uint32_t grid[3], block[3];

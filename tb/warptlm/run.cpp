@@ -13,9 +13,10 @@
 
 #include "app.hpp"
 #include "common/errors.hpp"
-#include "gpu/gpu.hpp"
+#include "gpu/gpu_platform.hpp"
 #include "gpu/run_control.hpp"
 #include "runtime/device.hpp"
+#include "runtime/testbench.hpp"
 #include "workloads/workload.hpp"
 
 namespace fs = std::filesystem;
@@ -169,8 +170,12 @@ int run_command(const RunOptions& cli) {
   if (ec || !fs::is_directory(out_dir)) throw InputError("cannot create output directory '" + out_dir + "': " + ec.message());
 
   StatsRegistry stats;
-  Gpu gpu(cfg, stats);
-  Device dev(gpu);
+  // The command is a testbench: the GPU platform, a host driver bound to its
+  // host socket, and the host program (the workload's, or the run file's kernel)
+  // in an SC_THREAD that launches kernels and waits for their completion.
+  GpuTestbench tb(cfg, stats);
+  Device& dev = tb.device();
+  const GpuPlatform& gpu = tb.platform();
   // Ctrl-C and SIGTERM stop the run at the next look of the run control; the
   // stats gathered so far are written as usual (docs/run-control.md).
   std::signal(SIGINT, RunControl::request_interrupt);
@@ -181,13 +186,15 @@ int run_command(const RunOptions& cli) {
   std::string label = wl ? opt.workload + " (" + size_name(size) + ")" : opt.run_file;
   RunStatus rs;
   try {
-    if (wl) {
-      WorkloadResult r = wl->run(dev, size, uint64_t(cfg.get_int("sim.seed")));
-      verified = r.verified;
-      detail = r.detail;
-    } else {
-      verified = run_byo_kernel(dev, opt.run_file, out_dir, detail, compared);
-    }
+    tb.run([&] {
+      if (wl) {
+        WorkloadResult r = wl->run(dev, size, uint64_t(cfg.get_int("sim.seed")));
+        verified = r.verified;
+        detail = r.detail;
+      } else {
+        verified = run_byo_kernel(dev, opt.run_file, out_dir, detail, compared);
+      }
+    });
   } catch (const RunStopped& e) {
     rs.status = e.status;
     rs.message = e.what();

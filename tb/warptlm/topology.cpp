@@ -1,6 +1,7 @@
 // warptlm topology [--dot] [--config NAME|FILE] [--overlay ...] [--set key=value ...]
-// Elaborates the GPU platform the config describes, without running anything,
-// and prints its module tree (each block with its class and sockets), every
+// Elaborates the testbench of `warptlm run` (the GPU platform the config
+// describes and the host driver bound to its host socket), without running
+// anything, and prints its module tree (each block with its class and sockets), every
 // socket binding, and the clock domains; --dot prints the same as a Graphviz
 // graph (clusters for the SMs and partitions, one edge per binding).
 #include <cxxabi.h>
@@ -15,8 +16,8 @@
 
 #include "app.hpp"
 #include "common/errors.hpp"
-#include "gpu/gpu.hpp"
 #include "gpu/gpu_platform.hpp"
+#include "runtime/testbench.hpp"
 
 namespace po = boost::program_options;
 
@@ -91,8 +92,8 @@ void print_tree(const sc_core::sc_object& o, int depth, const std::map<std::stri
 
 std::string dot_id(const std::string& n) { return "\"" + n + "\""; }
 
-void print_dot(const GpuPlatform& p, const std::map<std::string, std::string>& clock_of,
-               const std::map<std::string, const sc_core::sc_module*>& modules) {
+void print_dot(const GpuPlatform& p, const sc_core::sc_module& host, const std::vector<GpuPlatform::Binding>& bindings,
+               const std::map<std::string, std::string>& clock_of, const std::map<std::string, const sc_core::sc_module*>& modules) {
   static const char* colours[] = {"lightblue", "palegreen", "khaki", "lightsalmon", "plum", "lightgrey"};
   std::map<std::string, std::string> colour;
   for (size_t i = 0; i < p.clocks.size(); ++i) colour[p.clocks[i].name] = colours[i % 6];
@@ -117,14 +118,15 @@ void print_dot(const GpuPlatform& p, const std::map<std::string, std::string>& c
               << base_name(m.name()) << " (" << class_of(m) << ")\";\n";
     bool own_sockets = false;
     for (auto* c : m.get_child_objects()) own_sockets |= is_socket(*c);
-    if (depth > 0 && own_sockets)  // the module itself, for its own sockets
+    if (own_sockets)  // the module itself, for its own sockets
       std::cout << pad << "  " << dot_id(m.name()) << " [label=\"" << base_name(m.name()) << "\\n" << class_of(m)
                 << "\", fillcolor=" << fill << "];\n";
     for (auto* k : kids) emit(*k, depth + 1);
     std::cout << pad << "}\n";
   };
   emit(p, 0);
-  for (auto& b : p.bindings)
+  std::cout << "  " << dot_id(host.name()) << " [label=\"" << host.name() << "\\n" << class_of(host) << "\", fillcolor=white];\n";
+  for (auto& b : bindings)
     std::cout << "  " << dot_id(module_of(b.initiator, modules)) << " -> " << dot_id(module_of(b.target, modules))
               << " [label=\"" << base_name(b.initiator) << "\\n-> " << base_name(b.target) << "\"];\n";
   std::cout << "}\n";
@@ -156,8 +158,10 @@ int topology_command(int argc, char* argv[]) {
   for (auto& s : sets) cfg.apply_set(s);
   if (cfg.get_string("sim.mode") != "timing") throw InputError("topology needs sim.mode=timing: functional mode builds no platform");
   StatsRegistry stats;
-  Gpu gpu(cfg, stats);
-  const GpuPlatform& p = *gpu.platform();
+  GpuTestbench tb(cfg, stats);
+  const GpuPlatform& p = tb.platform();
+  std::vector<GpuPlatform::Binding> bindings{{tb.driver().socket.name(), p.host.name()}};
+  bindings.insert(bindings.end(), p.bindings.begin(), p.bindings.end());
   std::map<std::string, std::string> clock_of;
   for (auto& c : p.clocks) {
     char mhz[32];
@@ -166,14 +170,16 @@ int topology_command(int argc, char* argv[]) {
   }
   std::map<std::string, const sc_core::sc_module*> modules;
   collect(p, modules);
+  collect(tb.driver(), modules);
   if (dot) {
-    print_dot(p, clock_of, modules);
+    print_dot(p, tb.driver(), bindings, clock_of, modules);
     return 0;
   }
   std::cout << "modules  (class  [clock domain]  sockets)\n";
+  print_tree(tb.driver(), 0, clock_of);
   print_tree(p, 0, clock_of);
   std::cout << "\nbindings  (initiator socket -> target socket)\n";
-  for (auto& b : p.bindings) std::cout << "  " << b.initiator << " -> " << b.target << "\n";
+  for (auto& b : bindings) std::cout << "  " << b.initiator << " -> " << b.target << "\n";
   std::cout << "\nclock domains\n";
   for (auto& c : p.clocks) std::cout << "  " << c.name << " " << c.mhz << " MHz: " << c.blocks.size() << " blocks\n";
   return 0;

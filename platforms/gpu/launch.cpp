@@ -1,0 +1,210 @@
+// Kernel launches: checked, planned and started on the host's command; a
+// timing launch ends when its last block retires or it is stopped, and the
+// platform then notifies launch_done().
+#include <chrono>
+#include <sstream>
+
+#include "common/clock.hpp"
+#include "common/clock_domain.hpp"
+#include "common/errors.hpp"
+#include "dram/dram_channel.hpp"
+#include "gpu/dispatcher.hpp"
+#include "gpu/gpu_platform.hpp"
+#include "gpu/mechanism.hpp"
+#include "gpu/monitor.hpp"
+#include "gpu/occupancy.hpp"
+#include "gpu/run_control.hpp"
+#include "isa/simt.hpp"
+#include "sm/sm.hpp"
+
+namespace warptlm {
+
+namespace {
+double wall_now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+}  // namespace
+
+// Checks the launch against the GPU's limits and the kernel's parameters, then
+// runs it (functional) or starts it (timing).
+void GpuPlatform::start_launch(const KernelInfo& kernel, const LaunchDims& dims, const std::vector<uint8_t>& params) {
+  if (!fault_.empty()) throw RunError(fault_);  // the GPU halted at a fault
+  if (!end_status_.empty())
+    throw RunError("the GPU stopped (" + end_status_ + ") in an earlier launch; kernel '" + kernel.name + "' cannot run");
+  if (running_)
+    throw InputError("launch of '" + kernel.name + "' while kernel '" + running_->kernel->name +
+                     "' runs: synchronize first (one launch at a time)");
+  const KernelInfo* k = &kernel;
+  // The functional model has no launch plan: it runs a mechanism's version of the code, to check it.
+  if (!timing())
+    for (auto& m : mechanisms_)
+      if (const KernelInfo* v = m->functional_version(*k)) k = v;
+  auto launch = std::make_unique<LaunchState>();
+  LaunchState& L = *launch;
+  L.kernel = k;
+  L.mem = &mem_;
+  L.num_sms = p_.num_sms;
+  L.dynamic_smem = dims.dynamic_smem;
+  L.grid_id = launches_.size() + 1;
+  uint64_t threads = 1, blocks = 1;
+  for (int i = 0; i < 3; ++i) {
+    L.grid[i] = dims.grid[i];
+    L.block[i] = dims.block[i];
+    if (!dims.grid[i] || !dims.block[i]) throw InputError("launch of '" + k->name + "' with a zero grid or block dimension");
+    threads *= dims.block[i];
+    blocks *= dims.grid[i];
+  }
+  if (threads > p_.max_threads_per_block)
+    throw InputError("launch of '" + k->name + "' with " + std::to_string(threads) + " threads per block; gpu.max_threads_per_block is " +
+                     std::to_string(p_.max_threads_per_block));
+  uint64_t smem = (dims.dynamic_smem ? ((k->static_smem + 15) & ~15u) : k->static_smem) + dims.dynamic_smem;
+  if (smem > p_.max_shared_per_block)
+    throw InputError("launch of '" + k->name + "' needs " + std::to_string(smem) + " bytes of shared memory per block; gpu.max_shared_per_block is " +
+                     std::to_string(p_.max_shared_per_block));
+  if (params.size() != k->param_bytes)
+    throw InputError("launch of '" + k->name + "' with " + std::to_string(params.size()) + " bytes of parameters; it takes " +
+                     std::to_string(k->param_bytes));
+  L.threads_per_block = uint32_t(threads);
+  L.warps_per_block = uint32_t((threads + 31) / 32);
+  L.params = params;
+  L.clock = &clock_;
+  const uint32_t regs = dims.regs_per_thread ? dims.regs_per_thread : p_.regs_per_thread ? p_.regs_per_thread : k->regs_per_thread;
+  blocks_ = blocks;
+  counters_before_ = stats_.snapshot();
+  wall_start_ = wall_now();
+  if (!timing()) {
+    LaunchResult r;
+    r.kernel = k->name;
+    run_functional(*k, L, blocks, r);
+    sim_seconds_ += wall_now() - wall_start_;
+    record(std::move(r));
+    if (sc_core::sc_is_running()) launch_done_.notify(sc_core::SC_ZERO_TIME);
+    return;
+  }
+  const sc_core::sc_process_handle h = sc_core::sc_get_current_process_handle();
+  if (!h.valid() || h.proc_kind() != sc_core::SC_THREAD_PROC_)
+    throw InputError("a timing launch of '" + k->name +
+                     "' is issued from a testbench SC_THREAD, which then waits for its completion (run_host_program)");
+  running_ = std::move(launch);
+  try {
+    start_timing(kernel, *running_, blocks, regs);
+  } catch (...) {
+    running_.reset();
+    throw;
+  }
+}
+
+void GpuPlatform::run_functional(const KernelInfo& k, LaunchState& L, uint64_t blocks, LaunchResult& r) {
+  L.clock = nullptr;
+  for (uint64_t id = 0; id < blocks; ++id) {
+    Block b(k, L, uint32_t(id), uint32_t(id % p_.num_sms));
+    run_block_functional(b, L);
+    for (auto& w : b.warps) {
+      r.warp_instructions += w.warp_insts;
+      r.thread_instructions += w.thread_insts;
+    }
+  }
+}
+
+// A block that cannot fit on an empty SM is refused; else every SM takes the
+// launch, every mechanism plans it, and the dispatcher sends the first blocks.
+void GpuPlatform::start_timing(const KernelInfo& k, LaunchState& L, uint64_t blocks, uint32_t regs) {
+  Sm& sm0 = *sms[0];
+  usage_ = std::make_unique<BlockUsage>(sm0.usage_of(L, regs));
+  if (!sm0.can_accept(*usage_) && sm0.resident_blocks() == 0) {
+    const SmParams& sp = sm0.params();
+    SmLimits lim;
+    lim.max_threads = sp.max_threads; lim.max_warps = sp.max_warps; lim.max_blocks = sp.max_blocks;
+    lim.registers = sp.registers; lim.reg_alloc_unit = sp.reg_alloc_unit;
+    lim.shared_mem = sp.shared_mem; lim.smem_alloc_unit = sp.smem_alloc_unit;
+    BlockFootprint fp{L.threads_per_block, regs, usage_->shared};
+    Occupancy o = compute_occupancy(lim, fp);
+    throw InputError("a block of kernel '" + k.name + "' (" + std::to_string(L.threads_per_block) + " threads, " +
+                     std::to_string(regs) + " registers per thread, " + std::to_string(usage_->shared) +
+                     " bytes of shared memory) does not fit on an SM: " + occupancy_limit_name(o.limit) + " limit");
+  }
+  for (auto& s : sms) s->set_launch(&L, &clock_);
+  const LaunchPlanRequest plan{k, *usage_, sm0.params(), p_.num_sms};
+  for (auto& m : mechanisms_)
+    if (const KernelInfo* v = m->plan_launch(plan)) L.kernel = v;
+  retired_warp_before_ = retired_thread_before_ = issued_before_ = 0;
+  for (auto& s : sms) {
+    retired_warp_before_ += s->retired_warp_instructions();
+    retired_thread_before_ += s->retired_thread_instructions();
+    issued_before_ += s->issued_warp_instructions();
+  }
+  launch_start_cycle_ = uint64_t(sc_core::sc_time_stamp() / period);
+  cycles_before_ = cycles_ctr_->value;
+  blocks_before_ = blocks_ctr_->value;
+  dispatcher->begin_launch(L, *usage_, blocks);
+  monitor->begin_launch(k.name);
+  if (idle) idle->begin_launch();
+  run_control->begin_launch();
+}
+
+// A fault inside the simulation: the first one is kept and the GPU halts.
+void GpuPlatform::fault(const std::string& message) {
+  if (fault_.empty()) fault_ = message;
+  end_launch("fault");
+}
+
+void GpuPlatform::stop_launch(RunStop why) {
+  end_launch(why == RunStop::Limit ? "limit" : why == RunStop::Interrupted ? "interrupted" : "deadlock");
+}
+
+// The launch ends at the close of this evaluation phase; a launch that did not
+// complete halts the SMs' clock, so nothing issues after it.
+void GpuPlatform::end_launch(const std::string& status) {
+  if (!running_ || ending_requested_) return;
+  ending_requested_ = true;
+  end_status_ = status;
+  if (!status.empty()) core_clock->halt();
+  ending_->request();
+}
+
+// The launch's figures, in the update phase of the instant it ended.
+void GpuPlatform::finish_launch() {
+  ending_requested_ = false;
+  const KernelInfo& k = *running_->kernel;
+  monitor->end_launch();
+  LaunchResult r;
+  r.kernel = k.name;
+  if (end_status_.empty()) {
+    const uint64_t last = dispatcher->last_retire_cycle();
+    r.cycles = last - launch_start_cycle_ + 1;
+    for (auto& d : drams) d->end_window(edge_time(period, last + 1));
+    for (auto& s : sms) { r.warp_instructions += s->retired_warp_instructions(); r.thread_instructions += s->retired_thread_instructions(); }
+    r.warp_instructions -= retired_warp_before_;
+    r.thread_instructions -= retired_thread_before_;
+  } else if (end_status_ != "fault") {
+    const RunStop why = run_control->stopped();
+    std::ostringstream os;
+    r.status = end_status_;
+    if (why == RunStop::Watchdog || why == RunStop::Starved)
+      os << "deadlock in kernel '" << k.name << "': " << run_control->reason();
+    else
+      os << "kernel '" << k.name << "' stopped: " << run_control->reason();
+    os << "; " << (dispatcher->blocks_total() - dispatcher->blocks_retired()) << " blocks never finished; resident warps:";
+    for (auto& s : sms) s->describe_warps(os, why == RunStop::Watchdog);
+    r.message = os.str();
+    r.cycles = cycle_now(period) - launch_start_cycle_ + 1;
+    for (auto& s : sms) r.warp_instructions += s->issued_warp_instructions();
+    r.warp_instructions -= issued_before_;
+    r.thread_instructions = 0;  // per-thread counts are kept with retired blocks only
+  }
+  sim_seconds_ += wall_now() - wall_start_;
+  if (end_status_ != "fault") record(std::move(r));
+  running_.reset();
+  launch_done_.notify(sc_core::SC_ZERO_TIME);
+}
+
+// A launch that ended: the run's totals and its share of every counter.
+void GpuPlatform::record(LaunchResult r) {
+  *warp_insts_ += r.warp_instructions;
+  *thread_insts_ += r.thread_instructions;
+  *cycles_ctr_ += r.cycles;
+  ++*launches_ctr_;
+  *blocks_ctr_ += blocks_;
+  r.counters = StatsRegistry::delta(counters_before_, stats_.snapshot());
+  launches_.push_back(std::move(r));
+}
+
+}  // namespace warptlm
