@@ -1,0 +1,370 @@
+// The GPU platform as a SystemC platform: its host socket driven from
+// testbench SC_THREADs (beside free-running clocks, with the completion event),
+// the errors it answers, and the mechanism plug-in interface exercised by a
+// second, test-only mechanism. Every test case runs in its own process.
+#include <catch2/catch.hpp>
+
+#include <set>
+#include <systemc>
+
+#include "common/config.hpp"
+#include "common/errors.hpp"
+#include "common/stats.hpp"
+#include "gpu/gpu_platform.hpp"
+#include "gpu/mechanism.hpp"
+#include "l1/l1_cache.hpp"
+#include "runtime/device.hpp"
+#include "runtime/testbench.hpp"
+#include "sm/sm.hpp"
+
+using namespace warptlm;
+
+namespace {
+
+const char* kPtx = R"(.version 9.0
+.target sm_75
+.address_size 64
+// out[i] = in[i] + add, one thread per element, 32 threads per block
+.visible .entry add_to(.param .u64 out, .param .u64 in, .param .u32 add)
+{
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<8>;
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, %ctaid.x;
+  mad.lo.s32 %r3, %r2, 32, %r1;
+  mul.wide.u32 %rd1, %r3, 4;
+  ld.param.u64 %rd2, [in];
+  cvta.to.global.u64 %rd3, %rd2;
+  add.s64 %rd4, %rd3, %rd1;
+  ld.global.u32 %r4, [%rd4];
+  ld.global.u32 %r5, [%rd4];
+  ld.param.u32 %r6, [add];
+  add.s32 %r7, %r4, %r6;
+  ld.param.u64 %rd5, [out];
+  cvta.to.global.u64 %rd6, %rd5;
+  add.s64 %rd7, %rd6, %rd1;
+  st.global.u32 [%rd7], %r7;
+  ret;
+}
+// the same, doubled: a mechanism's code version of add_to
+.visible .entry add_to_v2(.param .u64 out, .param .u64 in, .param .u32 add)
+{
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<8>;
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, %ctaid.x;
+  mad.lo.s32 %r3, %r2, 32, %r1;
+  mul.wide.u32 %rd1, %r3, 4;
+  ld.param.u64 %rd2, [in];
+  cvta.to.global.u64 %rd3, %rd2;
+  add.s64 %rd4, %rd3, %rd1;
+  ld.global.u32 %r4, [%rd4];
+  ld.param.u32 %r6, [add];
+  add.s32 %r7, %r4, %r6;
+  add.s32 %r7, %r7, %r7;
+  ld.param.u64 %rd5, [out];
+  cvta.to.global.u64 %rd6, %rd5;
+  add.s64 %rd7, %rd6, %rd1;
+  st.global.u32 [%rd7], %r7;
+  ret;
+}
+)";
+
+using Sets = std::vector<std::pair<std::string, std::string>>;
+
+struct Bench {
+  Config cfg;
+  StatsRegistry stats;
+  std::unique_ptr<GpuTestbench> tb;
+  explicit Bench(const Sets& sets) {
+    GpuParams::declare(ParamTable::global());
+    cfg.merge_file(std::string(WARPTLM_SOURCE_DIR) + "/scenarios/configs/gtx480.yaml");
+    cfg.set("gpu.num_sms", "2");
+    for (auto& s : sets) cfg.set(s.first, s.second);
+    tb = std::make_unique<GpuTestbench>(cfg, stats);
+  }
+  Device& dev() { return tb->device(); }
+  GpuPlatform& gpu() { return tb->platform(); }
+  double counter(const std::string& n) { return stats.values().at(n); }
+};
+
+// n inputs 0..n-1 on the device; out = in + add checked.
+struct AddTo {
+  DevPtr in = 0, out = 0;
+  uint32_t n = 0;
+  AddTo(Device& d, uint32_t count) : n(count) {
+    std::vector<uint32_t> v(n);
+    for (uint32_t i = 0; i < n; ++i) v[i] = i * 3;
+    in = d.upload(v);
+    out = d.malloc(n * 4);
+  }
+  void launch(Device& d, uint32_t add, const char* kernel = "add_to") {
+    d.launch(kernel, Dim3(n / 32), Dim3(32), {arg(out), arg(in), arg(add)});
+  }
+  uint32_t mismatches(Device& d, uint32_t add, uint32_t times = 1) {
+    auto v = d.download<uint32_t>(out, n);
+    uint32_t bad = 0;
+    for (uint32_t i = 0; i < n; ++i) bad += v[i] != (i * 3 + add) * times;
+    return bad;
+  }
+};
+
+// Counts its clock's edges.
+struct EdgeCounter : sc_core::sc_module {
+  sc_core::sc_in<bool> clk;
+  uint64_t edges = 0;
+  SC_HAS_PROCESS(EdgeCounter);
+  explicit EdgeCounter(sc_core::sc_module_name n) : sc_core::sc_module(n) {
+    SC_METHOD(tick);
+    sensitive << clk.pos();
+    dont_initialize();
+  }
+  void tick() { ++edges; }
+};
+
+}  // namespace
+
+TEST_CASE("platform: a testbench thread launches kernels and waits for each beside a free-running clock", "[platform]") {
+  Bench b(Sets{});
+  sc_core::sc_clock clk("user_clock", 3, sc_core::SC_NS);
+  EdgeCounter counter("user_counter");
+  counter.clk(clk);
+  std::vector<uint64_t> done_at;
+  run_host_program([&] {
+    b.dev().load_ptx(kPtx, "add_to.ptx");
+    AddTo k(b.dev(), 256);
+    for (uint32_t add : {5u, 7u, 11u}) {
+      const sc_core::sc_time t0 = sc_core::sc_time_stamp();
+      k.launch(b.dev(), add);  // returns at the launch's completion event
+      CHECK(sc_core::sc_time_stamp() > t0);
+      CHECK_FALSE(b.gpu().launch_running());
+      done_at.push_back(uint64_t(sc_core::sc_time_stamp() / b.gpu().period));
+      CHECK(k.mismatches(b.dev(), add) == 0);
+    }
+  });
+  REQUIRE(b.gpu().launches().size() == 3);
+  // Each launch took its cycles in simulated time, one after the other.
+  uint64_t sum = 0;
+  for (auto& l : b.gpu().launches()) sum += l.cycles;
+  CHECK(sum > 3 * 20);
+  CHECK(done_at[0] < done_at[1]);
+  CHECK(done_at[1] < done_at[2]);
+  // The user's clock kept running throughout, and the launches still ended.
+  CHECK(counter.edges >= uint64_t(sc_core::sc_time_stamp() / sc_core::sc_time(3, sc_core::SC_NS)) - 1);
+}
+
+TEST_CASE("platform: start returns at once and the completion event ends the launch", "[platform]") {
+  Bench b(Sets{});
+  run_host_program([&] {
+    b.dev().load_ptx(kPtx, "add_to.ptx");
+    AddTo k(b.dev(), 512);
+    const KernelInfo* ki = b.tb->driver().find_kernel("add_to");
+    REQUIRE(ki);
+    std::vector<uint8_t> params(ki->param_bytes);
+    std::memcpy(params.data() + ki->params[0].offset, &k.out, 8);
+    std::memcpy(params.data() + ki->params[1].offset, &k.in, 8);
+    const uint32_t add = 9;
+    std::memcpy(params.data() + ki->params[2].offset, &add, 4);
+    LaunchDims d;
+    d.grid[0] = 16;
+    d.block[0] = 32;
+    const sc_core::sc_time t0 = sc_core::sc_time_stamp();
+    b.tb->driver().start(*ki, d, params);
+    CHECK(sc_core::sc_time_stamp() == t0);  // issued, not yet run
+    CHECK(b.gpu().launch_running());
+    // a second launch while one runs is refused
+    CHECK_THROWS_WITH(b.tb->driver().start(*ki, d, params), Catch::Contains("synchronize first"));
+    sc_core::wait(b.gpu().launch_done());
+    CHECK_FALSE(b.gpu().launch_running());
+    const LaunchResult r = b.tb->driver().synchronize();
+    CHECK(r.kernel == "add_to");
+    CHECK(r.cycles == uint64_t((sc_core::sc_time_stamp() - t0) / b.gpu().period) + 1);
+    CHECK(k.mismatches(b.dev(), add) == 0);
+  });
+}
+
+TEST_CASE("platform: a timing launch outside a testbench thread is refused and says why", "[platform]") {
+  Bench b(Sets{});
+  b.dev().load_ptx(kPtx, "add_to.ptx");  // loads and copies need no thread
+  AddTo k(b.dev(), 64);
+  try {
+    k.launch(b.dev(), 1);
+    FAIL("the launch was accepted outside an SC_THREAD");
+  } catch (const InputError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("add_to") && Catch::Contains("SC_THREAD"));
+  }
+  CHECK(b.gpu().launches().empty());
+}
+
+TEST_CASE("platform: host copies outside device memory are errors naming the address", "[platform]") {
+  Bench b(Sets{});
+  uint32_t word = 1;
+  try {
+    b.dev().memcpy_h2d(0x1234, &word, 4);
+    FAIL("a copy to an unallocated address was accepted");
+  } catch (const InputError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("copy to device memory") && Catch::Contains("0x1234"));
+  }
+  // a plain TLM write without the command extension: an address error response
+  run_host_program([&] {
+    tlm::tlm_generic_payload p;
+    p.set_command(tlm::TLM_WRITE_COMMAND);
+    p.set_address(0x1234);
+    p.set_data_ptr(reinterpret_cast<unsigned char*>(&word));
+    p.set_data_length(4);
+    p.set_streaming_width(4);
+    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+    b.tb->driver().socket->b_transport(p, t);
+    CHECK(p.get_response_status() == tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    // and a valid one through the debug transport
+    const DevPtr a = b.dev().malloc(4);
+    p.set_address(a);
+    CHECK(b.tb->driver().socket->transport_dbg(p) == 4);
+    CHECK(b.dev().download<uint32_t>(a, 1)[0] == 1);
+  });
+}
+
+// ------------------------------------------------------- a test-only mechanism
+
+namespace {
+
+// What the probe saw, per process.
+struct ProbeLog {
+  int built_in_sms = 0, modules = 0, plans = 0, arrived = 0, retired = 0;
+  uint64_t hits = 0, misses = 0, fills = 0, evictions = 0;
+  std::set<std::string> blocks_named;
+} probe_log;
+
+struct ProbeInSm : SmMechanism, L1Observer {
+  const char* name() const override { return "probe"; }
+  void block_arrived(const Block*) override { ++probe_log.arrived; }
+  void block_retired(const Block*) override { ++probe_log.retired; }
+  void line_hit(uint64_t, uint16_t) override { ++probe_log.hits; }
+  void line_missed(uint64_t, uint16_t) override { ++probe_log.misses; }
+  void line_filled(uint64_t, uint16_t) override { ++probe_log.fills; }
+  void line_evicted(uint64_t, uint16_t, uint16_t) override { ++probe_log.evictions; }
+  void activate() { set_active(true); }
+};
+
+// One block of its own per SM ("gpu.sm<i>.probe_unit").
+struct ProbeUnit : sc_core::sc_module {
+  explicit ProbeUnit(sc_core::sc_module_name n) : sc_core::sc_module(n) {}
+};
+
+// A placement policy the mechanism provides: every block to the first SM with room.
+struct FirstFit : PlacementPolicy {
+  const char* name() const override { return "probe_first_fit"; }
+  int choose(uint32_t, const std::vector<bool>& fits) override {
+    for (size_t i = 0; i < fits.size(); ++i)
+      if (fits[i]) return int(i);
+    return -1;
+  }
+};
+
+struct Probe : Mechanism {
+  explicit Probe(const Config& c, StatsRegistry& stats)
+      : version_(c.get_bool("probe.second_version")),
+        plans_(&stats.counter("probe.plans", "probe.plans", "launches the probe planned")) {}
+  const char* name() const override { return "probe"; }
+  void build_in_sm(SmSite& site) override {
+    ++probe_log.built_in_sms;
+    auto part = std::make_unique<ProbeInSm>();
+    parts_.push_back(part.get());
+    if (site.l1) site.l1->add_observer(*part);
+    site.sm.add_mechanism(std::move(part));
+    units_.push_back(std::make_unique<ProbeUnit>("probe_unit"));
+    probe_log.blocks_named.insert(units_.back()->name());
+    site.in_core_clock(*units_.back());
+  }
+  void module_loaded(const std::string&, const std::string&, GlobalMemory&, const Module& m) override {
+    ++probe_log.modules;
+    module_ = &m;
+  }
+  const KernelInfo* plan_launch(const LaunchPlanRequest& r) override {
+    ++probe_log.plans;
+    ++*plans_;
+    for (ProbeInSm* p : parts_) p->activate();
+    if (version_ && r.kernel.name == "add_to") return module_->find_kernel("add_to_v2");
+    return nullptr;
+  }
+  std::unique_ptr<PlacementPolicy> make_placement(const std::string& name) override {
+    return name == "probe_first_fit" ? std::make_unique<FirstFit>() : nullptr;
+  }
+  bool version_;
+  Counter* plans_;
+  const Module* module_ = nullptr;
+  std::vector<ProbeInSm*> parts_;
+  std::vector<std::unique_ptr<ProbeUnit>> units_;
+};
+
+void register_probe() {
+  MechanismInfo m;
+  m.name = "probe";
+  m.folder = "tb/tests";
+  m.declare = [](ParamTable& t) {
+    t.bool_param("probe.enabled", false, "build the test-only probe mechanism");
+    t.bool_param("probe.second_version", false, "launches of add_to run add_to_v2");
+    t.add_choice("gpu.placement", "probe_first_fit");
+  };
+  m.wanted = [](const Config& c) { return c.get_bool("probe.enabled"); };
+  m.make = [](const Config& c, StatsRegistry& s) { return std::make_unique<Probe>(c, s); };
+  MechanismRegistry::add(m);
+}
+
+}  // namespace
+
+TEST_CASE("mechanisms: a registered mechanism gets its parameters, SM parts, launch plans and L1 observations", "[mechanism]") {
+  register_probe();  // before the parameters are declared
+  Bench b(Sets{{"probe.enabled", "true"}});
+  REQUIRE(MechanismRegistry::find("probe"));
+  REQUIRE(MechanismRegistry::find("scratchpad_sharing"));  // the shipped one, registered by the build
+  REQUIRE(b.gpu().mechanism("probe"));
+  CHECK_FALSE(b.gpu().mechanism("scratchpad_sharing"));  // not asked for by this config
+  CHECK(probe_log.built_in_sms == 2);
+  CHECK(probe_log.blocks_named == std::set<std::string>{"gpu.sm0.probe_unit", "gpu.sm1.probe_unit"});
+  CHECK(b.gpu().sm(1).mechanism("probe") != nullptr);
+  run_host_program([&] {
+    b.dev().load_ptx(kPtx, "add_to.ptx");
+    AddTo k(b.dev(), 1024);
+    k.launch(b.dev(), 3);
+    k.launch(b.dev(), 4);
+    CHECK(k.mismatches(b.dev(), 4) == 0);
+  });
+  CHECK(probe_log.modules == 1);
+  CHECK(probe_log.plans == 2);
+  CHECK(b.counter("probe.plans") == 2);  // its own stats
+  CHECK(probe_log.arrived == 2 * 32);
+  CHECK(probe_log.retired == 2 * 32);
+  // the observers heard every hit, miss and fill the caches counted
+  CHECK(probe_log.misses > 0);
+  CHECK(double(probe_log.hits) == b.counter("l1d.hits"));
+  // load misses: the cache also counts the 64 stores (one warp per block, each to a line it never
+  // loaded, written through without allocation) as misses; observers hear loads' misses only
+  CHECK(b.counter("l1d.write_throughs") == 64);
+  CHECK(double(probe_log.misses) == b.counter("l1d.misses") - 64);
+  CHECK(probe_log.fills > 0);
+  CHECK(probe_log.fills <= probe_log.misses);
+}
+
+TEST_CASE("mechanisms: a mechanism's code version and placement policy are the ones that run", "[mechanism]") {
+  register_probe();
+  Bench b(Sets{{"probe.enabled", "true"}, {"probe.second_version", "true"}, {"gpu.placement", "probe_first_fit"}});
+  run_host_program([&] {
+    b.dev().load_ptx(kPtx, "add_to.ptx");
+    AddTo k(b.dev(), 128);
+    k.launch(b.dev(), 3);
+    CHECK(k.mismatches(b.dev(), 3, 2) == 0);  // add_to_v2 ran: (in + 3) * 2
+  });
+  // first fit: SM 0 takes all 4 blocks at once, SM 1 none
+  CHECK(b.gpu().sm(0).peak_resident_blocks() == 4);
+  CHECK(b.gpu().sm(1).peak_resident_blocks() == 0);
+}
+
+TEST_CASE("mechanisms: a mechanism the config does not ask for is not built", "[mechanism]") {
+  register_probe();
+  Bench b(Sets{});
+  CHECK_FALSE(b.gpu().mechanism("probe"));
+  CHECK(b.gpu().sm(0).mechanism("probe") == nullptr);
+  CHECK(probe_log.built_in_sms == 0);
+  CHECK(b.stats.values().count("probe.plans") == 0);
+}
