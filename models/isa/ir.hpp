@@ -75,7 +75,7 @@ enum class Op : uint16_t {
 const char* op_name(Op op);
 // An instruction a mechanism adds to PTX (listed after the last PTX op): the SM
 // issues it like a barrier-class instruction and leaves its effect to the mechanism.
-inline bool is_mechanism_op(Op op) { return op > Op::Match && op < Op::Count; }
+constexpr bool is_mechanism_op(Op op) { return op > Op::Match && op < Op::Count; }
 
 // Functional-unit class an instruction occupies in the SM timing model.
 enum class UnitClass : uint8_t { SP, INT, SFU, DP, LDST, BRANCH, BARRIER, NONE };

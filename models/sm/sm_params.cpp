@@ -1,5 +1,7 @@
 #include "sm/sm_params.hpp"
 
+#include <array>
+
 namespace warptlm {
 
 static const char* const kOpClassNames[] = {"alu", "imul", "idiv", "fp", "fdiv", "sfu", "dp", "mem", "branch", "barrier"};
@@ -8,14 +10,21 @@ static const char* const kUnitNames[] = {"sp", "int", "sfu", "dp", "ldst", "bran
 const char* op_class_name(OpClass c) { return kOpClassNames[size_t(c)]; }
 const char* unit_kind_name(UnitKind k) { return kUnitNames[size_t(k)]; }
 
+namespace {
+// The class an opcode has whatever its operand types (Count: its types decide, below).
+constexpr std::array<OpClass, size_t(Op::Count)> fixed_classes() {
+  std::array<OpClass, size_t(Op::Count)> t{};
+  for (size_t o = 0; o < t.size(); ++o) t[o] = is_mechanism_op(Op(o)) ? OpClass::Barrier : OpClass::Count;
+  for (Op o : {Op::Ld, Op::Ldu, Op::St, Op::Atom, Op::Red, Op::Prefetch}) t[size_t(o)] = OpClass::Mem;
+  for (Op o : {Op::Bra, Op::Call, Op::Ret, Op::Exit, Op::Trap}) t[size_t(o)] = OpClass::Branch;
+  for (Op o : {Op::Bar, Op::BarArrive, Op::BarRed, Op::Membar, Op::Fence}) t[size_t(o)] = OpClass::Barrier;
+  return t;
+}
+constexpr std::array<OpClass, size_t(Op::Count)> kFixedClass = fixed_classes();
+}  // namespace
+
 OpClass op_class_of(const Instr& in) {
-  switch (in.op) {
-    case Op::Ld: case Op::Ldu: case Op::St: case Op::Atom: case Op::Red: case Op::Prefetch: return OpClass::Mem;
-    case Op::Bra: case Op::Call: case Op::Ret: case Op::Exit: case Op::Trap: return OpClass::Branch;
-    case Op::Bar: case Op::BarArrive: case Op::BarRed: case Op::Membar: case Op::Fence: return OpClass::Barrier;
-    default: break;
-  }
-  if (is_mechanism_op(in.op)) return OpClass::Barrier;
+  if (const OpClass fixed = kFixedClass[size_t(in.op)]; fixed != OpClass::Count) return fixed;
   const bool f64 = in.type == DType::F64 || in.type2 == DType::F64;
   switch (in.op) {
     case Op::Sqrt: case Op::Rsqrt: case Op::Rcp: case Op::Sin: case Op::Cos: case Op::Lg2: case Op::Ex2: case Op::Tanh:

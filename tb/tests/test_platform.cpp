@@ -21,11 +21,9 @@ using namespace warptlm;
 
 namespace {
 
-const char* kPtx = R"(.version 9.0
-.target sm_75
-.address_size 64
-// out[i] = in[i] + add, one thread per element, 32 threads per block
-.visible .entry add_to(.param .u64 out, .param .u64 in, .param .u32 add)
+// out[i] = in[i] + add (times two when `doubled`), one thread per element, 32 threads per block
+std::string add_to_kernel(const std::string& name, bool doubled) {
+  return ".visible .entry " + name + R"((.param .u64 out, .param .u64 in, .param .u32 add)
 {
   .reg .b32 %r<8>;
   .reg .b64 %rd<8>;
@@ -40,35 +38,18 @@ const char* kPtx = R"(.version 9.0
   ld.global.u32 %r5, [%rd4];
   ld.param.u32 %r6, [add];
   add.s32 %r7, %r4, %r6;
-  ld.param.u64 %rd5, [out];
-  cvta.to.global.u64 %rd6, %rd5;
-  add.s64 %rd7, %rd6, %rd1;
-  st.global.u32 [%rd7], %r7;
-  ret;
-}
-// the same, doubled: a mechanism's code version of add_to
-.visible .entry add_to_v2(.param .u64 out, .param .u64 in, .param .u32 add)
-{
-  .reg .b32 %r<8>;
-  .reg .b64 %rd<8>;
-  mov.u32 %r1, %tid.x;
-  mov.u32 %r2, %ctaid.x;
-  mad.lo.s32 %r3, %r2, 32, %r1;
-  mul.wide.u32 %rd1, %r3, 4;
-  ld.param.u64 %rd2, [in];
-  cvta.to.global.u64 %rd3, %rd2;
-  add.s64 %rd4, %rd3, %rd1;
-  ld.global.u32 %r4, [%rd4];
-  ld.param.u32 %r6, [add];
-  add.s32 %r7, %r4, %r6;
-  add.s32 %r7, %r7, %r7;
-  ld.param.u64 %rd5, [out];
+)" + (doubled ? "  add.s32 %r7, %r7, %r7;\n" : "") + R"(  ld.param.u64 %rd5, [out];
   cvta.to.global.u64 %rd6, %rd5;
   add.s64 %rd7, %rd6, %rd1;
   st.global.u32 [%rd7], %r7;
   ret;
 }
 )";
+}
+
+// add_to, and add_to_v2: a mechanism's code version of it
+const std::string kPtx = ".version 9.0\n.target sm_75\n.address_size 64\n" + add_to_kernel("add_to", false) +
+                         add_to_kernel("add_to_v2", true);
 
 using Sets = std::vector<std::pair<std::string, std::string>>;
 
