@@ -78,8 +78,8 @@ GpuPlatform::LaunchEnd::LaunchEnd(std::function<void()> at_update)
     : sc_core::sc_prim_channel("launch_end"), at_update_(std::move(at_update)) {}
 
 GpuPlatform::GpuPlatform(sc_core::sc_module_name name, const Config& cfg, StatsRegistry& stats)
-    : sc_core::sc_module(name), host("host"), period(1e6 / GpuParams::from(cfg).core_clock_mhz, sc_core::SC_PS),
-      p_(GpuParams::from(cfg)), stats_(stats) {
+    : sc_core::sc_module(name), host("host"), p_(GpuParams::from(cfg)), stats_(stats) {
+  period = sc_core::sc_time(1e6 / p_.core_clock_mhz, sc_core::SC_PS);
   host.register_b_transport(this, &GpuPlatform::b_transport);
   host.register_transport_dbg(this, &GpuPlatform::transport_dbg);
   warp_insts_ = &stats_.counter("gpu.warp_instructions", "gpu.warp_instructions", "warp instructions issued");
@@ -87,8 +87,7 @@ GpuPlatform::GpuPlatform(sc_core::sc_module_name name, const Config& cfg, StatsR
   launches_ctr_ = &stats_.counter("gpu.launches", "gpu.launches", "kernel launches");
   blocks_ctr_ = &stats_.counter("gpu.blocks", "gpu.blocks", "thread blocks run");
   cycles_ctr_ = &stats_.counter("gpu.cycles", "gpu.cycles", "core cycles of all launches");
-  register_builtin_mechanisms();
-  mechanisms_ = MechanismRegistry::build(cfg, stats);
+  mechanisms_ = MechanismRegistry::build(cfg, stats);  // registered when the parameters were declared
   if (!timing()) return;
   sm_params = std::make_unique<SmParams>(SmParams::from(cfg));
   Tracer::start(TraceConfig::from_config(cfg), 1e6 / p_.core_clock_mhz);  // before the blocks: their probes register

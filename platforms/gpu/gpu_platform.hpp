@@ -159,6 +159,8 @@ class GpuPlatform : public sc_core::sc_module {
   void end_launch(const std::string& status);
   void finish_launch();
   void record(LaunchResult r);
+  // The caller is an SC_THREAD, which may wait for a launch.
+  static bool in_thread();
 
   GpuParams p_;
   StatsRegistry& stats_;

@@ -101,8 +101,7 @@ std::vector<std::string> GpuPlatform::kernel_names() const {
 // launch's result, or the fault or stop that ended it.
 void GpuPlatform::synchronize(HostCommand& c) {
   if (running_) {
-    const sc_core::sc_process_handle h = sc_core::sc_get_current_process_handle();
-    if (!h.valid() || h.proc_kind() == sc_core::SC_METHOD_PROC_)
+    if (!in_thread())
       throw InputError("waiting for kernel '" + running_->kernel->name +
                        "' to complete needs a testbench SC_THREAD (the launch runs in simulated time)");
     while (running_) sc_core::wait(launch_done_);

@@ -37,7 +37,7 @@ struct LaunchResult {
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
   std::map<std::string, double> counters;  // this launch's share of every counter
-  std::string status;   // "" when the launch finished; else limit | deadlock | interrupted | fault (figures partial)
+  std::string status;   // "" when the launch finished; else limit | deadlock | interrupted (figures partial)
   std::string message;  // why it stopped, with what each warp waited on
 };
 
@@ -55,7 +55,9 @@ struct HostCommand : tlm::tlm_extension<HostCommand> {
   };
   enum class Error : uint8_t { None, Input, Run, Stopped };
 
-  Kind kind = Kind::Copy;
+  explicit HostCommand(Kind k = Kind::Copy) : kind(k) {}
+
+  Kind kind;
   // inputs
   std::string text, origin;
   uint64_t address = 0, bytes = 0;

@@ -79,8 +79,7 @@ void GpuPlatform::start_launch(const KernelInfo& kernel, const LaunchDims& dims,
     if (sc_core::sc_is_running()) launch_done_.notify(sc_core::SC_ZERO_TIME);
     return;
   }
-  const sc_core::sc_process_handle h = sc_core::sc_get_current_process_handle();
-  if (!h.valid() || h.proc_kind() != sc_core::SC_THREAD_PROC_)
+  if (!in_thread())
     throw InputError("a timing launch of '" + k->name +
                      "' is issued from a testbench SC_THREAD, which then waits for its completion (run_host_program)");
   running_ = std::move(launch);
@@ -138,6 +137,11 @@ void GpuPlatform::start_timing(const KernelInfo& k, LaunchState& L, uint64_t blo
   monitor->begin_launch(k.name);
   if (idle) idle->begin_launch();
   run_control->begin_launch();
+}
+
+bool GpuPlatform::in_thread() {
+  const sc_core::sc_process_handle h = sc_core::sc_get_current_process_handle();
+  return h.valid() && h.proc_kind() == sc_core::SC_THREAD_PROC_;
 }
 
 // A fault inside the simulation: the first one is kept and the GPU halts.

@@ -38,39 +38,34 @@ void GpuDriver::send(HostCommand& c, tlm::tlm_command cmd, uint64_t address, voi
 }
 
 void GpuDriver::load_ptx(const std::string& text, const std::string& origin) {
-  HostCommand c;
-  c.kind = HostCommand::Kind::LoadModule;
+  HostCommand c(HostCommand::Kind::LoadModule);
   c.text = text;
   c.origin = origin;
   send(c);
 }
 
 const KernelInfo* GpuDriver::find_kernel(const std::string& name) {
-  HostCommand c;
-  c.kind = HostCommand::Kind::FindKernel;
+  HostCommand c(HostCommand::Kind::FindKernel);
   c.text = name;
   send(c);
   return c.found;
 }
 
 std::vector<std::string> GpuDriver::kernel_names() {
-  HostCommand c;
-  c.kind = HostCommand::Kind::KernelNames;
+  HostCommand c(HostCommand::Kind::KernelNames);
   send(c);
   return c.names;
 }
 
 uint64_t GpuDriver::allocate(uint64_t bytes) {
-  HostCommand c;
-  c.kind = HostCommand::Kind::Allocate;
+  HostCommand c(HostCommand::Kind::Allocate);
   c.bytes = bytes;
   send(c);
   return c.address;
 }
 
 void GpuDriver::release(uint64_t address) {
-  HostCommand c;
-  c.kind = HostCommand::Kind::Release;
+  HostCommand c(HostCommand::Kind::Release);
   c.address = address;
   send(c);
 }
@@ -86,8 +81,7 @@ void GpuDriver::read(uint64_t address, void* dst, uint64_t bytes) {
 }
 
 void GpuDriver::fill(uint64_t address, int value, uint64_t bytes) {
-  HostCommand c;
-  c.kind = HostCommand::Kind::Fill;
+  HostCommand c(HostCommand::Kind::Fill);
   c.address = address;
   c.value = value;
   c.bytes = bytes;
@@ -95,8 +89,7 @@ void GpuDriver::fill(uint64_t address, int value, uint64_t bytes) {
 }
 
 void GpuDriver::start(const KernelInfo& kernel, const LaunchDims& dims, const std::vector<uint8_t>& params) {
-  HostCommand c;
-  c.kind = HostCommand::Kind::Launch;
+  HostCommand c(HostCommand::Kind::Launch);
   c.kernel = &kernel;
   c.dims = dims;
   c.params = params;
@@ -104,8 +97,7 @@ void GpuDriver::start(const KernelInfo& kernel, const LaunchDims& dims, const st
 }
 
 LaunchResult GpuDriver::synchronize() {
-  HostCommand c;
-  c.kind = HostCommand::Kind::Synchronize;
+  HostCommand c(HostCommand::Kind::Synchronize);
   send(c);
   return c.result;
 }

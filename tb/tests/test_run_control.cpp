@@ -39,6 +39,11 @@ std::string setup_hang(const TempDir& t, const std::string& kernel) {
   return yaml;
 }
 
+// `warptlm run` of `kernel` (setup_hang) on gtx480 with `sets` (" --set k=v ..."), stats in t/out.
+CmdResult run_hang(const TempDir& t, const std::string& kernel, const std::string& sets) {
+  return warptlm(t, "run " + q(setup_hang(t, kernel)) + " --config gtx480" + sets + " --out " + q(t / "out"));
+}
+
 YAML::Node stats(const TempDir& t) { return YAML::LoadFile(t / "out/stats.json"); }
 
 }  // namespace
@@ -57,8 +62,7 @@ TEST_CASE("run control: a finished run says status ok in stats.json and stats.tx
 
 TEST_CASE("run control: the watchdog stops a spinning kernel and names each spinning warp's PTX line", "[run_control]") {
   TempDir t;
-  const std::string yaml = setup_hang(t, "spin_on_flag");
-  auto r = warptlm(t, "run " + q(yaml) + " --config gtx480 --set sim.watchdog_cycles=20000 --out " + q(t / "out"));
+  auto r = run_hang(t, "spin_on_flag", " --set sim.watchdog_cycles=20000");
   INFO(r.out);
   CHECK(r.code == 1);
   CHECK(contains(r.out, "deadlock in kernel 'spin_on_flag'"));
@@ -80,8 +84,7 @@ TEST_CASE("run control: the watchdog stops a spinning kernel and names each spin
 
 TEST_CASE("run control: the watchdog stops a barrier deadlock and names the warps at the barrier and the spinner", "[run_control]") {
   TempDir t;
-  const std::string yaml = setup_hang(t, "barrier_vs_spin");
-  auto r = warptlm(t, "run " + q(yaml) + " --config gtx480 --set sim.watchdog_cycles=20000 --out " + q(t / "out"));
+  auto r = run_hang(t, "barrier_vs_spin", " --set sim.watchdog_cycles=20000");
   INFO(r.out);
   CHECK(r.code == 1);
   CHECK(contains(r.out, "deadlock in kernel 'barrier_vs_spin'"));
@@ -96,8 +99,7 @@ TEST_CASE("run control: the watchdog stops a barrier deadlock and names the warp
 
 TEST_CASE("run control: sim.max_cycles stops a kernel that never ends with exit 3 and partial stats", "[run_control]") {
   TempDir t;
-  const std::string yaml = setup_hang(t, "spin_on_flag");
-  auto r = warptlm(t, "run " + q(yaml) + " --config gtx480 --set sim.max_cycles=5000 --out " + q(t / "out"));
+  auto r = run_hang(t, "spin_on_flag", " --set sim.max_cycles=5000");
   INFO(r.out);
   CHECK(r.code == 3);
   CHECK(contains(r.out, "sim.max_cycles (5000) reached"));
@@ -115,9 +117,7 @@ TEST_CASE("run control: sim.max_cycles stops a kernel that never ends with exit 
 TEST_CASE("run control: sim.max_instructions and sim.max_wall_seconds stop it too", "[run_control]") {
   {
     TempDir t;
-    const std::string yaml = setup_hang(t, "spin_on_flag");
-    auto r = warptlm(t, "run " + q(yaml) + " --config gtx480 --set sim.max_instructions=3000 --set sim.watchdog_cycles=0 --out " +
-                            q(t / "out"));
+    auto r = run_hang(t, "spin_on_flag", " --set sim.max_instructions=3000 --set sim.watchdog_cycles=0");
     INFO(r.out);
     CHECK(r.code == 3);
     CHECK(contains(r.out, "sim.max_instructions (3000) reached"));
@@ -127,10 +127,8 @@ TEST_CASE("run control: sim.max_instructions and sim.max_wall_seconds stop it to
   }
   {
     TempDir t;
-    const std::string yaml = setup_hang(t, "spin_on_flag");
     const auto t0 = std::chrono::steady_clock::now();
-    auto r = warptlm(t, "run " + q(yaml) + " --config gtx480 --set sim.max_wall_seconds=0.5 --set sim.watchdog_cycles=0 --out " +
-                            q(t / "out"));
+    auto r = run_hang(t, "spin_on_flag", " --set sim.max_wall_seconds=0.5 --set sim.watchdog_cycles=0");
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     INFO(r.out);
     CHECK(r.code == 3);
@@ -230,7 +228,7 @@ TEST_CASE("topology --dot: one cluster per SM and partition, one edge per bindin
   CHECK(edges == 2 * 3 + 2 * 2 + 1);
   CHECK(contains(r.out, "\"gpu.sm0.l1d\" -> \"gpu.icn\""));
   CHECK(contains(r.out, "\"host\" -> \"gpu\""));
-  // bad input: functional mode has no platform
+  // bad input: in functional mode the platform has no blocks
   auto bad = warptlm(t, "topology --set sim.mode=functional");
   CHECK(bad.code == 2);
 }

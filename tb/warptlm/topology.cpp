@@ -156,7 +156,7 @@ int topology_command(int argc, char* argv[]) {
   cfg.merge_file(resolve_scenario(config, "configs"));
   for (auto& o : overlays) cfg.merge_file(resolve_scenario(o, "overlays"));
   for (auto& s : sets) cfg.apply_set(s);
-  if (cfg.get_string("sim.mode") != "timing") throw InputError("topology needs sim.mode=timing: functional mode builds no platform");
+  if (cfg.get_string("sim.mode") != "timing") throw InputError("topology needs sim.mode=timing: in functional mode the platform has no blocks");
   StatsRegistry stats;
   GpuTestbench tb(cfg, stats);
   const GpuPlatform& p = tb.platform();
