@@ -101,6 +101,21 @@ Histogram& StatGroup::histogram(const std::string& name, size_t buckets, const s
 
 // ------------------------------------------------------------ StatsRegistry
 
+std::vector<std::string> StatsRegistry::unanswered_requests() const {
+  static const std::string kIn = ".requests", kOut = ".responses";
+  std::vector<std::string> out;
+  for (const CounterEntry& e : counters_) {
+    if (e.full.size() <= kIn.size() || e.full.compare(e.full.size() - kIn.size(), kIn.size(), kIn) != 0) continue;
+    const std::string inst = e.full.substr(0, e.full.size() - kIn.size());
+    auto it = counter_index_.find(inst + kOut);
+    if (it == counter_index_.end()) continue;
+    const uint64_t rq = e.c->value, rs = counters_[it->second].c->value;
+    if (rq != rs)
+      out.push_back(inst + " (" + std::to_string(rq) + " requests, " + std::to_string(rs) + " responses)");
+  }
+  return out;
+}
+
 Counter& StatsRegistry::counter(const std::string& full_name, const std::string& summed_name,
                                 const std::string& meaning) {
   auto it = counter_index_.find(full_name);

@@ -59,6 +59,12 @@ class StatsRegistry {
 
   void clear();  // zero every counter and histogram (keeps registrations)
 
+  // Request conservation: every block instance that counts "<inst>.requests"
+  // and "<inst>.responses" must answer each request exactly once. Returns the
+  // instances where the two differ, in registration order, as
+  // "<inst> (<requests> requests, <responses> responses)".
+  std::vector<std::string> unanswered_requests() const;
+
  private:
   struct CounterEntry { std::string full, summed, meaning; std::unique_ptr<Counter> c; };
   struct HistEntry { std::string full, summed, meaning; std::unique_ptr<Histogram> h; };

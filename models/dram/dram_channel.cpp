@@ -46,6 +46,7 @@ DramChannel::DramChannel(sc_core::sc_module_name name, uint32_t id, const DramPa
   for (uint32_t b = 0; b < p_.banks; ++b) row_probes_[b].declare(inst + ".bank" + std::to_string(b) + ".open_row", 20);
 
   socket.register_nb_transport_fw(this, &DramChannel::nb_transport_fw);
+  drop_write_acks_ = test_fault("dram_drop_write_ack");
   SC_METHOD(tick);
   sensitive << wake_;
   dont_initialize();
@@ -157,6 +158,10 @@ void DramChannel::respond(int64_t now) {
     const InFlight f = ring_[ring_head_];
     ring_head_ = (ring_head_ + 1) % ring_.size();
     --ring_count_;
+    if (drop_write_acks_ && f.payload->is_write()) {  // test only: a write's answer is lost
+      f.payload->release();
+      continue;
+    }
     ++*responses_;
     *latency_ += uint64_t(f.done - f.sent);
     f.payload->set_response_status(tlm::TLM_OK_RESPONSE);

@@ -131,6 +131,7 @@ class DramChannel : public sc_core::sc_module {
 
   Counter *requests_, *responses_, *reads_, *writes_, *row_hits_, *row_misses_;
   Counter *latency_, *busy_, *activates_, *precharges_;
+  bool drop_write_acks_ = false;  // WARPTLM_TEST_FAULT=dram_drop_write_ack: the conservation check must see it
 
   // Waveform probes: "dram<c>.queue" (requests queued) and per bank
   // "dram<c>.bank<b>.open_row" (the open row's low 20 bits; kClosedRow when

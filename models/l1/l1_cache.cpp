@@ -51,6 +51,7 @@ L1DataCache::L1DataCache(sc_core::sc_module_name name, uint32_t sm_id, const L1P
   mshr_probe_.declare(inst + ".mshrs", bits_for(p_.mshr_entries));
 
   same_edge_fault_ = test_fault("l1_same_edge");  // test only: take requests on the edge they arrive
+  fill_fault_ = test_fault("l1_lose_fill") ? 1 : test_fault("l1_duplicate_fill") ? 2 : 0;
   upstream.register_nb_transport_fw(this, &L1DataCache::upstream_fw);
   downstream.register_nb_transport_bw(this, &L1DataCache::downstream_bw);
   SC_METHOD(tick);
@@ -162,15 +163,12 @@ bool L1DataCache::load(tlm::tlm_generic_payload& p, uint64_t line, uint32_t want
   if (m >= 0) {
     Mshr& M = mshrs_[size_t(m)];
     if (M.waiting.size() >= p_.mshr_merges) return false;  // entry full
-    if ((need & ~M.fetch) && M.sent) {
-      // The fill in flight does not bring these sectors: a second fill asks
-      // for just them (what a sectored cache does) instead of waiting.
+    if ((need & ~M.fetch) && !M.queued) {
+      // The fills already sent do not bring these sectors: another fill asks
+      // for just them (what a sectored cache does) instead of waiting. A
+      // fill still in the miss queue takes them along when it goes.
       if (!queue_room(1)) return false;
-      DownReq d;
-      d.kind = DownKind::Fill;
-      d.mshr = uint32_t(m);
-      d.line_addr = line;
-      down_q_.push_back(d);
+      queue_fill(uint32_t(m), line);
     }
     M.fetch |= need;
     M.waiting.push_back(&p);
@@ -180,11 +178,7 @@ bool L1DataCache::load(tlm::tlm_generic_payload& p, uint64_t line, uint32_t want
     if (free_mshrs_.empty() || !queue_room(1)) return false;
     const uint32_t idx = allocate_mshr(line, need, e);
     mshrs_[idx].waiting.push_back(&p);
-    DownReq d;
-    d.kind = DownKind::Fill;
-    d.mshr = idx;
-    d.line_addr = line;
-    down_q_.push_back(d);
+    queue_fill(idx, line);
     outcome_ = kMiss;
   }
   ++*misses_;
@@ -252,8 +246,12 @@ bool L1DataCache::atomic(tlm::tlm_generic_payload& p, uint64_t line) {
 // else into a victim way) and answers every request merged into the MSHR.
 void L1DataCache::fill(uint32_t m, uint64_t c) {
   Mshr& M = mshrs_[m];
+  if (!M.busy || M.outstanding == 0) {  // conservation: every fill answers exactly one fill request
+    conservation_broken("a fill came back for MSHR " + std::to_string(m) + ", which has no fill outstanding");
+    return;
+  }
   // Complete only when every fill is back and none is still to be sent.
-  if (--M.outstanding > 0 || (M.fetch & ~M.requested)) return;
+  if (--M.outstanding > 0 || M.queued) return;
   Line* l = lookup(M.line_addr);
   if (l) {
     l->valid |= M.fetch;
@@ -267,7 +265,7 @@ void L1DataCache::fill(uint32_t m, uint64_t c) {
   for (L1Observer* o : observers_) o->line_filled(M.line_addr << line_bits_, M.warp);
   for (tlm::tlm_generic_payload* p : M.waiting) schedule_response(p, c + p_.hit_latency);
   M.waiting.clear();
-  M.busy = M.sent = false;
+  M.busy = false;
   M.requested = 0;
   M.outstanding = 0;
   free_mshrs_.push_back(m);
@@ -372,7 +370,7 @@ uint32_t L1DataCache::allocate_mshr(uint64_t line, uint32_t fetch, const GpuExte
   free_mshrs_.pop_back();
   Mshr& M = mshrs_[idx];
   M.busy = true;
-  M.sent = false;
+  M.queued = false;
   M.requested = 0;
   M.outstanding = 0;
   M.line_addr = line;
@@ -383,6 +381,21 @@ uint32_t L1DataCache::allocate_mshr(uint64_t line, uint32_t fetch, const GpuExte
   M.pc = e.pc;
   mshr_probe_.set(mshrs_in_use());
   return idx;
+}
+
+void L1DataCache::queue_fill(uint32_t m, uint64_t line) {
+  DownReq d;
+  d.kind = DownKind::Fill;
+  d.mshr = m;
+  d.line_addr = line;
+  down_q_.push_back(d);
+  mshrs_[m].queued = true;
+}
+
+void L1DataCache::conservation_broken(const std::string& what) {
+  const std::string msg = std::string("memory conservation broken in ") + name() + ": " + what;
+  if (on_run_error) on_run_error(msg);
+  else SC_REPORT_ERROR(name(), msg.c_str());
 }
 
 void L1DataCache::enqueue_forward(tlm::tlm_generic_payload& p) {
@@ -408,11 +421,6 @@ void L1DataCache::enqueue_writeback(const Line& l) {
 void L1DataCache::issue_downstream(uint64_t c) {
   if (down_inflight_ || down_q_.empty() || send_cycle_ == c) return;
   const DownReq d = down_q_.front();
-  if (d.kind == DownKind::Fill && !(mshrs_[d.mshr].fetch & ~mshrs_[d.mshr].requested)) {
-    down_q_.pop_front();  // an earlier fill of this line already asked for every sector
-    blocked_ = false;
-    return;
-  }
   tlm::tlm_generic_payload* p;
   if (d.kind == DownKind::Forward) {
     p = d.fwd;
@@ -427,7 +435,7 @@ void L1DataCache::issue_downstream(uint64_t c) {
     e.issue_cycle = c;
     if (d.kind == DownKind::Fill) {
       Mshr& M = mshrs_[d.mshr];
-      M.sent = true;
+      M.queued = false;
       p->set_command(tlm::TLM_READ_COMMAND);
       e.kind = MemKind::Load;
       e.warp = M.warp;
@@ -479,7 +487,9 @@ void L1DataCache::downstream_response(tlm::tlm_generic_payload& p) {
   } else if (code == kWriteBack) {
     p.release();
   } else {
-    fills_.push_back(uint32_t(code));
+    const bool faulty = fill_fault_ && ++fills_seen_ == 20;
+    if (!(faulty && fill_fault_ == 1)) fills_.push_back(uint32_t(code));
+    if (faulty && fill_fault_ == 2) fills_.push_back(uint32_t(code));
     p.release();
   }
 }

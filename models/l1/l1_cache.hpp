@@ -50,6 +50,9 @@ class L1DataCache : public sc_core::sc_module {
   bool invalidate(uint64_t addr);
   // Drops every line without write-back (local data is dead at kernel end).
   void invalidate_all();
+  // A broken conservation rule (a response that answers nothing outstanding):
+  // the platform stops the run with this message as a fault.
+  std::function<void(const std::string&)> on_run_error;
   uint32_t mshrs_in_use() const { return p_.mshr_entries - uint32_t(free_mshrs_.size()); }
   bool idle() const;  // nothing waiting, queued, outstanding or due
   const L1Params& params() const { return p_; }
@@ -91,11 +94,11 @@ class L1DataCache : public sc_core::sc_module {
   };
   struct Mshr {
     bool busy = false;
-    bool sent = false;       // a fill request has gone downstream
+    bool queued = false;     // a fill request waits in the miss queue (at most one: it asks, when sent, for every sector not yet requested)
     uint64_t line_addr = 0;
     uint32_t fetch = 0;      // sectors the fills bring
     uint32_t requested = 0;  // sectors already asked for below
-    uint8_t outstanding = 0; // fills in flight (a merge needing more sectors adds one)
+    uint8_t outstanding = 0; // fills in flight (a merge needing sectors after a fill went adds one)
     uint16_t warp = 0;       // the allocating warp (the evicting warp when the fill replaces a line)
     uint8_t space = 0;
     uint32_t block = 0, pc = 0;
@@ -151,6 +154,8 @@ class L1DataCache : public sc_core::sc_module {
   int find_mshr(uint64_t line) const;
   uint32_t allocate_mshr(uint64_t line, uint32_t fetch, const GpuExtension& e);
   bool queue_room(size_t n) const { return down_q_.size() + n <= p_.miss_queue; }
+  void queue_fill(uint32_t m, uint64_t line);
+  void conservation_broken(const std::string& what);
   void enqueue_forward(tlm::tlm_generic_payload& p);
   void enqueue_writeback(const Line& l);
   void schedule_response(tlm::tlm_generic_payload* p, uint64_t due);
@@ -187,6 +192,10 @@ class L1DataCache : public sc_core::sc_module {
   };
   InputRegister<Input> from_below_;  // END_REQ and responses, taken at the next edge (common/input_register.hpp)
   bool same_edge_fault_ = false;  // WARPTLM_TEST_FAULT=l1_same_edge
+  // WARPTLM_TEST_FAULT=l1_lose_fill / l1_duplicate_fill: the 20th fill from
+  // below is dropped / taken twice (the conservation checks must catch both)
+  int fill_fault_ = 0;
+  uint64_t fills_seen_ = 0;
   tlm::tlm_generic_payload* waiting_ = nullptr;  // found the input buffer full: END_REQ withheld
   uint32_t occupancy(uint64_t cycle) const;
   void enqueue_request(tlm::tlm_generic_payload& p, const sc_core::sc_time& at);

@@ -310,6 +310,13 @@ void L2Slice::fill(tlm::tlm_generic_payload& p, uint64_t now) {
   if (tag == kWritebackTag) return;
   const uint32_t mi = uint32_t(tag);
   Mshr& m = mshrs_[mi];
+  if (m.fetches == 0) {  // conservation: every DRAM answer ends exactly one fetch
+    const std::string msg = std::string("memory conservation broken in ") + name() + ": DRAM answered MSHR " +
+                            std::to_string(mi) + ", which has no fetch outstanding";
+    if (on_run_error) on_run_error(msg);
+    else SC_REPORT_ERROR(name(), msg.c_str());
+    return;
+  }
   Line& l = lines_[m.line_idx];
   l.valid |= sectors;
   if (--m.fetches) return;

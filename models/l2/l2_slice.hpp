@@ -29,6 +29,8 @@
 // so every set of every slice is used. The tag is the global line number.
 #pragma once
 #include <cstdint>
+#include <functional>
+#include <string>
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/multi_passthrough_target_socket.h>
@@ -58,6 +60,9 @@ class L2Slice : public sc_core::sc_module {
   SC_HAS_PROCESS(L2Slice);
 
   uint32_t set_index(uint64_t addr) const;
+  // A broken conservation rule (a DRAM answer that ends no fetch): the
+  // platform stops the run with this message as a fault.
+  std::function<void(const std::string&)> on_run_error;
   bool holds(uint64_t addr) const;  // the line is present (valid sectors or reserved)
   uint32_t mshrs_in_use() const { return p_.mshr_entries - uint32_t(free_mshrs_.size()); }
   uint64_t cycle() const { return cycle_now(period_); }

@@ -131,6 +131,7 @@ void GpuPlatform::build_memory(const Config& cfg, StatsRegistry& stats) {
     drams.push_back(std::make_unique<DramChannel>(("dram" + n).c_str(), q, dram_p, sc_core::sc_time(dram_p.period_ps(), sc_core::SC_PS), stats));
     connect(icn->part_socket[q], l2s.back()->up);
     connect(l2s.back()->down, drams.back()->socket);
+    l2s.back()->on_run_error = [this](const std::string& msg) { fault(msg); };
     clock_of("l2", l2_p.clock_mhz, *l2s.back());
     clock_of("dram", dram_p.clock_mhz, *drams.back());
     const PartitionMap& map = icn->map();
@@ -172,6 +173,7 @@ void GpuPlatform::build_sms(const Config& cfg, StatsRegistry& stats) {
     if (icn) {
       connect(sm.mem_socket, l1s.back()->upstream);
       connect(l1s.back()->downstream, icn->sm_socket);
+      l1s.back()->on_run_error = [this](const std::string& msg) { fault(msg); };
       clock_of("core", p_.core_clock_mhz, *l1s.back());
     } else {
       connect(sm.mem_socket, flat->socket);

@@ -97,6 +97,12 @@ class GpuPlatform : public sc_core::sc_module {
   uint32_t num_sms() const { return uint32_t(sms.size()); }
   // A mechanism the config built, by name (null when not built).
   Mechanism* mechanism(const std::string& name) const;
+  // Request conservation at the end of a run (docs/determinism.md): lets the
+  // memory system finish what it still holds (write-backs), then returns the
+  // blocks whose requests and responses differ; empty when every request got
+  // exactly one response. Call it after the run's stats were read: the
+  // write-backs it lets finish are not part of the run.
+  std::vector<std::string> check_conservation();
 
   // The wiring, as `warptlm topology` prints it: every socket binding (by the
   // sockets' hierarchical names) and every clock domain with its blocks.

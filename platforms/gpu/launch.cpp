@@ -139,6 +139,12 @@ void GpuPlatform::start_timing(const KernelInfo& k, LaunchState& L, uint64_t blo
   run_control->begin_launch();
 }
 
+std::vector<std::string> GpuPlatform::check_conservation() {
+  if (timing() && !running_ && sc_core::sc_is_running())
+    sc_core::sc_start(period * 10000000.0, sc_core::SC_EXIT_ON_STARVATION);  // at most 10M core cycles of draining
+  return stats_.unanswered_requests();
+}
+
 bool GpuPlatform::in_thread() {
   const sc_core::sc_process_handle h = sc_core::sc_get_current_process_handle();
   return h.valid() && h.proc_kind() == sc_core::SC_THREAD_PROC_;
@@ -186,7 +192,13 @@ void GpuPlatform::finish_launch() {
       os << "deadlock in kernel '" << k.name << "': " << run_control->reason();
     else
       os << "kernel '" << k.name << "' stopped: " << run_control->reason();
-    os << "; " << (dispatcher->blocks_total() - dispatcher->blocks_retired()) << " blocks never finished; resident warps:";
+    os << "; " << (dispatcher->blocks_total() - dispatcher->blocks_retired()) << " blocks never finished";
+    const std::vector<std::string> unanswered = stats_.unanswered_requests();
+    if (!unanswered.empty()) {
+      os << "; memory blocks holding requests without a response:";
+      for (const std::string& u : unanswered) os << " " << u << ";";
+    }
+    os << " resident warps:";
     for (auto& s : sms) s->describe_warps(os, why == RunStop::Watchdog);
     r.message = os.str();
     r.cycles = cycle_now(period) - launch_start_cycle_ + 1;

@@ -515,3 +515,114 @@ TEST_CASE("l1d: parameters default to the GTX480 L1D and reject a bad geometry",
   CHECK_THROWS_AS(L1Params::from(c), InputError);
   CHECK_THROWS_AS(c.set("l1d.replacement", "random"), InputError);
 }
+
+namespace {
+// A memory below the L1 that takes one request every `gap` cycles (END_REQ
+// withheld until then) and answers each `latency` cycles after taking it: the
+// L1's miss queue backs up behind it.
+struct SlowMemory : sc_core::sc_module {
+  tlm_utils::simple_target_socket<SlowMemory> socket;
+  sc_core::sc_time period;
+  uint64_t gap, latency;
+  std::vector<std::pair<uint64_t, uint32_t>> seen;  // (address, sector mask) in the order taken
+  tlm::tlm_generic_payload* offered = nullptr;
+  sc_core::sc_event offer;
+  SC_HAS_PROCESS(SlowMemory);
+  SlowMemory(sc_core::sc_module_name n, sc_core::sc_time period, uint64_t gap, uint64_t latency)
+      : sc_core::sc_module(n), socket("socket"), period(period), gap(gap), latency(latency) {
+    socket.register_nb_transport_fw(this, &SlowMemory::fw);
+    SC_THREAD(serve);
+  }
+  tlm::tlm_sync_enum fw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time&) {
+    if (ph != tlm::BEGIN_REQ) return tlm::TLM_COMPLETED;
+    offered = &p;
+    offer.notify(sc_core::SC_ZERO_TIME);
+    return tlm::TLM_ACCEPTED;
+  }
+  void serve() {
+    for (;;) {
+      if (!offered) wait(offer);
+      tlm::tlm_generic_payload* p = offered;
+      offered = nullptr;
+      seen.push_back({p->get_address(), gpu_ext(*p).sector_mask});
+      wait(period * double(gap));
+      tlm::tlm_phase ph = tlm::END_REQ;
+      sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+      socket->nb_transport_bw(*p, ph, t);
+      sc_core::sc_spawn([this, p] {
+        wait(period * double(latency));
+        p->set_response_status(tlm::TLM_OK_RESPONSE);
+        tlm::tlm_phase r = tlm::BEGIN_RESP;
+        sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+        socket->nb_transport_bw(*p, r, d);
+      });
+    }
+  }
+};
+}  // namespace
+
+// Regression (histogram large on gtx480 deadlocked): a line's MSHR queued a
+// second fill behind other misses, and a later merge queued a third; the
+// second fill took the third's sectors along, the line completed, and the
+// third, still in the miss queue, went below for a freed MSHR. Its answer
+// then completed the entry's next owner early and underflowed its count.
+TEST_CASE("l1d: a merge never leaves a fill in the miss queue for an MSHR that completes without it", "[l1d]") {
+  StatsRegistry stats;
+  PayloadPool pool;
+  const sc_core::sc_time period(1, sc_core::SC_NS);
+  L1Params p = linear_params();
+  tb::TrafficInitiator lsu("lsu", period);
+  L1DataCache l1("l1d", 0, p, period, stats, pool);
+  SlowMemory mem("mem", period, 10, 30);
+  lsu.socket.bind(l1.upstream);
+  l1.downstream.bind(mem.socket);
+  std::vector<std::string> errors;
+  l1.on_run_error = [&](const std::string& m) { errors.push_back(m); };
+  const uint64_t X = 0x10000, other = 0x20000;
+  lsu.add(load(X, 0, 0x1));                    // allocates X's MSHR: first fill
+  lsu.add(load(other, 1, 0x1));                // another miss behind it in the queue
+  lsu.add(load(X, 2, 0x4));                    // merge after the first fill went: second fill queued
+  lsu.add(load(X, 24, 0x2));                   // merge after the second went: third fill queued
+  for (uint64_t i = 1; i <= 5; ++i) lsu.add(load(other + i * p.line, 24 + i, 0x1));  // five misses behind it
+  lsu.add(load(X, 31, 0x8));                   // merge while the third waits: it rides along
+  sc_core::sc_start();
+  CHECK(errors.empty());
+  REQUIRE(lsu.done.size() == 10);
+  for (auto& d : lsu.done) CHECK(d.responded != UINT64_MAX);
+  size_t fills_of_x = 0;
+  uint32_t sectors_of_x = 0;
+  for (auto& s : mem.seen)
+    if (s.first == X) {
+      ++fills_of_x;
+      CHECK((sectors_of_x & s.second) == 0);  // no sector asked for twice
+      sectors_of_x |= s.second;
+    }
+  CHECK(fills_of_x == 3);
+  CHECK(sectors_of_x == 0xF);
+  CHECK(l1.mshrs_in_use() == 0);
+  CHECK(pool.outstanding() == 0);
+  CHECK(l1.idle());
+}
+
+TEST_CASE("l1d: a fill that answers no outstanding fill request is a conservation fault", "[l1d]") {
+  // The L1 must refuse to count a fill twice: run the same traffic with the
+  // test-only fault that takes the 20th fill twice and see the check fire.
+  setenv("WARPTLM_TEST_FAULT", "l1_duplicate_fill", 1);
+  StatsRegistry stats;
+  PayloadPool pool;
+  const sc_core::sc_time period(1, sc_core::SC_NS);
+  L1Params p = linear_params();
+  tb::TrafficInitiator lsu("lsu", period);
+  L1DataCache l1("l1d", 0, p, period, stats, pool);
+  tb::FixedLatencySink mem("mem", period, 9);
+  unsetenv("WARPTLM_TEST_FAULT");
+  lsu.socket.bind(l1.upstream);
+  l1.downstream.bind(mem.socket);
+  std::vector<std::string> errors;
+  l1.on_run_error = [&](const std::string& m) { errors.push_back(m); };
+  for (uint64_t i = 0; i < 40; ++i) lsu.add(load(0x40000 + i * p.line, i * 3, 0xF));
+  sc_core::sc_start();
+  REQUIRE(!errors.empty());
+  CHECK(errors.front().find("memory conservation broken in l1d") != std::string::npos);
+  CHECK(errors.front().find("no fill outstanding") != std::string::npos);
+}

@@ -236,6 +236,17 @@ int run_command(const RunOptions& cli) {
   sp.warp_inst_per_sec = simt > 0 ? double(winst) / simt : 0;
   sp.cycles_per_sec = simt > 0 ? double(cycles) / simt : 0;
   auto counters = stats.values();
+  // Conservation: every memory request of the run got exactly one response.
+  if (rs.status == "ok" || rs.status == "wrong_result") {
+    const std::vector<std::string> lost = tb.platform().check_conservation();
+    if (!lost.empty()) {
+      rs.status = "fault";
+      rs.message = "memory conservation broken: requests without exactly one response in";
+      for (const std::string& l : lost) rs.message += " " + l + ";";
+      verified = false;
+      for (KernelStats& k : ks) k.verified = false;
+    }
+  }
   write_file((fs::path(out_dir) / "stats.json").string(), stats_json(ks, counters, sp, gpu.samples(), rs));
   write_file((fs::path(out_dir) / "stats.txt").string(), stats_txt(ks, counters, sp, rs));
   cfg.write_resolved((fs::path(out_dir) / "config.resolved.yaml").string());
