@@ -15,6 +15,7 @@
 #include "isa/memory.hpp"
 #include "isa/ptx_parser.hpp"
 #include "isa/simt.hpp"
+#include "isa/verify.hpp"
 
 namespace warptlm {
 
@@ -118,6 +119,18 @@ struct Linker {
     throw InputError(Place{origin, int(line), key}, msg);
   }
 
+  // Control cannot run past a function's last instruction: that must be an
+  // unguarded ret, exit, bra or trap (an empty body has none).
+  void check_no_fall_through(const FuncIR& f) const {
+    if (f.body.empty())
+      fail(f.line, f.name, "'" + f.name + "' has no instructions: a thread would run past its end");
+    const Instr& last = f.body.back();
+    const bool ends = last.guard < 0 && (last.op == Op::Ret || last.op == Op::Exit || last.op == Op::Bra || last.op == Op::Trap);
+    if (!ends)
+      fail(last.line, op_name(last.op), "a thread can run past the end of '" + f.name + "': its last instruction `" +
+                                            last.text + "` is not an unguarded ret, exit, bra or trap");
+  }
+
   std::unique_ptr<KernelInfo> link(const FuncIR& entry) {
     static uint32_t next_uid = 0;
     auto k = std::make_unique<KernelInfo>();
@@ -178,7 +191,10 @@ struct Linker {
     std::vector<const VarDecl*> dynamic;
     auto place = [&](const VarDecl& v) {
       if (v.dynamic) { dynamic.push_back(&v); return; }
-      smem = (smem + v.align - 1) / v.align * v.align;
+      const uint64_t at = (uint64_t(smem) + v.align - 1) / v.align * v.align;
+      if (at + v.bytes() > (1ull << 30))
+        fail(v.line, v.name, "the .shared variables of '" + entry.name + "' exceed 1073741824 bytes");
+      smem = uint32_t(at);
       shared_syms[v.name] = smem;
       smem += v.bytes();
     };
@@ -193,6 +209,7 @@ struct Linker {
     std::unordered_map<uint64_t, size_t> imm_index;
     for (const FuncIR* f : order) {
       const Bases bs = base[f];
+      check_no_fall_through(*f);
       Cfg cfg = build_cfg(f->body);
       for (uint32_t lpc = 0; lpc < f->body.size(); ++lpc) {
         Instr in = f->body[lpc];
@@ -251,6 +268,10 @@ struct Linker {
                         in.op == Op::Bar || in.op == Op::BarRed || in.op == Op::Trap;
         in.is_mem = in.op == Op::Ld || in.op == Op::Ldu || in.op == Op::St || in.op == Op::Atom || in.op == Op::Red;
         std::string why;
+        if (in.op == Op::Bra && in.target >= bs.pc + f->body.size())
+          fail(in.line, op_name(in.op), "branch to a label after the last instruction of '" + f->name +
+                                            "': a thread would run past its end");
+        if (!verify_operands(in, why)) fail(in.line, op_name(in.op), "'" + in.text + "': " + why);
         in.fn = select_handler(in, why);
         if (!in.fn) fail(in.line, op_name(in.op), "unsupported instruction '" + in.text + "': " + why);
         k->prog.push_back(std::move(in));

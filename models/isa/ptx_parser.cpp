@@ -9,6 +9,7 @@
 #include <cstring>
 #include <sstream>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "common/errors.hpp"
 
@@ -61,6 +62,13 @@ bool parse_space(const std::string& m, Space& s) {
 
 // Modifiers with no functional effect in this model (cache operators, memory
 // ordering scopes, the .sync/.aligned forms).
+// Declaration limits (docs/bad-inputs.md): what one PTX declaration may ask
+// of the simulator before any launch.
+constexpr uint64_t kMaxAlign = 65536;             // .align
+constexpr uint64_t kMaxDeclBytes = 1ull << 30;    // one .shared/.local/.global/.const/.param array
+constexpr uint64_t kMaxParamBytes = 32768;        // one parameter (CUDA's limit for a kernel's parameters)
+constexpr uint32_t kMaxRegs = 65536;              // registers (and predicates) declared per function
+
 bool ignorable_modifier(const std::string& m) {
   static const char* ign[] = {"nc", "ca", "cg", "cs", "lu", "cv", "wb", "wt", "relaxed", "acquire", "release",
                               "acq_rel", "sc", "weak", "gpu", "sys", "cta", "gl", "sync", "aligned", "noftz",
@@ -114,10 +122,19 @@ class Parser {
   size_t pos_ = 0;
   FuncIR* fn_ = nullptr;
   std::unordered_map<std::string, std::pair<uint32_t, bool>> regs_;  // name -> (slot, is_pred)
+  // Register scopes: the function body and each { } block inside it. A name
+  // may be declared once per scope; an inner declaration hides an outer one
+  // until its block closes.
+  struct RegScope {
+    std::unordered_set<std::string> declared;
+    std::vector<std::pair<std::string, std::pair<uint32_t, bool>>> hidden;  // outer entries to restore
+  };
+  std::vector<RegScope> reg_scopes_;
   std::vector<std::unordered_map<std::string, std::pair<uint32_t, uint32_t>>> param_scopes_;  // name -> (frame off, size)
   std::unordered_map<std::string, ParamInfo> entry_params_;
   std::unordered_map<std::string, uint32_t> locals_;  // .local name -> offset
   std::unordered_map<std::string, uint32_t> labels_;
+  std::unordered_map<std::string, uint32_t> label_lines_;  // where each label was defined
   std::vector<std::pair<size_t, uint32_t>> label_uses_;  // (instr index, line) of operands naming labels
 
   const Tok& peek(size_t k = 0) const { return toks_[std::min(pos_ + k, toks_.size() - 1)]; }
@@ -151,7 +168,7 @@ class Parser {
     if (n.kind != Tok::Num) fail(n.line, "", std::string("expected ") + what + " but found '" + n.s + "'");
     uint64_t v = parse_int(n.s, n.line);
     next();
-    return neg ? uint64_t(-int64_t(v)) : v;
+    return neg ? uint64_t(0) - v : v;  // two's complement, also for -9223372036854775808
   }
   uint64_t parse_int(const std::string& s, uint32_t line) const {
     std::string body = s;
@@ -170,15 +187,40 @@ class Parser {
     }
   }
 
+  // The bits of a 0fXXXXXXXX / 0dXXXXXXXXXXXXXXXX literal: exactly `digits` hex digits.
+  uint64_t hex_bits(const std::string& s, size_t digits, uint32_t line) const {
+    const std::string h = s.substr(2);
+    if (h.size() != digits || h.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
+      fail(line, "", "malformed floating-point literal '" + s + "': " + std::to_string(digits) + " hex digits expected");
+    return std::stoull(h, nullptr, 16);
+  }
+
+  // A power-of-two alignment the layouts can use.
+  uint32_t alignment(uint32_t line) {
+    const uint64_t a = number("alignment");
+    if (a == 0 || (a & (a - 1)) || a > kMaxAlign)
+      fail(line, ".align", "alignment " + std::to_string(a) + " is not a power of two from 1 to " + std::to_string(kMaxAlign));
+    return uint32_t(a);
+  }
+
+  // An array's element count, the product of its dimensions, within the budget of one declaration.
+  uint32_t array_count(uint64_t count, uint64_t elem_size, const std::string& name, uint32_t line) {
+    const uint64_t n = number("array size");
+    if (n == 0 || count > kMaxDeclBytes / n || count * n * std::max<uint64_t>(elem_size, 1) > kMaxDeclBytes)
+      fail(line, name, "array '" + name + "' is " + (n == 0 ? std::string("empty") : "larger than the limit of " +
+                            std::to_string(kMaxDeclBytes) + " bytes for one declaration"));
+    return uint32_t(count * n);
+  }
+
   // Literal bits for an immediate of type t.
   uint64_t literal_bits(const std::string& s, bool neg, DType t, uint32_t line) const {
     if (s.size() > 2 && s[0] == '0' && (s[1] == 'f' || s[1] == 'F')) {
-      uint64_t v = std::stoull(s.substr(2), nullptr, 16);
+      uint64_t v = hex_bits(s, 8, line);
       if (t == DType::F64) { float f; uint32_t b = uint32_t(v); std::memcpy(&f, &b, 4); double d = neg ? -double(f) : double(f); std::memcpy(&v, &d, 8); return v; }
       return neg ? (v ^ 0x80000000u) : v;
     }
     if (s.size() > 2 && s[0] == '0' && (s[1] == 'd' || s[1] == 'D')) {
-      uint64_t v = std::stoull(s.substr(2), nullptr, 16);
+      uint64_t v = hex_bits(s, 16, line);
       if (t == DType::F32) { double d; std::memcpy(&d, &v, 8); float f = float(neg ? -d : d); uint32_t b; std::memcpy(&b, &f, 4); return b; }
       return neg ? (v ^ 0x8000000000000000ull) : v;
     }
@@ -192,7 +234,7 @@ class Parser {
       float f = float(d); uint32_t b; std::memcpy(&b, &f, 4); return b;
     }
     uint64_t v = parse_int(s, line);
-    return neg ? uint64_t(-int64_t(v)) : v;
+    return neg ? uint64_t(0) - v : v;
   }
 
   // [.align N] [.vN] .type name [ [N] ... ] [= init] ;
@@ -204,7 +246,7 @@ class Parser {
     uint32_t vecn = 1;
     while (peek().kind == Tok::Ident && peek().s[0] == '.') {
       std::string m = next().s.substr(1);
-      if (m == "align") v.align = uint32_t(number("alignment"));
+      if (m == "align") v.align = alignment(v.line);
       else if (m == "v2") vecn = 2;
       else if (m == "v4") vecn = 4;
       else if (m == "ptr" || m == "to" || m == "global" || m == "shared" || m == "const" || m == "local") {
@@ -212,12 +254,13 @@ class Parser {
     }
     v.name = ident("variable name");
     v.elem_size = dtype_bytes(v.type) * vecn;
+    const std::string vname = v.name;
     if (v.elem_size == 0) v.elem_size = 1;
     if (v.align < v.elem_size && v.align == 1) v.align = v.elem_size;
     v.count = 1;
     while (accept("[")) {
       if (accept("]")) { v.dynamic = true; v.count = 0; continue; }
-      v.count *= uint32_t(number("array size"));
+      v.count = array_count(v.count, v.elem_size, vname, v.line);
       expect("]");
     }
     if (is_extern && v.space == Space::Shared) v.dynamic = true;
@@ -229,7 +272,8 @@ class Parser {
       v.init.assign(size_t(v.elem_size) * std::max<uint32_t>(v.count, 1), 0);
       size_t esz = dtype_bytes(v.type) ? dtype_bytes(v.type) : 1;
       if (vals.size() * esz > v.init.size()) fail(v.line, v.name, "too many initialisers for '" + v.name + "'");
-      for (size_t i = 0; i < vals.size(); ++i) std::memcpy(&v.init[i * esz], &vals[i], esz);
+      // a value is at most 64 bits wide: wider elements (.b128) take it zero-extended
+      for (size_t i = 0; i < vals.size(); ++i) std::memcpy(&v.init[i * esz], &vals[i], std::min<size_t>(esz, sizeof(uint64_t)));
     }
     expect(";");
     return v;
@@ -259,7 +303,7 @@ class Parser {
     p.align = 0;
     while (peek().kind == Tok::Ident && peek().s[0] == '.') {
       std::string m = next().s.substr(1);
-      if (m == "align") p.align = uint32_t(number("alignment"));
+      if (m == "align") p.align = alignment(line);
       else if (m == "v2") vecn = 2;
       else if (m == "v4") vecn = 4;
       else if (m == "ptr" || m == "global" || m == "shared" || m == "const" || m == "local") {
@@ -268,8 +312,11 @@ class Parser {
     p.name = ident("parameter name");
     uint32_t esz = dtype_bytes(p.type) * vecn;
     uint32_t count = 1;
-    while (accept("[")) { count *= uint32_t(number("array size")); expect("]"); }
+    while (accept("[")) { count = array_count(count, esz, p.name, line); expect("]"); }
     p.size = esz * count;
+    if (p.size > kMaxParamBytes)
+      fail(line, p.name, "parameter '" + p.name + "' is " + std::to_string(p.size) + " bytes; parameters are limited to " +
+                             std::to_string(kMaxParamBytes) + " bytes");
     if (p.align == 0) p.align = esz ? esz : 1;
     return p;
   }
@@ -281,7 +328,7 @@ class Parser {
     f.line = peek().line;
     f.is_entry = next().s == ".entry";
     fn_ = &f;
-    regs_.clear(); param_scopes_.assign(1, {}); entry_params_.clear(); locals_.clear(); labels_.clear(); label_uses_.clear();
+    regs_.clear(); reg_scopes_.assign(1, {}); param_scopes_.assign(1, {}); entry_params_.clear(); locals_.clear(); labels_.clear(); label_lines_.clear(); label_uses_.clear();
     if (!f.is_entry && peek().is("(")) {  // return parameters
       next();
       if (!peek().is(")")) {
@@ -323,7 +370,13 @@ class Parser {
       std::string d = next().s;
       if (d == ".maxntid" || d == ".reqntid") {
         uint32_t prod = 1;
-        do { prod *= uint32_t(number("thread count")); } while (accept(","));
+        uint64_t p64 = 1;
+        do {
+          const uint64_t n = number("thread count");
+          p64 *= n;
+          if (n == 0 || p64 > 1024) fail(f.line, d, d + " asks for " + std::to_string(p64) + " threads; a block has 1 to 1024");
+        } while (accept(","));
+        prod = uint32_t(p64);
         (d == ".maxntid" ? f.maxntid : f.reqntid) = prod;
       } else if (d == ".minnctapersm" || d == ".maxnreg" || d == ".maxnctapersm") {
         number("value");
@@ -352,8 +405,15 @@ class Parser {
     return f;
   }
 
-  uint32_t new_reg(const std::string& name, bool pred, DType t) {
+  uint32_t new_reg(const std::string& name, bool pred, DType t, uint32_t line) {
     auto& f = *fn_;
+    RegScope& scope = reg_scopes_.back();
+    if (!scope.declared.insert(name).second) fail(line, name, "register '" + name + "' declared twice in one scope of '" + f.name + "'");
+    auto outer = regs_.find(name);
+    if (outer != regs_.end()) scope.hidden.push_back(*outer);
+    if ((pred ? f.npreds : f.nregs) >= kMaxRegs)
+      fail(line, name, std::string("more than ") + std::to_string(kMaxRegs) + (pred ? " predicates" : " registers") +
+                           " declared in '" + f.name + "'");
     uint32_t slot = pred ? f.npreds++ : f.nregs++;
     regs_[name] = {slot, pred};
     if (!pred) {
@@ -361,6 +421,13 @@ class Parser {
       f.reg_words.push_back(dtype_bytes(t) > 4 ? 2 : 1);
     }
     return slot;
+  }
+
+  void close_reg_scope() {
+    RegScope& scope = reg_scopes_.back();
+    for (const std::string& n : scope.declared) regs_.erase(n);
+    for (auto& h : scope.hidden) regs_[h.first] = h.second;
+    reg_scopes_.pop_back();
   }
 
   void parse_body(FuncIR& f) {
@@ -373,10 +440,14 @@ class Parser {
         if (depth == 0) return;
         --depth;
         param_scopes_.pop_back();
+        close_reg_scope();
         continue;
       }
-      if (t.is("{")) { next(); ++depth; param_scopes_.emplace_back(); continue; }
+      if (t.is("{")) { next(); ++depth; param_scopes_.emplace_back(); reg_scopes_.emplace_back(); continue; }
       if (t.kind == Tok::Ident && peek(1).is(":") && t.s[0] != '.') {
+        auto first = label_lines_.emplace(t.s, t.line);
+        if (!first.second)
+          fail(t.line, t.s, "label '" + t.s + "' defined twice in '" + f.name + "' (first at line " + std::to_string(first.first->second) + ")");
         labels_[t.s] = uint32_t(f.body.size());
         next(); next();
         continue;
@@ -410,9 +481,11 @@ class Parser {
         if (accept("<")) {
           uint64_t cnt = number("register count");
           expect(">");
-          for (uint64_t i = 0; i < cnt; ++i) new_reg(name + std::to_string(i), ty == DType::Pred, ty);
+          if (cnt > kMaxRegs)
+            fail(line, name, "register count " + std::to_string(cnt) + " is over the limit of " + std::to_string(kMaxRegs) + " per function");
+          for (uint64_t i = 0; i < cnt; ++i) new_reg(name + std::to_string(i), ty == DType::Pred, ty, line);
         } else {
-          new_reg(name, ty == DType::Pred, ty);
+          new_reg(name, ty == DType::Pred, ty, line);
         }
       } while (accept(","));
       expect(";");
@@ -421,6 +494,8 @@ class Parser {
     if (d == ".local") {
       VarDecl v = parse_var(false, false);
       f.local_bytes = align_up(f.local_bytes, v.align);
+      if (uint64_t(f.local_bytes) + v.bytes() > kMaxDeclBytes)
+        fail(line, v.name, "the .local variables of '" + f.name + "' exceed " + std::to_string(kMaxDeclBytes) + " bytes per thread");
       locals_[v.name] = f.local_bytes;
       f.local_bytes += v.bytes();
       return;

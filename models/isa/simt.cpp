@@ -69,17 +69,22 @@ Block::Block(const KernelInfo& k, const LaunchState& L, uint32_t id, uint32_t sm
   }
 }
 
-bool Block::arrive_at_barrier(Warp& w, uint32_t expected_warps) {
-  w.at_barrier = true;
-  ++barrier_arrived;
-  if (expected_warps) barrier_expected = expected_warps;
-  uint32_t need = barrier_expected ? barrier_expected : live_warps();
-  if (barrier_arrived >= need) { release_barrier(); return true; }
+bool Block::arrive_at_barrier(Warp& w, uint32_t id, uint32_t expected_warps, bool wait) {
+  NamedBarrier& b = barriers[id];
+  if (wait) {
+    w.at_barrier = true;
+    w.barrier_id = uint8_t(id);
+  }
+  ++b.arrived;
+  if (expected_warps) b.expected = expected_warps;
+  if (b.arrived >= b.need(live_warps())) { release_barrier(id); return true; }
   return false;
 }
 
-void Block::release_barrier() {
+void Block::release_barrier(uint32_t id) {
+  NamedBarrier& b = barriers[id];
   for (auto& w : warps) {
+    if (!w.at_barrier || w.barrier_id != id) continue;
     w.at_barrier = false;
     if (!w.pending_red) continue;
     // bar.red delivers the block-wide result to every thread that took part.
@@ -87,24 +92,21 @@ void Block::release_barrier() {
     const uint32_t m = w.pending_red_mask;
     if (in.sub == SubOp::Add) {
       uint64_t* d = w.reg(in.ops[0].reg);
-      for_lanes(m, [&](unsigned l) { d[l] = red_popc; });
+      for_lanes(m, [&](unsigned l) { d[l] = b.red_popc; });
     } else {
-      bool r = in.sub == SubOp::And ? red_and : red_or;
+      bool r = in.sub == SubOp::And ? b.red_and : b.red_or;
       uint32_t& p = w.preds[in.ops[0].reg];
       p = (p & ~m) | (r ? m : 0);
     }
     w.pending_red = nullptr;
   }
-  red_popc = 0;
-  red_and = true;
-  red_or = false;
-  barrier_arrived = 0;
-  barrier_expected = 0;
+  b = NamedBarrier{};
 }
 
 void Block::warp_exited() {
   ++warps_done;
-  if (barrier_arrived && barrier_arrived >= (barrier_expected ? barrier_expected : live_warps())) release_barrier();
+  for (uint32_t id = 0; id < kNamedBarriers; ++id)
+    if (barriers[id].arrived && barriers[id].arrived >= barriers[id].need(live_warps())) release_barrier(id);
 }
 
 // ---------------------------------------------------------------- faults
@@ -238,10 +240,16 @@ void run_block_functional(Block& b, const LaunchState& L) {
     if (!progress) {
       std::ostringstream os;
       os << "deadlock in kernel '" << b.kernel.name << "', block (" << b.ctaid[0] << "," << b.ctaid[1] << ","
-         << b.ctaid[2] << "): " << b.barrier_arrived << " warps wait at a barrier that expects "
-         << (b.barrier_expected ? b.barrier_expected : b.live_warps()) << "; waiting warps at:";
+         << b.ctaid[2] << "):";
+      for (uint32_t id = 0; id < Block::kNamedBarriers; ++id)
+        if (b.barriers[id].arrived)
+          os << " " << b.barriers[id].arrived << " warps arrived at barrier " << id << ", which expects "
+             << b.barriers[id].need(b.live_warps()) << ";";
+      os << " waiting warps at:";
       for (auto& w : b.warps)
-        if (w.at_barrier) os << " warp " << w.index << " (" << b.kernel.origin << ":" << b.kernel.prog[w.pc() - 1].line << ")";
+        if (w.at_barrier)
+          os << " warp " << w.index << " (barrier " << unsigned(w.barrier_id) << ", " << b.kernel.origin << ":"
+             << b.kernel.prog[w.pc() - 1].line << ")";
       throw RunError(os.str());
     }
   }
@@ -283,45 +291,56 @@ static void exec_exit(const Instr&, ExecCtx& c) {
   if (c.w.stack.back().mask) ++c.w.stack.back().pc;
 }
 
+// The barrier id and thread count of bar.sync / bar.arrive / bar.red, from
+// immediates or registers (the first active lane's value, as hardware takes
+// it); a register value out of the hardware's range is a fault.
+static uint32_t barrier_operand(const Instr& in, ExecCtx& c, const Operand& o, bool count) {
+  const uint32_t v = uint32_t(src(c, o)[__builtin_ctz(c.mask)]);
+  const bool ok = count ? (v > 0 && v % 32 == 0 && v <= c.L.warps_per_block * 32) : v < Block::kNamedBarriers;
+  if (!ok) {
+    std::ostringstream os;
+    os << "bad barrier " << (count ? "thread count " : "id ") << v << " in kernel '" << c.w.kernel.name << "', block ("
+       << c.b.ctaid[0] << "," << c.b.ctaid[1] << "," << c.b.ctaid[2] << "), warp " << c.w.index << ", "
+       << c.w.kernel.origin << ":" << in.line << " `" << in.text << "`: "
+       << (count ? "a multiple of 32 threads is needed" : "ids are 0 to 15");
+    throw RunError(os.str());
+  }
+  return count ? (v + 31) / 32 : v;
+}
+
 static void exec_bar(const Instr& in, ExecCtx& c) {
   ++c.w.stack.back().pc;
   if (!c.mask) return;
-  uint32_t expected = 0;
-  if (in.nops >= 2) {
-    const uint64_t* cnt = src(c, in.ops[1]);
-    unsigned l = unsigned(__builtin_ctz(c.mask));
-    expected = (uint32_t(cnt[l]) + 31) / 32;
-  }
-  c.b.arrive_at_barrier(c.w, expected);
+  const uint32_t id = barrier_operand(in, c, in.ops[0], false);
+  const uint32_t expected = in.nops >= 2 ? barrier_operand(in, c, in.ops[1], true) : 0;
+  c.b.arrive_at_barrier(c.w, id, expected);
 }
 
 // bar.red.{popc,and,or} d, a{, b}, {!}c: a barrier that also reduces c over the block.
 static void exec_bar_red(const Instr& in, ExecCtx& c) {
   ++c.w.stack.back().pc;
   if (!c.mask) return;
+  const uint32_t id = barrier_operand(in, c, in.ops[1], false);
+  const uint32_t expected = in.nops >= 4 ? barrier_operand(in, c, in.ops[2], true) : 0;
   const Operand& po = in.ops[in.nops - 1];
   uint32_t pv = c.w.preds[po.reg];
   if (po.negate) pv = ~pv;
   pv &= c.mask;
-  Block& b = c.b;
+  Block::NamedBarrier& b = c.b.barriers[id];
   b.red_popc += unsigned(__builtin_popcount(pv));
   b.red_and = b.red_and && pv == c.mask;
   b.red_or = b.red_or || pv != 0;
   c.w.pending_red = &in;
   c.w.pending_red_mask = c.mask;
-  uint32_t expected = 0;
-  if (in.nops >= 4) {
-    const uint64_t* cnt = src(c, in.ops[2]);
-    expected = (uint32_t(cnt[__builtin_ctz(c.mask)]) + 31) / 32;
-  }
-  b.arrive_at_barrier(c.w, expected);
+  c.b.arrive_at_barrier(c.w, id, expected);
 }
 
-static void exec_bar_arrive(const Instr&, ExecCtx& c) {
+// bar.arrive a, b: counts toward barrier a without waiting for it.
+static void exec_bar_arrive(const Instr& in, ExecCtx& c) {  // not a control instruction: the stepper moves the pc
   if (!c.mask) return;
-  Block& b = c.b;
-  ++b.barrier_arrived;
-  if (b.barrier_arrived >= (b.barrier_expected ? b.barrier_expected : b.live_warps())) b.release_barrier();
+  const uint32_t id = barrier_operand(in, c, in.ops[0], false);
+  const uint32_t expected = in.nops >= 2 ? barrier_operand(in, c, in.ops[1], true) : 0;
+  c.b.arrive_at_barrier(c.w, id, expected, false);
 }
 
 static void exec_trap(const Instr& in, ExecCtx& c) {

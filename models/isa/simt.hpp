@@ -39,6 +39,7 @@ class Warp {
   uint32_t valid_mask;            // lanes that hold a thread
   uint32_t exited = 0;
   bool at_barrier = false;
+  uint8_t barrier_id = 0;         // the named barrier it waits at (when at_barrier)
   bool done = false;
   const Instr* pending_red = nullptr;  // bar.red waiting for its result
   uint32_t pending_red_mask = 0;
@@ -68,17 +69,25 @@ class Block {
   uint32_t sm_id;
   std::vector<uint8_t> shared;
   std::vector<Warp> warps;
-  uint32_t barrier_arrived = 0;   // warps waiting at the barrier
-  uint32_t barrier_expected = 0;  // warps the pending barrier waits for (0: all live warps)
+  // One of the block's 16 named barriers (PTX bar.sync a{, b}: barrier a,
+  // b threads). Warps at different ids wait for their own barrier only.
+  static constexpr uint32_t kNamedBarriers = 16;
+  struct NamedBarrier {
+    uint32_t arrived = 0;   // warps arrived (waiting, or passed with bar.arrive)
+    uint32_t expected = 0;  // warps it waits for (0: all live warps)
+    // bar.red: the reduction of the predicate, delivered at release.
+    uint32_t red_popc = 0;
+    bool red_and = true, red_or = false;
+    uint32_t need(uint32_t live) const { return expected ? expected : live; }
+  };
+  NamedBarrier barriers[kNamedBarriers];
   uint32_t warps_done = 0;
-  // bar.red: the block-wide reduction of the predicate, delivered at release.
-  uint32_t red_popc = 0;
-  bool red_and = true, red_or = false;
 
   uint32_t live_warps() const { return uint32_t(warps.size()) - warps_done; }
-  // A warp reached bar.sync; returns true when the barrier releases (all arrived).
-  bool arrive_at_barrier(Warp& w, uint32_t expected_warps);
-  void release_barrier();
+  // A warp reached bar.sync `id` (waits) or bar.arrive `id` (passes on);
+  // returns true when the barrier releases (all arrived).
+  bool arrive_at_barrier(Warp& w, uint32_t id, uint32_t expected_warps, bool wait = true);
+  void release_barrier(uint32_t id);
   // A warp finished: it no longer holds a pending barrier back.
   void warp_exited();
 };

@@ -1,0 +1,251 @@
+#include "isa/verify.hpp"
+
+namespace warptlm {
+
+namespace {
+
+// What one operand position holds.
+enum class Want : uint8_t {
+  DataDst,   // a data register written
+  DataSrc,   // a data register or an immediate read
+  PredDst,   // a predicate written
+  PredSrc,   // a predicate (possibly negated) or an immediate read
+  Address,   // [reg+imm] or [symbol]
+  Any,       // checked by the instruction's own handler selection
+};
+
+const char* kind_name(OpKind k) {
+  switch (k) {
+    case OpKind::Reg: return "a data register";
+    case OpKind::Pred: return "a predicate";
+    case OpKind::Imm: return "an immediate";
+    case OpKind::Addr: return "an address";
+    case OpKind::Vec: return "a vector";
+    case OpKind::Label: return "a label";
+    case OpKind::Func: return "a function";
+    case OpKind::Clock: return "a clock register";
+    default: return "nothing";
+  }
+}
+
+const char* want_name(Want w) {
+  switch (w) {
+    case Want::DataDst: return "a data register";
+    case Want::DataSrc: return "a data register or an immediate";
+    case Want::PredDst: return "a predicate";
+    case Want::PredSrc: return "a predicate or an immediate";
+    case Want::Address: return "an address";
+    default: return "an operand";
+  }
+}
+
+bool fits(Want w, const Operand& o, bool vec_ok) {
+  if (o.negate && w != Want::PredSrc) return false;
+  switch (w) {
+    case Want::DataDst: return o.kind == OpKind::Reg || (vec_ok && o.kind == OpKind::Vec);
+    case Want::DataSrc: return o.kind == OpKind::Reg || o.kind == OpKind::Imm || (vec_ok && o.kind == OpKind::Vec);
+    case Want::PredDst: return o.kind == OpKind::Pred;
+    case Want::PredSrc: return o.kind == OpKind::Pred || o.kind == OpKind::Imm;
+    case Want::Address: return o.kind == OpKind::Addr;
+    default: return true;
+  }
+}
+
+const char* ordinal(unsigned i) {
+  static const char* n[] = {"first", "second", "third", "fourth", "fifth", "sixth"};
+  return i < 6 ? n[i] : "last";
+}
+
+struct Shape {
+  unsigned min = 0, max = 0;
+  Want w[6] = {Want::Any, Want::Any, Want::Any, Want::Any, Want::Any, Want::Any};
+  bool vec_ok = false;  // vector operands allowed (mov pack/unpack, ld/st, atom)
+};
+
+Shape data_op(unsigned n) {  // d, a[, b[, c[, e]]]
+  Shape s;
+  s.min = s.max = n;
+  s.w[0] = Want::DataDst;
+  for (unsigned i = 1; i < n; ++i) s.w[i] = Want::DataSrc;
+  return s;
+}
+
+// The shape the executor reads for this instruction; false for an
+// instruction the handler selection checks alone.
+bool shape_of(const Instr& in, Shape& s) {
+  const bool pred = in.type == DType::Pred;
+  switch (in.op) {
+    case Op::Abs: case Op::Neg: case Op::Cnot: case Op::Popc: case Op::Clz: case Op::Brev: case Op::Bfind:
+    case Op::Sqrt: case Op::Rsqrt: case Op::Rcp: case Op::Sin: case Op::Cos: case Op::Lg2: case Op::Ex2:
+    case Op::Tanh: case Op::Cvta:
+      s = data_op(2);
+      return true;
+    case Op::Cvt:  // cvt d, a; the packing forms (cvt.f16x2.f32 d, a, b) take two sources
+      s = data_op(3);
+      s.min = 2;
+      return true;
+    case Op::Add: case Op::Sub: case Op::Mul: case Op::Mul24: case Op::Div: case Op::Rem: case Op::Min:
+    case Op::Max: case Op::Shl: case Op::Shr: case Op::Copysign:
+      s = data_op(3);
+      return true;
+    case Op::Mad: case Op::Mad24: case Op::Sad: case Op::Fma: case Op::Bfe: case Op::Prmt: case Op::Slct:
+    case Op::ShfL: case Op::ShfR: case Op::Fns:
+      s = data_op(4);
+      return true;
+    case Op::Bfi:
+      s = data_op(5);
+      return true;
+    case Op::And: case Op::Or: case Op::Xor: case Op::Not: {
+      s = data_op(in.op == Op::Not ? 2 : 3);
+      if (pred) {
+        s.w[0] = Want::PredDst;
+        for (unsigned i = 1; i < s.max; ++i) s.w[i] = Want::PredSrc;
+      }
+      return true;
+    }
+    case Op::Mov:
+      s = data_op(2);
+      if (pred) { s.w[0] = Want::PredDst; s.w[1] = Want::PredSrc; }
+      else if (in.ops[1].kind == OpKind::Clock) s.w[1] = Want::Any;
+      s.vec_ok = !pred;
+      return true;
+    case Op::Setp: {
+      // p[|q], a, b[, {!}c]: a second destination shows as a predicate in the
+      // second position followed by a data source (the executor's reading)
+      const bool q = in.nops >= 4 && in.ops[1].kind == OpKind::Pred && !in.ops[1].negate && in.ops[2].kind != OpKind::Pred;
+      const unsigned first = q ? 2 : 1;
+      const bool comb = in.sub != SubOp::None;
+      s.min = s.max = first + 2 + (comb ? 1 : 0);
+      s.w[0] = Want::PredDst;
+      if (q) s.w[1] = Want::PredDst;
+      s.w[first] = s.w[first + 1] = Want::DataSrc;
+      if (comb) s.w[first + 2] = Want::PredSrc;
+      return true;
+    }
+    case Op::Set:
+      s = data_op(in.sub != SubOp::None ? 4 : 3);
+      if (in.sub != SubOp::None) s.w[3] = Want::PredSrc;
+      return true;
+    case Op::Selp:
+      s = data_op(4);
+      s.w[3] = Want::PredSrc;
+      return true;
+    case Op::Testp:
+      s = data_op(2);
+      s.w[0] = Want::PredDst;
+      return true;
+    case Op::Activemask:
+      s = data_op(1);
+      return true;
+    case Op::Vote:
+      s.min = 2;
+      s.max = 3;
+      s.w[0] = in.sub == SubOp::Ballot ? Want::DataDst : Want::PredDst;
+      s.w[1] = Want::PredSrc;
+      s.w[2] = Want::DataSrc;
+      return true;
+    case Op::Shfl: {
+      const bool p = in.nops >= 2 && in.ops[1].kind == OpKind::Pred;
+      s.min = p ? 5 : 4;
+      s.max = p ? 6 : 5;
+      s.w[0] = Want::DataDst;
+      if (p) s.w[1] = Want::PredDst;
+      for (unsigned i = p ? 2 : 1; i < 6; ++i) s.w[i] = Want::DataSrc;
+      return true;
+    }
+    case Op::Ld: case Op::Ldu:
+      s.min = s.max = 2;
+      s.w[0] = Want::DataDst;
+      s.w[1] = Want::Address;
+      s.vec_ok = true;
+      return true;
+    case Op::St:
+      s.min = s.max = 2;
+      s.w[0] = Want::Address;
+      s.w[1] = Want::DataSrc;
+      s.vec_ok = true;
+      return true;
+    case Op::Atom:
+      s.min = 3;
+      s.max = 4;
+      s.w[0] = Want::DataDst;
+      s.w[1] = Want::Address;
+      s.w[2] = s.w[3] = Want::DataSrc;
+      return true;
+    case Op::Red:
+      s.min = 2;
+      s.max = 3;
+      s.w[0] = Want::Address;
+      s.w[1] = s.w[2] = Want::DataSrc;
+      return true;
+    case Op::Prefetch:
+      s.min = s.max = 1;
+      s.w[0] = Want::Address;
+      return true;
+    case Op::Bar: case Op::BarArrive:
+      s.min = 1;
+      s.max = 2;
+      s.w[0] = s.w[1] = Want::DataSrc;
+      return true;
+    case Op::BarRed:
+      // d, a{, b}, {!}c
+      s.min = 3;
+      s.max = 4;
+      s.w[0] = in.sub == SubOp::Add ? Want::DataDst : Want::PredDst;
+      s.w[1] = Want::DataSrc;
+      s.w[2] = in.nops == 4 ? Want::DataSrc : Want::PredSrc;
+      s.w[3] = Want::PredSrc;
+      return true;
+    case Op::Ret: case Op::Exit:
+      s.min = s.max = 0;
+      return true;
+    case Op::Nanosleep:
+      s.min = s.max = 1;
+      s.w[0] = Want::DataSrc;
+      return true;
+    default:
+      return false;  // bra, call, membar, fence, trap, mechanism instructions: their own checks
+  }
+}
+
+bool check_barrier_immediates(const Instr& in, std::string& why) {
+  unsigned id = 0, count = 1;
+  if (in.op == Op::BarRed) { id = 1; count = 2; }
+  else if (in.op != Op::Bar && in.op != Op::BarArrive) return true;
+  if (in.ops[id].kind == OpKind::Imm && in.ops[id].imm >= 16) {
+    why = "barrier id " + std::to_string(in.ops[id].imm) + " is out of range: a block has barriers 0 to 15";
+    return false;
+  }
+  const bool has_count = in.op == Op::BarRed ? in.nops == 4 : in.nops == 2;
+  if (has_count && in.ops[count].kind == OpKind::Imm) {
+    const uint64_t n = in.ops[count].imm;
+    if (n == 0 || n % 32 != 0 || n > 1024) {
+      why = "barrier thread count " + std::to_string(n) + " must be a non-zero multiple of 32 (the warp size), at most 1024";
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+bool verify_operands(const Instr& in, std::string& why) {
+  Shape s;
+  if (!shape_of(in, s)) return true;
+  if (in.nops < s.min || in.nops > s.max) {
+    why = std::to_string(in.nops) + " operand" + (in.nops == 1 ? "" : "s") + " given, " +
+          (s.min == s.max ? std::to_string(s.min) : std::to_string(s.min) + " to " + std::to_string(s.max)) +
+          " expected";
+    return false;
+  }
+  for (unsigned i = 0; i < in.nops; ++i) {
+    if (fits(s.w[i], in.ops[i], s.vec_ok)) continue;
+    why = std::string("the ") + ordinal(i) + " operand is " + kind_name(in.ops[i].kind) +
+          (in.ops[i].negate && s.w[i] != Want::PredSrc ? " negated with '!'" : "") + " where " + want_name(s.w[i]) +
+          " is needed";
+    return false;
+  }
+  return check_barrier_immediates(in, why);
+}
+
+}  // namespace warptlm
