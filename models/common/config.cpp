@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "common/stats.hpp"  // write_file
+#include "common/yaml_input.hpp"
 
 namespace warptlm {
 
@@ -166,13 +167,8 @@ void Config::merge_file(const std::string& path, const std::vector<std::string>&
 
 void Config::merge_text(const std::string& yaml_text, const std::string& origin,
                         const std::vector<std::string>& ignore_top) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(yaml_text);
-  } catch (const YAML::Exception& e) {
-    throw InputError(Place{origin, e.mark.line >= 0 ? e.mark.line + 1 : 0, ""}, "YAML syntax error: " + e.msg);
-  }
-  if (root.IsNull()) return;  // empty document
+  const YAML::Node root = load_yaml_document(yaml_text, origin);
+  if (!root.IsDefined() || root.IsNull()) return;  // empty document
   if (!root.IsMap())
     throw InputError(Place{origin, line_of(root), ""}, std::string("expected a map of parameters, got ") +
                                                            kind_of(root));

@@ -14,7 +14,7 @@ namespace {
 inline uint8_t* lane_ptr(ExecCtx& c, Space s, uint64_t a, unsigned bytes, unsigned l, bool write) {
   if (s == Space::Global && !(a & (bytes - 1))) {
     if (uint8_t* p = c.L.mem->translate(a, bytes)) return p;
-  } else if (s == Space::Shared && !(a & (bytes - 1)) && a + bytes <= c.b.shared.size()) {
+  } else if (s == Space::Shared && !(a & (bytes - 1)) && a < c.b.shared.size() && bytes <= c.b.shared.size() - a) {
     return c.b.shared.data() + a;
   }
   return resolve_address(c, s, a, bytes, l, write);

@@ -14,6 +14,10 @@ GlobalMemory::~GlobalMemory() {
 
 uint64_t GlobalMemory::allocate(uint64_t bytes) {
   if (bytes == 0) bytes = 1;
+  if (bytes > budget_ || allocated_ > budget_ - bytes)
+    throw InputError("device allocation of " + std::to_string(bytes) + " bytes would take the device memory to " +
+                     std::to_string(allocated_ + bytes) + " bytes, over the budget of " + std::to_string(budget_ >> 20) +
+                     " MiB (sim.max_memory_mb; raise it with --set sim.max_memory_mb=N)");
   uint64_t npages = (bytes + kPageSize - 1) >> kPageBits;
   // calloc of large blocks maps zero pages lazily: untouched memory costs nothing.
   auto* host = static_cast<uint8_t*>(std::calloc(npages, kPageSize));

@@ -33,6 +33,10 @@ class GlobalMemory {
   void release(uint64_t addr);        // InputError if addr is not an allocation's start
   bool valid(uint64_t addr, uint64_t bytes) const;
   uint64_t allocated_bytes() const { return allocated_; }
+  // The memory budget (sim.max_memory_mb): an allocation that would take the
+  // total past it is an input error naming the size and the limit.
+  void set_budget(uint64_t bytes) { budget_ = bytes; }
+  uint64_t budget() const { return budget_; }
 
   // Host-side copies; RunError on an invalid range.
   void write(uint64_t addr, const void* src, uint64_t bytes);
@@ -57,6 +61,7 @@ class GlobalMemory {
   std::map<uint64_t, Alloc> allocs_;
   uint64_t next_ = kGlobalBase;
   uint64_t allocated_ = 0;
+  uint64_t budget_ = UINT64_MAX;
 };
 
 }  // namespace warptlm

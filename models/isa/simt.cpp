@@ -123,6 +123,9 @@ static std::string fault_message(const Warp& w, const Instr& in, const MemFault&
   return os.str();
 }
 
+// [a, a + bytes) lies inside a window of `size` bytes (no wrap-around for addresses near 2^64).
+static bool within(uint64_t a, unsigned bytes, uint64_t size) { return bytes <= size && a <= size - bytes; }
+
 uint8_t* resolve_address(ExecCtx& c, Space space, uint64_t a, unsigned bytes, unsigned lane, bool write) {
   unsigned align = bytes > 16 ? 16 : bytes;
   if (a & (align - 1)) throw MemFault{lane, a, space, "is misaligned for a " + std::to_string(bytes) + "-byte access"};
@@ -141,21 +144,21 @@ uint8_t* resolve_address(ExecCtx& c, Space space, uint64_t a, unsigned bytes, un
       return p;
     }
     case Space::Shared:
-      if (a + bytes > c.b.shared.size())
+      if (!within(a, bytes, c.b.shared.size()))
         throw MemFault{lane, a, space, "is past the block's " + std::to_string(c.b.shared.size()) + " bytes of shared memory"};
       return c.b.shared.data() + a;
     case Space::Local: {
       uint32_t lb = c.w.kernel.local_bytes;
-      if (a + bytes > lb) throw MemFault{lane, a, space, "is past the thread's " + std::to_string(lb) + " bytes of local memory"};
+      if (!within(a, bytes, lb)) throw MemFault{lane, a, space, "is past the thread's " + std::to_string(lb) + " bytes of local memory"};
       return c.w.local.data() + size_t(lane) * lb + a;
     }
     case Space::Param:
       if (write) throw MemFault{lane, a, space, "is a kernel parameter (read-only)"};
-      if (a + bytes > c.L.params.size()) throw MemFault{lane, a, space, "is past the kernel's parameters"};
+      if (!within(a, bytes, c.L.params.size())) throw MemFault{lane, a, space, "is past the kernel's parameters"};
       return const_cast<uint8_t*>(c.L.params.data()) + a;
     case Space::ParamFunc: {
       uint32_t fb = c.w.kernel.frame_bytes;
-      if (a + bytes > fb) throw MemFault{lane, a, space, "is past the call's parameters"};
+      if (!within(a, bytes, fb)) throw MemFault{lane, a, space, "is past the call's parameters"};
       return c.w.frame.data() + size_t(lane) * fb + a;
     }
   }

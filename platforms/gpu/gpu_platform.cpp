@@ -31,6 +31,9 @@ void GpuParams::declare(ParamTable& t) {
   t.enum_param("gpu.placement", "round_robin", {"round_robin"}, "thread-block placement policy");
   t.float_param("sim.progress_after", 2.0, 0.0, 1e9,
                 "seconds a launch runs before a progress line appears on stderr (only when stderr is a terminal)");
+  t.int_param("sim.max_memory_mb", 8192, 16, 1 << 22,
+              "memory budget of the simulator in MiB: device allocations, and the registers, local memory and "
+              "shared memory of the blocks a launch keeps resident, are checked against it before they are made");
   t.int_param("sim.idle_module", 0, 0, 1000000,
               "test aid: core cycles between wake-ups of a do-nothing module added to the platform (0 = none); "
               "no result may change with it");
@@ -52,7 +55,42 @@ void GpuParams::declare(ParamTable& t) {
   MechanismRegistry::declare_all(t);
 }
 
+namespace {
+// Values that are each in range but do not fit together (docs/bad-inputs.md).
+void check_consistency(const Config& c) {
+  auto bad = [](const char* key, const std::string& why) { throw InputError(Place{"", 0, key}, why); };
+  auto v = [&c](const char* key) { return c.get_int(key); };
+  const int64_t sample = v("stats.sample_interval");
+  if (sample > 0 && sample < 100)
+    bad("stats.sample_interval", "stats.sample_interval " + std::to_string(sample) +
+                                     " is below 100 cycles (0 turns sampling off): a sample per few cycles slows the run many times over and its series swamps stats.json");
+  if (c.get_string("sim.mode") != "timing") return;
+  const int64_t mem_line = v("sm.mem_line");
+  if (mem_line & (mem_line - 1)) bad("sm.mem_line", "sm.mem_line " + std::to_string(mem_line) + " is not a power of two");
+  if (mem_line > 1024)
+    bad("sm.mem_line", "sm.mem_line " + std::to_string(mem_line) + " is over 1024 bytes: a request's 32-byte sectors are held in a 32-bit mask");
+  if (v("smem.size") < v("sm.shared_mem"))
+    bad("smem.size", "smem.size " + std::to_string(v("smem.size")) + " is smaller than sm.shared_mem " +
+                         std::to_string(v("sm.shared_mem")) + ", the shared memory blocks may be given on the SM");
+  if (c.get_string("mem.model") != "hierarchy") return;
+  if (mem_line > v("l1d.line"))
+    bad("sm.mem_line", "sm.mem_line " + std::to_string(mem_line) + " is larger than l1d.line " + std::to_string(v("l1d.line")) +
+                           ": one request must fall in one L1D line");
+  if (mem_line > v("l2.line"))
+    bad("sm.mem_line", "sm.mem_line " + std::to_string(mem_line) + " is larger than l2.line " + std::to_string(v("l2.line")) +
+                           ": one request must fall in one L2 line");
+  if (v("icn.interleave") % v("l2.line") != 0)
+    bad("icn.interleave", "icn.interleave " + std::to_string(v("icn.interleave")) + " is not a multiple of l2.line " +
+                              std::to_string(v("l2.line")) + ": a line must live in one memory partition");
+  const int64_t burst = v("dram.burst_length") * v("dram.bus_width");
+  if (burst > v("dram.row_bytes"))
+    bad("dram.burst_length", "a DRAM burst of " + std::to_string(burst) + " bytes (dram.burst_length x dram.bus_width) is larger than dram.row_bytes " +
+                                 std::to_string(v("dram.row_bytes")));
+}
+}  // namespace
+
 GpuParams GpuParams::from(const Config& c) {
+  check_consistency(c);
   GpuParams p;
   p.mode = c.get_string("sim.mode");
   p.num_sms = uint32_t(c.get_int("gpu.num_sms"));
@@ -64,6 +102,7 @@ GpuParams GpuParams::from(const Config& c) {
   p.mem_model = c.get_string("mem.model");
   p.partitions = uint32_t(c.get_int("mem.partitions"));
   p.placement = c.get_string("gpu.placement");
+  p.max_memory = uint64_t(c.get_int("sim.max_memory_mb")) << 20;
   return p;
 }
 
@@ -80,6 +119,7 @@ GpuPlatform::LaunchEnd::LaunchEnd(std::function<void()> at_update)
 GpuPlatform::GpuPlatform(sc_core::sc_module_name name, const Config& cfg, StatsRegistry& stats)
     : sc_core::sc_module(name), host("host"), p_(GpuParams::from(cfg)), stats_(stats) {
   period = sc_core::sc_time(1e6 / p_.core_clock_mhz, sc_core::SC_PS);
+  mem_.set_budget(p_.max_memory);
   host.register_b_transport(this, &GpuPlatform::b_transport);
   host.register_transport_dbg(this, &GpuPlatform::transport_dbg);
   warp_insts_ = &stats_.counter("gpu.warp_instructions", "gpu.warp_instructions", "warp instructions issued");

@@ -64,6 +64,7 @@ struct GpuParams {
   std::string mem_model;          // hierarchy | flat
   uint32_t partitions = 6;
   std::string placement;
+  uint64_t max_memory = 8192ull << 20;  // sim.max_memory_mb, in bytes
   // Every parameter of the platform, its blocks and the registered mechanisms.
   static void declare(ParamTable& t);
   static GpuParams from(const Config& c);
@@ -158,6 +159,7 @@ class GpuPlatform : public sc_core::sc_module {
 
   // launches (launch.cpp)
   void start_launch(const KernelInfo& kernel, const LaunchDims& dims, const std::vector<uint8_t>& params);
+  void check_memory_budget(const KernelInfo& k, const LaunchState& L, uint64_t smem, uint64_t blocks) const;
   void run_functional(const KernelInfo& k, LaunchState& L, uint64_t blocks, LaunchResult& r);
   void start_timing(const KernelInfo& k, LaunchState& L, uint64_t blocks, uint32_t regs);
   void fault(const std::string& message);

@@ -1,6 +1,7 @@
 // Kernel launches: checked, planned and started on the host's command; a
 // timing launch ends when its last block retires or it is stopped, and the
 // platform then notifies launch_done().
+#include <algorithm>
 #include <chrono>
 #include <sstream>
 
@@ -45,13 +46,21 @@ void GpuPlatform::start_launch(const KernelInfo& kernel, const LaunchDims& dims,
   L.dynamic_smem = dims.dynamic_smem;
   L.grid_id = launches_.size() + 1;
   uint64_t threads = 1, blocks = 1;
+  static const uint32_t kMaxGrid[3] = {2147483647u, 65535u, 65535u}, kMaxBlock[3] = {1024u, 1024u, 64u};
+  static const char* kAxis[3] = {"x", "y", "z"};
   for (int i = 0; i < 3; ++i) {
     L.grid[i] = dims.grid[i];
     L.block[i] = dims.block[i];
     if (!dims.grid[i] || !dims.block[i]) throw InputError("launch of '" + k->name + "' with a zero grid or block dimension");
+    if (dims.grid[i] > kMaxGrid[i] || dims.block[i] > kMaxBlock[i])
+      throw InputError("launch of '" + k->name + "' with grid." + kAxis[i] + " = " + std::to_string(dims.grid[i]) + " and block." +
+                       kAxis[i] + " = " + std::to_string(dims.block[i]) + "; the limits are " + std::to_string(kMaxGrid[i]) +
+                       " and " + std::to_string(kMaxBlock[i]));
     threads *= dims.block[i];
     blocks *= dims.grid[i];
   }
+  if (blocks > UINT32_MAX)
+    throw InputError("launch of '" + k->name + "' with " + std::to_string(blocks) + " blocks; block ids are 32-bit (at most 4294967295 blocks)");
   if (threads > p_.max_threads_per_block)
     throw InputError("launch of '" + k->name + "' with " + std::to_string(threads) + " threads per block; gpu.max_threads_per_block is " +
                      std::to_string(p_.max_threads_per_block));
@@ -64,6 +73,7 @@ void GpuPlatform::start_launch(const KernelInfo& kernel, const LaunchDims& dims,
                      std::to_string(k->param_bytes));
   L.threads_per_block = uint32_t(threads);
   L.warps_per_block = uint32_t((threads + 31) / 32);
+  check_memory_budget(*k, L, smem, blocks);
   L.params = params;
   L.clock = &clock_;
   const uint32_t regs = dims.regs_per_thread ? dims.regs_per_thread : p_.regs_per_thread ? p_.regs_per_thread : k->regs_per_thread;
@@ -89,6 +99,28 @@ void GpuPlatform::start_launch(const KernelInfo& kernel, const LaunchDims& dims,
     running_.reset();
     throw;
   }
+}
+
+// What the blocks of a launch that are resident at once take in the simulator
+// (registers, predicates, local memory and parameter frames of their warps,
+// and their shared memory), checked against sim.max_memory_mb with the device
+// allocations before any block is built.
+void GpuPlatform::check_memory_budget(const KernelInfo& k, const LaunchState& L, uint64_t smem, uint64_t blocks) const {
+  const uint64_t per_warp = uint64_t(k.num_regs) * 32 * 8 + uint64_t(k.num_preds) * 4 +
+                            (uint64_t(k.local_bytes) + k.frame_bytes) * 32;
+  const uint64_t per_block = per_warp * L.warps_per_block + smem;
+  uint64_t resident = 1;  // the functional model runs one block at a time
+  if (timing()) {
+    const uint64_t per_sm = sm_params ? std::max<uint64_t>(1, sm_params->max_blocks) : 1;
+    resident = std::min<uint64_t>(blocks, per_sm * p_.num_sms);
+  }
+  const uint64_t have = p_.max_memory > mem_.allocated_bytes() ? p_.max_memory - mem_.allocated_bytes() : 0;
+  if (per_block > have || resident > have / std::max<uint64_t>(per_block, 1))
+    throw InputError("launch of '" + k.name + "' needs " + std::to_string(per_block) + " bytes of simulator memory per block (" +
+                     std::to_string(k.num_regs) + " register slots, " + std::to_string(k.local_bytes) +
+                     " bytes of local memory per thread) for " + std::to_string(resident) + " resident blocks, over the " +
+                     std::to_string(p_.max_memory >> 20) + " MiB budget left after " + std::to_string(mem_.allocated_bytes()) +
+                     " bytes of device allocations (sim.max_memory_mb; raise it with --set sim.max_memory_mb=N)");
 }
 
 void GpuPlatform::run_functional(const KernelInfo& k, LaunchState& L, uint64_t blocks, LaunchResult& r) {

@@ -12,6 +12,7 @@
 
 #include "app.hpp"
 #include "common/errors.hpp"
+#include "common/yaml_input.hpp"
 #include "runtime/gpu_driver.hpp"
 #include "runtime/device.hpp"
 
@@ -52,6 +53,11 @@ struct Ctx {
       fail(n, key, "'" + key + "' must be a non-negative integer, not '" + s + "'");
     }
   }
+  uint32_t u32(const YAML::Node& n, const std::string& key) const {
+    const uint64_t v = uint(n, key);
+    if (v > UINT32_MAX) fail(n, key, "'" + key + "' is " + std::to_string(v) + ", over the 32-bit limit of 4294967295");
+    return uint32_t(v);
+  }
   std::string path(const std::string& p) const {
     if (fs::path(p).is_absolute()) return p;
     return (fs::path(file).parent_path() / p).lexically_normal().string();
@@ -60,9 +66,9 @@ struct Ctx {
 
 void dims(const Ctx& c, const YAML::Node& n, const std::string& key, uint32_t out[3]) {
   out[0] = out[1] = out[2] = 1;
-  if (n.IsScalar()) { out[0] = uint32_t(c.uint(n, key)); return; }
+  if (n.IsScalar()) { out[0] = c.u32(n, key); return; }
   if (!n.IsSequence() || n.size() < 1 || n.size() > 3) c.fail(n, key, "'" + key + "' must be a number or a list of 1 to 3 numbers");
-  for (size_t i = 0; i < n.size(); ++i) out[i] = uint32_t(c.uint(n[i], key));
+  for (size_t i = 0; i < n.size(); ++i) out[i] = c.u32(n[i], key);
 }
 
 const std::map<std::string, DType>& type_names() {
@@ -126,7 +132,7 @@ double element(const uint8_t* p, DType t) {
 
 bool run_byo_kernel(Device& dev, const std::string& run_file, const std::string& out_dir, std::string& detail, bool& compared) {
   Ctx c{run_file};
-  YAML::Node root = YAML::LoadFile(run_file);
+  YAML::Node root = load_yaml_file(run_file);
   YAML::Node k = root["kernel"];
   static const std::vector<std::string> keys = {"ptx", "name", "grid", "block", "shared", "registers", "buffers", "args"};
   for (auto it = k.begin(); it != k.end(); ++it) {
@@ -148,8 +154,12 @@ bool run_byo_kernel(Device& dev, const std::string& run_file, const std::string&
   uint32_t grid[3], block[3];
   dims(c, k["grid"], "kernel.grid", grid);
   dims(c, k["block"], "kernel.block", block);
-  uint32_t shared = k["shared"] ? uint32_t(c.uint(k["shared"], "kernel.shared")) : 0;
-  if (k["registers"]) dev.set_registers_per_thread(uint32_t(c.uint(k["registers"], "kernel.registers")));
+  uint32_t shared = k["shared"] ? c.u32(k["shared"], "kernel.shared") : 0;
+  if (k["registers"]) {
+    const uint32_t r = c.u32(k["registers"], "kernel.registers");
+    if (r == 0 || r > 255) c.fail(k["registers"], "kernel.registers", "'kernel.registers' is " + std::to_string(r) + "; a thread has 1 to 255 registers");
+    dev.set_registers_per_thread(r);
+  }
 
   std::map<std::string, BufferSpec> buffers;
   if (k["buffers"]) {
@@ -184,8 +194,10 @@ bool run_byo_kernel(Device& dev, const std::string& run_file, const std::string&
         try { b.tolerance = std::stod(tv); } catch (const std::exception&) { c.fail(n["tolerance"], key + ".tolerance", "tolerance must be a number"); }
       }
       b.line = n.Mark().line + 1;
+      if (b.count > (uint64_t(1) << 40) / dtype_bytes(b.type))
+        c.fail(n["count"], key + ".count", "buffer '" + b.name + "' of " + std::to_string(b.count) + " elements is over 1 TiB");
+      b.ptr = dev.malloc(std::max<uint64_t>(b.count * dtype_bytes(b.type), 1));  // checked against sim.max_memory_mb first
       std::vector<uint8_t> init = initial_bytes(c, n, b);
-      b.ptr = dev.malloc(std::max<uint64_t>(init.size(), 1));
       if (!init.empty()) dev.memcpy_h2d(b.ptr, init.data(), init.size());
       buffers[b.name] = b;
     }

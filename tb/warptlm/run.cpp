@@ -13,6 +13,7 @@
 
 #include "app.hpp"
 #include "common/errors.hpp"
+#include "common/yaml_input.hpp"
 #include "gpu/gpu_platform.hpp"
 #include "gpu/run_control.hpp"
 #include "runtime/device.hpp"
@@ -87,13 +88,7 @@ RunFile load_run_file(const std::string& path, RunOptions& opt, std::vector<std:
                       std::vector<std::string>& yaml_overlays) {
   RunFile rf;
   if (!fs::exists(path)) throw InputError("cannot open run file '" + path + "'");
-  try {
-    rf.root = YAML::LoadFile(path);
-  } catch (const YAML::ParserException& e) {
-    throw InputError(Place{path, e.mark.line + 1, ""}, "YAML syntax error: " + e.msg);
-  } catch (const YAML::BadFile&) {
-    throw InputError("cannot open run file '" + path + "'");
-  }
+  rf.root = load_yaml_file(path);
   if (rf.root.IsNull()) return rf;
   if (!rf.root.IsMap()) bad(path, rf.root, "", "a run file is a map of keys (workload, size, config, overlays, set, kernel, out, ...)");
   for (auto it = rf.root.begin(); it != rf.root.end(); ++it) {
@@ -136,7 +131,16 @@ int run_command(const RunOptions& cli) {
   std::vector<std::pair<std::string, std::string>> yaml_sets;
   std::vector<std::string> yaml_overlays;
   RunFile rf;
+  // An earlier run's outputs must never look like this run's: they go first,
+  // and this run writes its own at its end, whatever the end (an input error
+  // found before the run starts leaves none).
+  const auto forget_old_outputs = [](const std::string& dir) {
+    std::error_code ec;
+    for (const char* f : {"stats.json", "stats.txt", "config.resolved.yaml"}) fs::remove(fs::path(dir) / f, ec);
+  };
+  forget_old_outputs(opt.out.empty() ? "out" : opt.out);
   if (!opt.run_file.empty()) rf = load_run_file(opt.run_file, opt, yaml_sets, yaml_overlays);
+  if (!opt.out.empty()) forget_old_outputs(opt.out);
 
   Config cfg;
   if (!opt.config.empty()) cfg.merge_file(resolve_scenario(relative_to(cli.config.empty() ? opt.run_file : "", opt.config), "configs"));

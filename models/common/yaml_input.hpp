@@ -1,0 +1,16 @@
+// Strict YAML input for configs, overlays, run files and experiments: one
+// document, and no key given twice in one map (YAML parsers keep the last of
+// two silently; an architect who wrote both meant one of them).
+#pragma once
+#include <string>
+#include <yaml-cpp/yaml.h>
+
+namespace warptlm {
+
+// The one document in `text` (from `origin`, for messages). InputError naming
+// origin and line on a syntax error, a second document or a repeated key.
+YAML::Node load_yaml_document(const std::string& text, const std::string& origin);
+// The same for a file; InputError when it cannot be read.
+YAML::Node load_yaml_file(const std::string& path);
+
+}  // namespace warptlm
