@@ -23,11 +23,6 @@ std::string trim(const std::string& s) {
   return s.substr(b, e - b + 1);
 }
 
-int line_of(const YAML::Node& n) {
-  YAML::Mark m = n.Mark();
-  return m.line >= 0 ? m.line + 1 : 0;
-}
-
 // True when some declared key lies under `prefix` ("gpu" for "gpu.num_sms").
 bool is_section(const ParamTable& table, const std::string& prefix) {
   const std::string p = prefix + ".";
@@ -77,21 +72,21 @@ void walk(const ParamTable& table, const YAML::Node& map, const std::string& pre
     const YAML::Node k = it->first;  // copies: the iterator hands out a temporary pair
     const YAML::Node v = it->second;
     if (!k.IsScalar())
-      throw InputError(Place{file, line_of(k), prefix}, "parameter names must be plain scalars, got " +
+      throw InputError(Place{file, yaml_line(k), prefix}, "parameter names must be plain scalars, got " +
                                                             std::string(kind_of(k)));
     const std::string name = trim(k.Scalar());
     if (prefix.empty() && std::find(ignore_top.begin(), ignore_top.end(), name) != ignore_top.end()) continue;
     const std::string key = prefix.empty() ? name : prefix + "." + name;
     const ParamSpec* spec = table.find(key);
     if (spec) {
-      Place at{file, line_of(v), key};
+      Place at{file, yaml_line(v), key};
       if (v.IsScalar()) {
         out.push_back({key, v.Scalar(), at});
       } else if (v.IsSequence() && spec->type == ParamType::String) {
         // a list of scalars for a string parameter ("trace.window: [1000, 2000]") is kept comma-joined
         std::string joined;
         for (const auto& e : v) {
-          if (!e.IsScalar()) throw InputError(Place{file, line_of(e), key}, "expected a list of scalars");
+          if (!e.IsScalar()) throw InputError(Place{file, yaml_line(e), key}, "expected a list of scalars");
           joined += (joined.empty() ? "" : ",") + trim(e.Scalar());
         }
         out.push_back({key, joined, at});
@@ -105,11 +100,11 @@ void walk(const ParamTable& table, const YAML::Node& map, const std::string& pre
       if (v.IsMap()) {
         walk(table, v, key, file, ignore_top, out);
       } else if (!v.IsNull()) {  // "gpu:" with nothing under it is harmless
-        throw InputError(Place{file, line_of(v), key},
+        throw InputError(Place{file, yaml_line(v), key},
                          "'" + key + "' is a section: expected a map of its parameters, got " + kind_of(v));
       }
     } else {
-      unknown(table, key, Place{file, line_of(k), key}, v.IsMap());
+      unknown(table, key, Place{file, yaml_line(k), key}, v.IsMap());
     }
   }
 }
@@ -170,7 +165,7 @@ void Config::merge_text(const std::string& yaml_text, const std::string& origin,
   const YAML::Node root = load_yaml_document(yaml_text, origin);
   if (!root.IsDefined() || root.IsNull()) return;  // empty document
   if (!root.IsMap())
-    throw InputError(Place{origin, line_of(root), ""}, std::string("expected a map of parameters, got ") +
+    throw InputError(Place{origin, yaml_line(root), ""}, std::string("expected a map of parameters, got ") +
                                                            kind_of(root));
   std::vector<Assign> assigns;
   try {

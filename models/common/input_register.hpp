@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <string>
 #include <systemc>
 #include <tlm>
 #include <vector>
@@ -138,6 +140,16 @@ void send_end_req(Socket&& initiator, tlm::tlm_generic_payload& p) {
   tlm::tlm_phase ph = tlm::END_REQ;
   sc_core::sc_time t = sc_core::SC_ZERO_TIME;
   initiator->nb_transport_bw(p, ph, t);
+}
+
+// A broken memory-conservation rule found inside `block` (a response that
+// answers nothing outstanding): told to the platform through `on_run_error`,
+// which stops the run as a fault; a block tested alone reports it to SystemC.
+inline void conservation_broken(const std::function<void(const std::string&)>& on_run_error,
+                                const sc_core::sc_object& block, const std::string& what) {
+  const std::string msg = std::string("memory conservation broken in ") + block.name() + ": " + what;
+  if (on_run_error) on_run_error(msg);
+  else SC_REPORT_ERROR(block.name(), msg.c_str());
 }
 
 // Test-only faults: WARPTLM_TEST_FAULT=NAME makes one block break its rule, so

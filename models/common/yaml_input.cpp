@@ -11,8 +11,6 @@
 namespace warptlm {
 
 namespace {
-int line_of(const YAML::Node& n) { return n.Mark().line >= 0 ? n.Mark().line + 1 : 0; }
-
 void refuse_repeated_keys(const YAML::Node& n, const std::string& origin, const std::string& path) {
   if (n.IsSequence()) {
     for (const YAML::Node& e : n) refuse_repeated_keys(e, origin, path);
@@ -24,7 +22,7 @@ void refuse_repeated_keys(const YAML::Node& n, const std::string& origin, const 
     const std::string key = it->first.IsScalar() ? it->first.Scalar() : "";
     const std::string full = path.empty() ? key : path + "." + key;
     if (it->first.IsScalar() && !seen.insert(key).second)
-      throw InputError(Place{origin, line_of(it->first), full}, "key '" + full + "' is given twice in one map");
+      throw InputError(Place{origin, yaml_line(it->first), full}, "key '" + full + "' is given twice in one map");
     refuse_repeated_keys(it->second, origin, full);
   }
 }
@@ -38,7 +36,7 @@ YAML::Node load_yaml_document(const std::string& text, const std::string& origin
     throw InputError(Place{origin, e.mark.line >= 0 ? e.mark.line + 1 : 0, ""}, "YAML syntax error: " + e.msg);
   }
   if (docs.size() > 1)
-    throw InputError(Place{origin, line_of(docs[1]), ""}, "a second YAML document: one file holds one document");
+    throw InputError(Place{origin, yaml_line(docs[1]), ""}, "a second YAML document: one file holds one document");
   if (docs.empty()) return YAML::Node();
   refuse_repeated_keys(docs[0], origin, "");
   return docs[0];

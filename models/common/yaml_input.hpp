@@ -12,5 +12,7 @@ namespace warptlm {
 YAML::Node load_yaml_document(const std::string& text, const std::string& origin);
 // The same for a file; InputError when it cannot be read.
 YAML::Node load_yaml_file(const std::string& path);
+// A node's 1-based line in its file, 0 when unknown (for Place).
+inline int yaml_line(const YAML::Node& n) { return n.Mark().line >= 0 ? n.Mark().line + 1 : 0; }
 
 }  // namespace warptlm

@@ -102,6 +102,7 @@ class Warp;
 struct ExecCtx;
 using ExecFn = void (*)(const struct Instr&, ExecCtx&);
 
+constexpr uint32_t kNamedBarriers = 16;       // barriers per thread block (bar.sync 0..15)
 constexpr uint32_t kNoPc = 0xFFFFFFFFu;       // no reconvergence point known
 constexpr uint32_t kFuncExit = 0xFFFFFFFEu;   // reconverge at the function's return
 

@@ -192,8 +192,8 @@ struct Linker {
     auto place = [&](const VarDecl& v) {
       if (v.dynamic) { dynamic.push_back(&v); return; }
       const uint64_t at = (uint64_t(smem) + v.align - 1) / v.align * v.align;
-      if (at + v.bytes() > (1ull << 30))
-        fail(v.line, v.name, "the .shared variables of '" + entry.name + "' exceed 1073741824 bytes");
+      if (at + v.bytes() > kMaxDeclBytes)
+        fail(v.line, v.name, "the .shared variables of '" + entry.name + "' exceed " + std::to_string(kMaxDeclBytes) + " bytes");
       smem = uint32_t(at);
       shared_syms[v.name] = smem;
       smem += v.bytes();

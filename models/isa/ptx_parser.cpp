@@ -62,13 +62,6 @@ bool parse_space(const std::string& m, Space& s) {
 
 // Modifiers with no functional effect in this model (cache operators, memory
 // ordering scopes, the .sync/.aligned forms).
-// Declaration limits (docs/bad-inputs.md): what one PTX declaration may ask
-// of the simulator before any launch.
-constexpr uint64_t kMaxAlign = 65536;             // .align
-constexpr uint64_t kMaxDeclBytes = 1ull << 30;    // one .shared/.local/.global/.const/.param array
-constexpr uint64_t kMaxParamBytes = 32768;        // one parameter (CUDA's limit for a kernel's parameters)
-constexpr uint32_t kMaxRegs = 65536;              // registers (and predicates) declared per function
-
 bool ignorable_modifier(const std::string& m) {
   static const char* ign[] = {"nc", "ca", "cg", "cs", "lu", "cv", "wb", "wt", "relaxed", "acquire", "release",
                               "acq_rel", "sc", "weak", "gpu", "sys", "cta", "gl", "sync", "aligned", "noftz",
@@ -254,13 +247,12 @@ class Parser {
     }
     v.name = ident("variable name");
     v.elem_size = dtype_bytes(v.type) * vecn;
-    const std::string vname = v.name;
     if (v.elem_size == 0) v.elem_size = 1;
     if (v.align < v.elem_size && v.align == 1) v.align = v.elem_size;
     v.count = 1;
     while (accept("[")) {
       if (accept("]")) { v.dynamic = true; v.count = 0; continue; }
-      v.count = array_count(v.count, v.elem_size, vname, v.line);
+      v.count = array_count(v.count, v.elem_size, v.name, v.line);
       expect("]");
     }
     if (is_extern && v.space == Space::Shared) v.dynamic = true;

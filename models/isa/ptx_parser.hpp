@@ -12,6 +12,13 @@
 
 namespace warptlm {
 
+// Declaration limits (docs/bad-inputs.md): what PTX declarations may ask of
+// the simulator before any launch; over them is an input error.
+constexpr uint64_t kMaxAlign = 65536;             // .align
+constexpr uint64_t kMaxDeclBytes = 1ull << 30;    // one array; a function's .local; a kernel's .shared
+constexpr uint64_t kMaxParamBytes = 32768;        // one parameter (CUDA's limit for a kernel's parameters)
+constexpr uint32_t kMaxRegs = 65536;              // registers (and predicates) declared per function
+
 struct VarDecl {
   std::string name;
   Space space = Space::Global;

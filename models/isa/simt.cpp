@@ -311,12 +311,15 @@ static uint32_t barrier_operand(const Instr& in, ExecCtx& c, const Operand& o, b
   return count ? (v + 31) / 32 : v;
 }
 
+// bar.sync a{, b} waits at barrier a; bar.arrive a, b counts toward it and
+// goes on (it is not a control instruction: the stepper moves its pc).
+template <bool Wait>
 static void exec_bar(const Instr& in, ExecCtx& c) {
-  ++c.w.stack.back().pc;
+  if (Wait) ++c.w.stack.back().pc;
   if (!c.mask) return;
   const uint32_t id = barrier_operand(in, c, in.ops[0], false);
   const uint32_t expected = in.nops >= 2 ? barrier_operand(in, c, in.ops[1], true) : 0;
-  c.b.arrive_at_barrier(c.w, id, expected);
+  c.b.arrive_at_barrier(c.w, id, expected, Wait);
 }
 
 // bar.red.{popc,and,or} d, a{, b}, {!}c: a barrier that also reduces c over the block.
@@ -338,14 +341,6 @@ static void exec_bar_red(const Instr& in, ExecCtx& c) {
   c.b.arrive_at_barrier(c.w, id, expected);
 }
 
-// bar.arrive a, b: counts toward barrier a without waiting for it.
-static void exec_bar_arrive(const Instr& in, ExecCtx& c) {  // not a control instruction: the stepper moves the pc
-  if (!c.mask) return;
-  const uint32_t id = barrier_operand(in, c, in.ops[0], false);
-  const uint32_t expected = in.nops >= 2 ? barrier_operand(in, c, in.ops[1], true) : 0;
-  c.b.arrive_at_barrier(c.w, id, expected, false);
-}
-
 static void exec_trap(const Instr& in, ExecCtx& c) {
   if (!c.mask) { ++c.w.stack.back().pc; return; }
   std::ostringstream os;
@@ -362,8 +357,8 @@ ExecFn select_control(const Instr& in, std::string& why) {
     case Op::Ret: return exec_bra;
     case Op::Call: return exec_call;
     case Op::Exit: return exec_exit;
-    case Op::Bar: return exec_bar;
-    case Op::BarArrive: return exec_bar_arrive;
+    case Op::Bar: return exec_bar<true>;
+    case Op::BarArrive: return exec_bar<false>;
     case Op::BarRed:
       if (in.sub == SubOp::None || in.nops < 3 || in.ops[in.nops - 1].kind != OpKind::Pred) {
         why = "bar.red needs .popc, .and or .or and a predicate source";

@@ -71,7 +71,7 @@ class Block {
   std::vector<Warp> warps;
   // One of the block's 16 named barriers (PTX bar.sync a{, b}: barrier a,
   // b threads). Warps at different ids wait for their own barrier only.
-  static constexpr uint32_t kNamedBarriers = 16;
+  static constexpr uint32_t kNamedBarriers = warptlm::kNamedBarriers;
   struct NamedBarrier {
     uint32_t arrived = 0;   // warps arrived (waiting, or passed with bar.arrive)
     uint32_t expected = 0;  // warps it waits for (0: all live warps)

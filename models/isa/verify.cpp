@@ -212,8 +212,9 @@ bool check_barrier_immediates(const Instr& in, std::string& why) {
   unsigned id = 0, count = 1;
   if (in.op == Op::BarRed) { id = 1; count = 2; }
   else if (in.op != Op::Bar && in.op != Op::BarArrive) return true;
-  if (in.ops[id].kind == OpKind::Imm && in.ops[id].imm >= 16) {
-    why = "barrier id " + std::to_string(in.ops[id].imm) + " is out of range: a block has barriers 0 to 15";
+  if (in.ops[id].kind == OpKind::Imm && in.ops[id].imm >= kNamedBarriers) {
+    why = "barrier id " + std::to_string(in.ops[id].imm) + " is out of range: a block has barriers 0 to " +
+          std::to_string(kNamedBarriers - 1);
     return false;
   }
   const bool has_count = in.op == Op::BarRed ? in.nops == 4 : in.nops == 2;

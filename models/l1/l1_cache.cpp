@@ -51,7 +51,7 @@ L1DataCache::L1DataCache(sc_core::sc_module_name name, uint32_t sm_id, const L1P
   mshr_probe_.declare(inst + ".mshrs", bits_for(p_.mshr_entries));
 
   same_edge_fault_ = test_fault("l1_same_edge");  // test only: take requests on the edge they arrive
-  fill_fault_ = test_fault("l1_lose_fill") ? 1 : test_fault("l1_duplicate_fill") ? 2 : 0;
+  fill_fault_ = test_fault("l1_lose_fill") ? FillFault::Lose : test_fault("l1_duplicate_fill") ? FillFault::Duplicate : FillFault::None;
   upstream.register_nb_transport_fw(this, &L1DataCache::upstream_fw);
   downstream.register_nb_transport_bw(this, &L1DataCache::downstream_bw);
   SC_METHOD(tick);
@@ -247,7 +247,7 @@ bool L1DataCache::atomic(tlm::tlm_generic_payload& p, uint64_t line) {
 void L1DataCache::fill(uint32_t m, uint64_t c) {
   Mshr& M = mshrs_[m];
   if (!M.busy || M.outstanding == 0) {  // conservation: every fill answers exactly one fill request
-    conservation_broken("a fill came back for MSHR " + std::to_string(m) + ", which has no fill outstanding");
+    conservation_broken(on_run_error, *this, "a fill came back for MSHR " + std::to_string(m) + ", which has no fill outstanding");
     return;
   }
   // Complete only when every fill is back and none is still to be sent.
@@ -392,12 +392,6 @@ void L1DataCache::queue_fill(uint32_t m, uint64_t line) {
   mshrs_[m].queued = true;
 }
 
-void L1DataCache::conservation_broken(const std::string& what) {
-  const std::string msg = std::string("memory conservation broken in ") + name() + ": " + what;
-  if (on_run_error) on_run_error(msg);
-  else SC_REPORT_ERROR(name(), msg.c_str());
-}
-
 void L1DataCache::enqueue_forward(tlm::tlm_generic_payload& p) {
   DownReq d;
   d.kind = DownKind::Forward;
@@ -487,9 +481,9 @@ void L1DataCache::downstream_response(tlm::tlm_generic_payload& p) {
   } else if (code == kWriteBack) {
     p.release();
   } else {
-    const bool faulty = fill_fault_ && ++fills_seen_ == 20;
-    if (!(faulty && fill_fault_ == 1)) fills_.push_back(uint32_t(code));
-    if (faulty && fill_fault_ == 2) fills_.push_back(uint32_t(code));
+    unsigned copies = 1;
+    if (fill_fault_ != FillFault::None && ++fills_seen_ == 20) copies = fill_fault_ == FillFault::Lose ? 0 : 2;
+    for (unsigned i = 0; i < copies; ++i) fills_.push_back(uint32_t(code));
     p.release();
   }
 }

@@ -155,7 +155,6 @@ class L1DataCache : public sc_core::sc_module {
   uint32_t allocate_mshr(uint64_t line, uint32_t fetch, const GpuExtension& e);
   bool queue_room(size_t n) const { return down_q_.size() + n <= p_.miss_queue; }
   void queue_fill(uint32_t m, uint64_t line);
-  void conservation_broken(const std::string& what);
   void enqueue_forward(tlm::tlm_generic_payload& p);
   void enqueue_writeback(const Line& l);
   void schedule_response(tlm::tlm_generic_payload* p, uint64_t due);
@@ -194,7 +193,7 @@ class L1DataCache : public sc_core::sc_module {
   bool same_edge_fault_ = false;  // WARPTLM_TEST_FAULT=l1_same_edge
   // WARPTLM_TEST_FAULT=l1_lose_fill / l1_duplicate_fill: the 20th fill from
   // below is dropped / taken twice (the conservation checks must catch both)
-  int fill_fault_ = 0;
+  enum class FillFault : uint8_t { None, Lose, Duplicate } fill_fault_ = FillFault::None;
   uint64_t fills_seen_ = 0;
   tlm::tlm_generic_payload* waiting_ = nullptr;  // found the input buffer full: END_REQ withheld
   uint32_t occupancy(uint64_t cycle) const;

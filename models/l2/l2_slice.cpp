@@ -311,10 +311,7 @@ void L2Slice::fill(tlm::tlm_generic_payload& p, uint64_t now) {
   const uint32_t mi = uint32_t(tag);
   Mshr& m = mshrs_[mi];
   if (m.fetches == 0) {  // conservation: every DRAM answer ends exactly one fetch
-    const std::string msg = std::string("memory conservation broken in ") + name() + ": DRAM answered MSHR " +
-                            std::to_string(mi) + ", which has no fetch outstanding";
-    if (on_run_error) on_run_error(msg);
-    else SC_REPORT_ERROR(name(), msg.c_str());
+    conservation_broken(on_run_error, *this, "DRAM answered MSHR " + std::to_string(mi) + ", which has no fetch outstanding");
     return;
   }
   Line& l = lines_[m.line_idx];

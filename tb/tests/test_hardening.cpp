@@ -4,19 +4,16 @@
 // catalogue (docs/bad-inputs.md) points at these cases.
 #include "cli_util.hpp"
 
+#include <yaml-cpp/yaml.h>
+
 #include <algorithm>
 #include <cstring>
 
 using namespace cli_util;
 
 namespace {
-std::string status_of(const TempDir& d, const std::string& out = "out") {
-  const std::string s = slurp(d / (out + "/stats.json"));
-  const size_t k = s.rfind("\"status\": \"");
-  if (k == std::string::npos) return "";
-  const size_t b = k + 11, e = s.find('"', b);
-  return s.substr(b, e - b);
-}
+// The run's status as stats.json records it.
+std::string status_of(const TempDir& d) { return YAML::LoadFile(d / "out/stats.json")["status"].as<std::string>(); }
 }  // namespace
 
 // ---------------------------------------------------------------- conservation

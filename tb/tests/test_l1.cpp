@@ -608,19 +608,12 @@ TEST_CASE("l1d: a fill that answers no outstanding fill request is a conservatio
   // The L1 must refuse to count a fill twice: run the same traffic with the
   // test-only fault that takes the 20th fill twice and see the check fire.
   setenv("WARPTLM_TEST_FAULT", "l1_duplicate_fill", 1);
-  StatsRegistry stats;
-  PayloadPool pool;
-  const sc_core::sc_time period(1, sc_core::SC_NS);
   L1Params p = linear_params();
-  tb::TrafficInitiator lsu("lsu", period);
-  L1DataCache l1("l1d", 0, p, period, stats, pool);
-  tb::FixedLatencySink mem("mem", period, 9);
+  Bench b(p, 9);
   unsetenv("WARPTLM_TEST_FAULT");
-  lsu.socket.bind(l1.upstream);
-  l1.downstream.bind(mem.socket);
   std::vector<std::string> errors;
-  l1.on_run_error = [&](const std::string& m) { errors.push_back(m); };
-  for (uint64_t i = 0; i < 40; ++i) lsu.add(load(0x40000 + i * p.line, i * 3, 0xF));
+  b.l1.on_run_error = [&](const std::string& m) { errors.push_back(m); };
+  for (uint64_t i = 0; i < 40; ++i) b.lsu.add(load(0x40000 + i * p.line, i * 3, 0xF));
   sc_core::sc_start();
   REQUIRE(!errors.empty());
   CHECK(errors.front().find("memory conservation broken in l1d") != std::string::npos);

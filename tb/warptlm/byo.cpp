@@ -36,7 +36,7 @@ struct BufferSpec {
 struct Ctx {
   std::string file;
   [[noreturn]] void fail(const YAML::Node& n, const std::string& key, const std::string& msg) const {
-    throw InputError(Place{file, n.Mark().line >= 0 ? n.Mark().line + 1 : 0, key}, msg);
+    throw InputError(Place{file, yaml_line(n), key}, msg);
   }
   std::string str(const YAML::Node& n, const std::string& key) const {
     if (!n.IsScalar()) fail(n, key, "'" + key + "' must be a single value");

@@ -71,7 +71,7 @@ namespace {
 const std::vector<std::string> kRunKeys = {"workload", "size", "config", "overlays", "set", "kernel", "out", "vcd"};
 
 [[noreturn]] void bad(const std::string& file, const YAML::Node& n, const std::string& key, const std::string& msg) {
-  throw InputError(Place{file, n.Mark().line >= 0 ? n.Mark().line + 1 : 0, key}, msg);
+  throw InputError(Place{file, yaml_line(n), key}, msg);
 }
 
 std::string scalar(const std::string& file, const YAML::Node& n, const std::string& key) {
@@ -214,8 +214,19 @@ int run_command(const RunOptions& cli) {
     rs.status = "wrong_result";
     rs.message = "result mismatch: " + detail;
   }
-  if (rs.status != "ok") verified = false;
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const auto counters = stats.values();
+  // Conservation: every memory request of the run got exactly one response
+  // (checked after the counters were read: the write-backs it lets finish are not the run's).
+  if (rs.status == "ok" || rs.status == "wrong_result") {
+    const std::vector<std::string> lost = tb.platform().check_conservation();
+    if (!lost.empty()) {
+      rs.status = "fault";
+      rs.message = "memory conservation broken: requests without exactly one response in";
+      for (const std::string& l : lost) rs.message += " " + l + ";";
+    }
+  }
+  if (rs.status != "ok") verified = false;
 
   std::vector<KernelStats> ks;
   uint64_t cycles = 0, winst = 0, tinst = 0;
@@ -239,18 +250,6 @@ int run_command(const RunOptions& cli) {
   const double simt = gpu.simulated_seconds() > 0 ? gpu.simulated_seconds() : wall;
   sp.warp_inst_per_sec = simt > 0 ? double(winst) / simt : 0;
   sp.cycles_per_sec = simt > 0 ? double(cycles) / simt : 0;
-  auto counters = stats.values();
-  // Conservation: every memory request of the run got exactly one response.
-  if (rs.status == "ok" || rs.status == "wrong_result") {
-    const std::vector<std::string> lost = tb.platform().check_conservation();
-    if (!lost.empty()) {
-      rs.status = "fault";
-      rs.message = "memory conservation broken: requests without exactly one response in";
-      for (const std::string& l : lost) rs.message += " " + l + ";";
-      verified = false;
-      for (KernelStats& k : ks) k.verified = false;
-    }
-  }
   write_file((fs::path(out_dir) / "stats.json").string(), stats_json(ks, counters, sp, gpu.samples(), rs));
   write_file((fs::path(out_dir) / "stats.txt").string(), stats_txt(ks, counters, sp, rs));
   cfg.write_resolved((fs::path(out_dir) / "config.resolved.yaml").string());
