@@ -14,12 +14,12 @@ BlockDispatcher::BlockDispatcher(sc_core::sc_module_name name, ClockDomain& cloc
       placement_(std::move(placement)),
       fits_(sms_.size()) {}
 
-void BlockDispatcher::begin_launch(LaunchState& L, const BlockUsage& usage, uint64_t blocks) {
+void BlockDispatcher::begin_launch(LaunchState& L, const BlockUsage& usage, uint64_t first, uint64_t blocks) {
   launch_ = &L;
   usage_ = usage;
-  next_ = 0;
+  next_ = first;
   total_ = blocks;
-  retired_ = 0;
+  retired_ = first;
   last_retire_cycle_ = cycle_now(period_);
   placement_->begin_launch(uint32_t(blocks));
   dispatch();

@@ -26,7 +26,8 @@ class BlockDispatcher : public sc_core::sc_module, public ClockedBlock {
                   std::unique_ptr<PlacementPolicy> placement);
 
   // Start a launch of `blocks` blocks of `usage` each; the first go out now.
-  void begin_launch(LaunchState& L, const BlockUsage& usage, uint64_t blocks);
+  // Blocks [first, blocks) of the launch (those before `first` ran functionally: sim.fast_forward).
+  void begin_launch(LaunchState& L, const BlockUsage& usage, uint64_t first, uint64_t blocks);
   // An SM retired a block of the launch in flight.
   void block_retired();
   bool launch_running() const { return retired_ < total_; }

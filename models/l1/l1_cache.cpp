@@ -12,6 +12,11 @@ uint32_t log2_of(uint64_t v) { return v ? uint32_t(63 - __builtin_clzll(v)) : 0;
 unsigned bits_for(uint64_t max) { return max ? unsigned(64 - __builtin_clzll(max)) : 1; }  // probe width
 }  // namespace
 
+uint64_t L1DataCache::model_bytes(const L1Params& p) {
+  const uint64_t mshr = sizeof(Mshr) + uint64_t(p.mshr_merges) * 2 * sizeof(void*);  // merged requests, and their responses
+  return uint64_t(p.sets) * p.ways * sizeof(Line) + uint64_t(p.mshr_entries) * mshr + (uint64_t(p.miss_queue) + p.mshr_entries) * 64;
+}
+
 L1DataCache::L1DataCache(sc_core::sc_module_name name, uint32_t sm_id, const L1Params& p, sc_core::sc_time period,
                          StatsRegistry& stats, PayloadPool& pool)
     : sc_core::sc_module(name),

@@ -34,6 +34,10 @@ class L1DataCache : public sc_core::sc_module {
 
   // Stats go under "sm<sm_id>.l1d.*", summed as "l1d.*". Downstream payloads
   // (fills, write-backs) come from `pool`.
+  // Bytes of simulator state a cache of this geometry keeps (tags, MSHRs,
+  // queues), for the memory budget checked before it is built.
+  static uint64_t model_bytes(const L1Params& p);
+
   L1DataCache(sc_core::sc_module_name name, uint32_t sm_id, const L1Params& p, sc_core::sc_time period,
               StatsRegistry& stats, PayloadPool& pool);
   SC_HAS_PROCESS(L1DataCache);

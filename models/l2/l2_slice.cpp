@@ -12,6 +12,12 @@ uint32_t popcount(uint32_t m) { return uint32_t(__builtin_popcount(m)); }
 unsigned bits_for(uint64_t max) { return max ? unsigned(64 - __builtin_clzll(max)) : 1; }  // probe width
 }  // namespace
 
+uint64_t L2Slice::model_bytes(const L2Params& p) {
+  const uint64_t lines = p.sets() * uint64_t(p.ways);
+  return lines * sizeof(Line) + uint64_t(p.mshr_entries) * (sizeof(Mshr) + uint64_t(p.mshr_merges) * (sizeof(Waiter) + sizeof(void*))) +
+         uint64_t(p.miss_queue) * 64;
+}
+
 L2Slice::L2Slice(sc_core::sc_module_name name, uint32_t id, const L2Params& p, const PartitionMap& map,
                  sc_core::sc_time period, StatsRegistry& stats, PayloadPool& pool)
     : sc_core::sc_module(name),

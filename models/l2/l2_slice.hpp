@@ -55,6 +55,10 @@ class L2Slice : public sc_core::sc_module {
 
   // `id`: partition number (stats "part<id>.l2"); `map`: the crossbar's
   // interleaving, for the set index; `pool`: payloads for DRAM requests.
+  // Bytes of simulator state a slice of this geometry keeps (tags, MSHRs,
+  // waiting requests), for the memory budget checked before it is built.
+  static uint64_t model_bytes(const L2Params& p);
+
   L2Slice(sc_core::sc_module_name name, uint32_t id, const L2Params& p, const PartitionMap& map,
           sc_core::sc_time period, StatsRegistry& stats, PayloadPool& pool);
   SC_HAS_PROCESS(L2Slice);

@@ -23,6 +23,12 @@ void GpuParams::declare(ParamTable& t) {
   t.enum_param("sim.mode", "timing", {"timing", "functional"},
                "timing: cycle-approximate SMs; functional: SIMT executor only, no cycles (fast-forward, checking)");
   t.int_param("sim.seed", 1, 0, 4294967295ll, "seed of workload inputs");
+  t.int_param("sim.fast_forward", 0, 0, 1ll << 62,
+              "functional fast-forward (timing mode): the first N launches, or N warp instructions (sim.fast_forward_unit), "
+              "run on the SIMT executor with no cycles; the rest is timed, from cold caches (0 = off)");
+  t.enum_param("sim.fast_forward_unit", "launches", {"launches", "instructions"},
+               "what sim.fast_forward counts: whole launches, or warp instructions (timing starts with the block after the "
+               "one in which the N-th executes, mid-launch if need be)");
   t.int_param("gpu.num_sms", 15, 1, 1024, "streaming multiprocessors");
   t.int_param("gpu.max_threads_per_block", 1024, 32, 4096, "largest thread block a launch may request");
   t.int_param("gpu.max_shared_per_block", 49152, 0, 1 << 20, "bytes of shared memory (static + dynamic) one block may use");
@@ -64,7 +70,11 @@ void check_consistency(const Config& c) {
   if (sample > 0 && sample < 100)
     bad("stats.sample_interval", "stats.sample_interval " + std::to_string(sample) +
                                      " is below 100 cycles (0 turns sampling off): a sample per few cycles slows the run many times over and its series swamps stats.json");
-  if (c.get_string("sim.mode") != "timing") return;
+  if (c.get_string("sim.mode") != "timing") {
+    if (v("sim.fast_forward") > 0)
+      bad("sim.fast_forward", "sim.fast_forward needs sim.mode=timing: in functional mode every launch already runs functionally");
+    return;
+  }
   const int64_t mem_line = v("sm.mem_line");
   if (mem_line & (mem_line - 1)) bad("sm.mem_line", "sm.mem_line " + std::to_string(mem_line) + " is not a power of two");
   if (mem_line > 1024)
@@ -103,6 +113,8 @@ GpuParams GpuParams::from(const Config& c) {
   p.partitions = uint32_t(c.get_int("mem.partitions"));
   p.placement = c.get_string("gpu.placement");
   p.max_memory = uint64_t(c.get_int("sim.max_memory_mb")) << 20;
+  p.fast_forward = uint64_t(c.get_int("sim.fast_forward"));
+  p.fast_forward_instructions = c.get_string("sim.fast_forward_unit") == "instructions";
   return p;
 }
 
@@ -113,11 +125,40 @@ struct MemoryPartition : sc_core::sc_module {
 };
 }  // namespace
 
+void GpuPlatform::check_config(const Config& cfg) {
+  const GpuParams p = GpuParams::from(cfg);
+  StatsRegistry scratch;
+  MechanismRegistry::build(cfg, scratch);
+  if (p.mode != "timing") return;
+  const SmParams sm = SmParams::from(cfg);
+  TraceConfig::from_config(cfg);
+  SharedMemoryParams::from(cfg);
+  RunLimits::from(cfg);
+  // The caches' tag arrays and queues are built with the platform: their size
+  // follows from the config alone, so it is checked here, before any is made.
+  const uint64_t tag = 16;  // bytes per instruction- or constant-cache line (tag and LRU stamp)
+  uint64_t per_sm = uint64_t(sm.icache_size / sm.icache_line) * tag + uint64_t(sm.ccache_size / sm.ccache_line) * tag;
+  uint64_t per_partition = 0;
+  if (p.mem_model == "hierarchy") {
+    IcnParams::from(cfg);
+    DramParams::from(cfg);
+    per_sm += L1DataCache::model_bytes(L1Params::from(cfg));
+    per_partition = L2Slice::model_bytes(L2Params::from(cfg));
+  }
+  const uint64_t total = per_sm * p.num_sms + per_partition * p.partitions;
+  if (total > p.max_memory)
+    throw InputError(Place{"", 0, "sim.max_memory_mb"},
+                     "the caches of this config take " + std::to_string(total >> 20) + " MiB of simulator memory (" +
+                         std::to_string(per_sm) + " bytes per SM for its L1D, instruction and constant caches, " +
+                         std::to_string(per_partition) + " per L2 slice), over sim.max_memory_mb " + std::to_string(p.max_memory >> 20) +
+                         " (raise it with --set sim.max_memory_mb=N, or check l1d.sets, l1d.ways and l2.slice_size)");
+}
+
 GpuPlatform::LaunchEnd::LaunchEnd(std::function<void()> at_update)
     : sc_core::sc_prim_channel("launch_end"), at_update_(std::move(at_update)) {}
 
 GpuPlatform::GpuPlatform(sc_core::sc_module_name name, const Config& cfg, StatsRegistry& stats)
-    : sc_core::sc_module(name), host("host"), p_(GpuParams::from(cfg)), stats_(stats) {
+    : sc_core::sc_module(name), host("host"), p_((check_config(cfg), GpuParams::from(cfg))), stats_(stats) {
   period = sc_core::sc_time(1e6 / p_.core_clock_mhz, sc_core::SC_PS);
   mem_.set_budget(p_.max_memory);
   host.register_b_transport(this, &GpuPlatform::b_transport);
@@ -127,6 +168,15 @@ GpuPlatform::GpuPlatform(sc_core::sc_module_name name, const Config& cfg, StatsR
   launches_ctr_ = &stats_.counter("gpu.launches", "gpu.launches", "kernel launches");
   blocks_ctr_ = &stats_.counter("gpu.blocks", "gpu.blocks", "thread blocks run");
   cycles_ctr_ = &stats_.counter("gpu.cycles", "gpu.cycles", "core cycles of all launches");
+  if (p_.fast_forward) {
+    (p_.fast_forward_instructions ? ff_instructions_left_ : ff_launches_left_) = p_.fast_forward;
+    ff_launches_ = &stats_.counter("gpu.ff_launches", "gpu.ff_launches", "launches run wholly on the functional executor (sim.fast_forward)");
+    ff_blocks_ = &stats_.counter("gpu.ff_blocks", "gpu.ff_blocks", "thread blocks run on the functional executor, untimed (sim.fast_forward)");
+    ff_warp_insts_ = &stats_.counter("gpu.ff_warp_instructions", "gpu.ff_warp_instructions",
+                                     "warp instructions run on the functional executor, untimed (sim.fast_forward)");
+    ff_thread_insts_ = &stats_.counter("gpu.ff_thread_instructions", "gpu.ff_thread_instructions",
+                                       "thread instructions run on the functional executor, untimed (sim.fast_forward)");
+  }
   mechanisms_ = MechanismRegistry::build(cfg, stats);  // registered when the parameters were declared
   if (!timing()) return;
   sm_params = std::make_unique<SmParams>(SmParams::from(cfg));

@@ -65,6 +65,8 @@ struct GpuParams {
   uint32_t partitions = 6;
   std::string placement;
   uint64_t max_memory = 8192ull << 20;  // sim.max_memory_mb, in bytes
+  uint64_t fast_forward = 0;            // sim.fast_forward: launches, or warp instructions
+  bool fast_forward_instructions = false;  // sim.fast_forward_unit: instructions
   // Every parameter of the platform, its blocks and the registered mechanisms.
   static void declare(ParamTable& t);
   static GpuParams from(const Config& c);
@@ -75,6 +77,11 @@ class GpuPlatform : public sc_core::sc_module {
   tlm_utils::simple_target_socket<GpuPlatform> host;
 
   GpuPlatform(sc_core::sc_module_name name, const Config& cfg, StatsRegistry& stats);
+  // Every check the constructor makes on a config, without building anything:
+  // each block's parameters, cross-checks, the mechanisms' conflicts, and the
+  // simulator memory the caches of this geometry would take against
+  // sim.max_memory_mb. InputError naming the key at fault.
+  static void check_config(const Config& cfg);
   ~GpuPlatform() override;
 
   // Completion: notified when a timing launch ends (its last block retired, or
@@ -160,8 +167,11 @@ class GpuPlatform : public sc_core::sc_module {
   // launches (launch.cpp)
   void start_launch(const KernelInfo& kernel, const LaunchDims& dims, const std::vector<uint8_t>& params);
   void check_memory_budget(const KernelInfo& k, const LaunchState& L, uint64_t smem, uint64_t blocks) const;
-  void run_functional(const KernelInfo& k, LaunchState& L, uint64_t blocks, LaunchResult& r);
-  void start_timing(const KernelInfo& k, LaunchState& L, uint64_t blocks, uint32_t regs);
+  // Runs blocks [0, blocks) on the SIMT executor, stopping after the block in
+  // which `budget` warp instructions have run; returns the first block not run.
+  uint64_t run_functional(const KernelInfo& k, LaunchState& L, uint64_t blocks, LaunchResult& r, uint64_t budget = UINT64_MAX);
+  bool fast_forwarding() const { return ff_launches_left_ > 0 || ff_instructions_left_ > 0; }
+  void start_timing(const KernelInfo& k, LaunchState& L, uint64_t first, uint64_t blocks, uint32_t regs);
   void fault(const std::string& message);
   void stop_launch(RunStop why);
   void end_launch(const std::string& status);
@@ -177,6 +187,9 @@ class GpuPlatform : public sc_core::sc_module {
   std::vector<std::unique_ptr<Mechanism>> mechanisms_;
   std::vector<LaunchResult> launches_;
   Counter *warp_insts_, *thread_insts_, *launches_ctr_, *blocks_ctr_, *cycles_ctr_;
+  // Functional fast-forward (sim.fast_forward): what is left of it, and what it ran.
+  uint64_t ff_launches_left_ = 0, ff_instructions_left_ = 0;
+  Counter *ff_launches_ = nullptr, *ff_blocks_ = nullptr, *ff_warp_insts_ = nullptr, *ff_thread_insts_ = nullptr;
 
   // The timing launch in flight. It ends at the close of the evaluation phase in
   // which its last block retires or it is stopped (an update request), whatever

@@ -34,8 +34,9 @@ void GpuPlatform::start_launch(const KernelInfo& kernel, const LaunchDims& dims,
     throw InputError("launch of '" + kernel.name + "' while kernel '" + running_->kernel->name +
                      "' runs: synchronize first (one launch at a time)");
   const KernelInfo* k = &kernel;
+  const bool ff = timing() && fast_forwarding();
   // The functional model has no launch plan: it runs a mechanism's version of the code, to check it.
-  if (!timing())
+  if (!timing() || ff)
     for (auto& m : mechanisms_)
       if (const KernelInfo* v = m->functional_version(*k)) k = v;
   auto launch = std::make_unique<LaunchState>();
@@ -80,21 +81,38 @@ void GpuPlatform::start_launch(const KernelInfo& kernel, const LaunchDims& dims,
   blocks_ = blocks;
   counters_before_ = stats_.snapshot();
   wall_start_ = wall_now();
-  if (!timing()) {
-    LaunchResult r;
-    r.kernel = k->name;
-    run_functional(*k, L, blocks, r);
-    sim_seconds_ += wall_now() - wall_start_;
-    record(std::move(r));
-    if (sc_core::sc_is_running()) launch_done_.notify(sc_core::SC_ZERO_TIME);
-    return;
-  }
-  if (!in_thread())
+  if (timing() && !in_thread())
     throw InputError("a timing launch of '" + k->name +
                      "' is issued from a testbench SC_THREAD, which then waits for its completion (run_host_program)");
+  uint64_t first_timed = 0;
+  if (!timing() || ff) {
+    LaunchResult r;
+    r.kernel = k->name;
+    const uint64_t budget = ff && !ff_launches_left_ ? ff_instructions_left_ : UINT64_MAX;  // warp instructions
+    first_timed = run_functional(*k, L, blocks, r, budget);
+    if (ff) {
+      // Fast-forwarded work is counted apart: a launch's cycles and instructions are its timed part's.
+      *ff_blocks_ += first_timed;
+      *ff_warp_insts_ += r.warp_instructions;
+      *ff_thread_insts_ += r.thread_instructions;
+      ff_instructions_left_ -= std::min(ff_instructions_left_, r.warp_instructions);
+      r.warp_instructions = r.thread_instructions = 0;
+      if (ff_launches_left_) --ff_launches_left_;
+      if (first_timed == blocks) ++*ff_launches_;
+    }
+    if (first_timed == blocks) {
+      sim_seconds_ += wall_now() - wall_start_;
+      record(std::move(r));
+      if (sc_core::sc_is_running()) launch_done_.notify(sc_core::SC_ZERO_TIME);
+      return;
+    }
+    // The budget ran out inside this launch: its remaining blocks are timed, with the code a timing launch runs.
+    L.kernel = &kernel;
+    L.clock = &clock_;
+  }
   running_ = std::move(launch);
   try {
-    start_timing(kernel, *running_, blocks, regs);
+    start_timing(kernel, *running_, first_timed, blocks, regs);
   } catch (...) {
     running_.reset();
     throw;
@@ -123,9 +141,10 @@ void GpuPlatform::check_memory_budget(const KernelInfo& k, const LaunchState& L,
                      " bytes of device allocations (sim.max_memory_mb; raise it with --set sim.max_memory_mb=N)");
 }
 
-void GpuPlatform::run_functional(const KernelInfo& k, LaunchState& L, uint64_t blocks, LaunchResult& r) {
+uint64_t GpuPlatform::run_functional(const KernelInfo& k, LaunchState& L, uint64_t blocks, LaunchResult& r, uint64_t budget) {
   L.clock = nullptr;
   for (uint64_t id = 0; id < blocks; ++id) {
+    if (r.warp_instructions >= budget) return id;
     Block b(k, L, uint32_t(id), uint32_t(id % p_.num_sms));
     run_block_functional(b, L);
     for (auto& w : b.warps) {
@@ -133,11 +152,12 @@ void GpuPlatform::run_functional(const KernelInfo& k, LaunchState& L, uint64_t b
       r.thread_instructions += w.thread_insts;
     }
   }
+  return blocks;
 }
 
 // A block that cannot fit on an empty SM is refused; else every SM takes the
 // launch, every mechanism plans it, and the dispatcher sends the first blocks.
-void GpuPlatform::start_timing(const KernelInfo& k, LaunchState& L, uint64_t blocks, uint32_t regs) {
+void GpuPlatform::start_timing(const KernelInfo& k, LaunchState& L, uint64_t first, uint64_t blocks, uint32_t regs) {
   Sm& sm0 = *sms[0];
   usage_ = std::make_unique<BlockUsage>(sm0.usage_of(L, regs));
   if (!sm0.can_accept(*usage_) && sm0.resident_blocks() == 0) {
@@ -165,7 +185,7 @@ void GpuPlatform::start_timing(const KernelInfo& k, LaunchState& L, uint64_t blo
   launch_start_cycle_ = uint64_t(sc_core::sc_time_stamp() / period);
   cycles_before_ = cycles_ctr_->value;
   blocks_before_ = blocks_ctr_->value;
-  dispatcher->begin_launch(L, *usage_, blocks);
+  dispatcher->begin_launch(L, *usage_, first, blocks);
   monitor->begin_launch(k.name);
   if (idle) idle->begin_launch();
   run_control->begin_launch();

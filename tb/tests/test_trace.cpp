@@ -7,9 +7,14 @@
 #include "cli_util.hpp"
 
 #include <catch2/catch.hpp>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -510,6 +515,66 @@ TEST_CASE("trace: include and exclude globs select signals by hierarchy", "[trac
 }
 
 // ============================================================ errors and run files
+
+namespace {
+// A VCD closed cleanly: it parses whole (header, $dumpvars, increasing times,
+// every change of a declared signal), it has value changes, and the GTKWave
+// save file written at the close is there.
+void check_closed_cleanly(const std::string& vcd_path) {
+  REQUIRE(fs::exists(vcd_path));
+  const Vcd vcd = parse_vcd(vcd_path);
+  CHECK(vcd.error.empty());
+  CHECK(vcd.has_dumpvars);
+  CHECK(vcd.value_changes > 0);
+  CHECK_FALSE(vcd.times.empty());
+  CHECK(fs::exists(fs::path(vcd_path).replace_extension(".gtkw")));
+}
+}  // namespace
+
+TEST_CASE("trace: a run that ends in a deadlock or a fault leaves a VCD closed cleanly beside its stats", "[trace][outputs]") {
+  for (const char* fault : {"l1_lose_fill", "l1_duplicate_fill"}) {
+    TempDir t;
+    INFO(fault);
+    setenv("WARPTLM_TEST_FAULT", fault, 1);
+    const CmdResult r = warptlm(t, "run --workload vecadd --size tiny --config gtx480 --vcd " + q(t / "run.vcd") + " --out " + q(t / "out"));
+    unsetenv("WARPTLM_TEST_FAULT");
+    INFO(r.out);
+    CHECK(r.code == 1);
+    const std::string status = YAML::LoadFile(t / "out/stats.json")["status"].as<std::string>();
+    CHECK(status == (std::string(fault) == "l1_lose_fill" ? "deadlock" : "fault"));
+    check_closed_cleanly(t / "run.vcd");
+  }
+}
+
+TEST_CASE("trace: SIGTERM in a traced run leaves a VCD closed cleanly", "[trace][outputs]") {
+  TempDir t;
+  fs::copy_file(std::string(WARPTLM_SOURCE_DIR) + "/tb/tests/kernels/hangs.ptx", t / "hangs.ptx");
+  write_text(t / "run.yaml",
+             "kernel:\n  ptx: hangs.ptx\n  name: spin_on_flag\n  grid: [4, 1, 1]\n  block: [64, 1, 1]\n"
+             "  buffers:\n    flag: {type: u32, count: 1, init: zeros}\n    out: {type: u32, count: 256, init: zeros}\n"
+             "  args: [flag, out]\n");
+  const std::string exe = WARPTLM_EXE, yaml = t / "run.yaml", out = t / "out", vcd = t / "run.vcd", log = t / "log.txt";
+  const pid_t pid = fork();
+  if (pid == 0) {
+    FILE* f = std::freopen(log.c_str(), "w", stdout);
+    (void)f;
+    dup2(fileno(stdout), fileno(stderr));
+    setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1);
+    execl(exe.c_str(), exe.c_str(), "run", yaml.c_str(), "--config", "gtx480", "--set", "sim.watchdog_cycles=0", "--vcd",
+          vcd.c_str(), "--out", out.c_str(), (char*)nullptr);
+    _exit(127);
+  }
+  // The signal handlers are set once the platform (and so the VCD) exists: wait for the file, then let it trace a while.
+  for (int i = 0; i < 200 && !(fs::exists(vcd) && fs::file_size(vcd) > 0); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  kill(pid, SIGTERM);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  INFO(slurp(log));
+  CHECK((WIFEXITED(status) ? WEXITSTATUS(status) : -1) == 143);
+  CHECK(YAML::LoadFile(out + "/stats.json")["status"].as<std::string>() == "interrupted");
+  check_closed_cleanly(vcd);
+}
 
 TEST_CASE("trace: --vcd with sim.mode=functional exits 2 and says why", "[trace][error]") {
   TempDir t("warptlm_trace");

@@ -41,7 +41,7 @@ int demo_command();
 // Bring-your-own PTX: the run YAML's `kernel:` section. Fills `kernels`;
 // returns whether every compared buffer matched (true when none is compared).
 class Device;
-bool run_byo_kernel(Device& dev, const std::string& run_file, const std::string& out_dir, std::string& detail,
-                    bool& compared);
+struct ByoKernel;
+bool run_byo_kernel(Device& dev, const ByoKernel& kernel, const std::string& out_dir, std::string& detail, bool& compared);
 
 }  // namespace warptlm

@@ -16,6 +16,7 @@
 #include "common/yaml_input.hpp"
 #include "gpu/gpu_platform.hpp"
 #include "gpu/run_control.hpp"
+#include "run_file.hpp"
 #include "runtime/device.hpp"
 #include "runtime/testbench.hpp"
 #include "workloads/workload.hpp"
@@ -68,53 +69,6 @@ std::string resolve_scenario(const std::string& name, const std::string& kind) {
 
 namespace {
 
-const std::vector<std::string> kRunKeys = {"workload", "size", "config", "overlays", "set", "kernel", "out", "vcd"};
-
-[[noreturn]] void bad(const std::string& file, const YAML::Node& n, const std::string& key, const std::string& msg) {
-  throw InputError(Place{file, yaml_line(n), key}, msg);
-}
-
-std::string scalar(const std::string& file, const YAML::Node& n, const std::string& key) {
-  if (!n.IsScalar()) bad(file, n, key, "'" + key + "' must be a single value");
-  return n.Scalar();
-}
-
-struct RunFile {
-  YAML::Node root;
-  bool has_kernel = false;
-};
-
-RunFile load_run_file(const std::string& path, RunOptions& opt, std::vector<std::pair<std::string, std::string>>& yaml_sets,
-                      std::vector<std::string>& yaml_overlays) {
-  RunFile rf;
-  if (!fs::exists(path)) throw InputError("cannot open run file '" + path + "'");
-  rf.root = load_yaml_file(path);
-  if (rf.root.IsNull()) return rf;
-  if (!rf.root.IsMap()) bad(path, rf.root, "", "a run file is a map of keys (workload, size, config, overlays, set, kernel, out, ...)");
-  for (auto it = rf.root.begin(); it != rf.root.end(); ++it) {
-    const std::string key = it->first.as<std::string>();
-    const YAML::Node v = it->second;
-    if (key == "workload") { if (opt.workload.empty()) opt.workload = scalar(path, v, key); }
-    else if (key == "size") { if (opt.size.empty()) opt.size = scalar(path, v, key); }
-    else if (key == "config") { if (opt.config.empty()) opt.config = scalar(path, v, key); }
-    else if (key == "out") { if (opt.out.empty()) opt.out = scalar(path, v, key); }
-    else if (key == "vcd") { if (opt.vcd.empty()) opt.vcd = scalar(path, v, key); }
-    else if (key == "kernel") {
-      if (!v.IsMap()) bad(path, v, key, "'kernel' must be a map (ptx, name, grid, block, buffers, args)");
-      rf.has_kernel = true;
-    } else if (key == "overlays") {
-      if (v.IsScalar()) yaml_overlays.push_back(v.Scalar());
-      else if (v.IsSequence()) for (auto o : v) yaml_overlays.push_back(scalar(path, o, key));
-      else bad(path, v, key, "'overlays' must be a name or a list of names");
-    } else if (key == "set") {
-      if (!v.IsMap()) bad(path, v, key, "'set' must be a map of parameter: value");
-      for (auto s = v.begin(); s != v.end(); ++s)
-        yaml_sets.push_back({s->first.as<std::string>(), scalar(path, s->second, s->first.as<std::string>())});
-    }
-  }
-  return rf;
-}
-
 // Relative paths in a config-layer list resolve against the run file's folder.
 std::string relative_to(const std::string& base_file, const std::string& p) {
   if (p.empty() || fs::path(p).is_absolute() || base_file.empty()) return p;
@@ -128,8 +82,6 @@ std::string relative_to(const std::string& base_file, const std::string& p) {
 int run_command(const RunOptions& cli) {
   declare_all_params();
   RunOptions opt = cli;
-  std::vector<std::pair<std::string, std::string>> yaml_sets;
-  std::vector<std::string> yaml_overlays;
   RunFile rf;
   // An earlier run's outputs must never look like this run's: they go first,
   // and this run writes its own at its end, whatever the end (an input error
@@ -139,15 +91,15 @@ int run_command(const RunOptions& cli) {
     for (const char* f : {"stats.json", "stats.txt", "config.resolved.yaml"}) fs::remove(fs::path(dir) / f, ec);
   };
   forget_old_outputs(opt.out.empty() ? "out" : opt.out);
-  if (!opt.run_file.empty()) rf = load_run_file(opt.run_file, opt, yaml_sets, yaml_overlays);
+  if (!opt.run_file.empty()) rf = load_run_file(opt.run_file, opt);
   if (!opt.out.empty()) forget_old_outputs(opt.out);
 
   Config cfg;
   if (!opt.config.empty()) cfg.merge_file(resolve_scenario(relative_to(cli.config.empty() ? opt.run_file : "", opt.config), "configs"));
-  for (auto& o : yaml_overlays) cfg.merge_file(resolve_scenario(relative_to(opt.run_file, o), "overlays"));
+  for (auto& o : rf.overlays) cfg.merge_file(resolve_scenario(relative_to(opt.run_file, o), "overlays"));
   for (auto& o : cli.overlays) cfg.merge_file(resolve_scenario(o, "overlays"));
   if (!opt.run_file.empty()) cfg.merge_file(opt.run_file, kRunKeys);
-  for (auto& s : yaml_sets) cfg.set(s.first, s.second, opt.run_file);
+  for (auto& s : rf.sets) cfg.set(s.first, s.second, opt.run_file);
   for (auto& s : cli.sets) cfg.apply_set(s);
   if (!opt.vcd.empty()) cfg.set("trace.vcd", opt.vcd, cli.vcd.empty() ? opt.run_file : "--vcd");
   if (!cfg.get_string("trace.vcd").empty() && cfg.get_string("sim.mode") != "timing")
@@ -156,6 +108,8 @@ int run_command(const RunOptions& cli) {
     throw InputError("nothing to run: give --workload NAME (see 'warptlm workloads') or a run YAML with 'workload:' or 'kernel:'");
   if (!opt.workload.empty() && rf.has_kernel)
     throw InputError(opt.run_file + ": give either 'workload' or 'kernel', not both");
+  std::unique_ptr<ByoKernel> byo;
+  if (rf.has_kernel) byo = std::make_unique<ByoKernel>(read_byo_kernel(opt.run_file, rf.root));
   std::unique_ptr<Workload> wl;
   Size size = Size::Tiny;
   if (!opt.workload.empty()) {
@@ -196,7 +150,7 @@ int run_command(const RunOptions& cli) {
         verified = r.verified;
         detail = r.detail;
       } else {
-        verified = run_byo_kernel(dev, opt.run_file, out_dir, detail, compared);
+        verified = run_byo_kernel(dev, *byo, out_dir, detail, compared);
       }
     });
   } catch (const RunStopped& e) {

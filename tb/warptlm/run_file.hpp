@@ -1,0 +1,69 @@
+// The run YAML, read and checked before anything is built: its run keys
+// (workload, size, config, overlays, set, out, vcd) and its bring-your-own
+// `kernel:` section (DESIGN.md "Bring-your-own PTX"). Every mistake is an
+// InputError naming the file, line and key; nothing here touches a device, so
+// the readers are also what the run-file fuzzer drives (tb/fuzz).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+#include <yaml-cpp/yaml.h>
+
+#include "app.hpp"
+#include "isa/ir.hpp"
+
+namespace warptlm {
+
+// Top-level keys of a run file that are not config parameters.
+extern const std::vector<std::string> kRunKeys;
+
+struct RunFile {
+  YAML::Node root;
+  bool has_kernel = false;
+  std::vector<std::pair<std::string, std::string>> sets;  // set: {key: value}, in order
+  std::vector<std::string> overlays;
+};
+
+// The run keys of `text` (from file `origin`) fill the options the command line
+// left empty (flags override the YAML).
+RunFile read_run_file(const std::string& text, const std::string& origin, RunOptions& opt);
+RunFile load_run_file(const std::string& path, RunOptions& opt);
+
+// One device buffer of a kernel section.
+struct ByoBuffer {
+  std::string name;
+  DType type = DType::F32;
+  uint64_t count = 0;
+  std::string init = "zeros";  // zeros | sequence | random | file:PATH (PATH resolved against the run file)
+  uint64_t seed = 1;
+  std::string dump, compare;   // compare resolved against the run file; dump relative to the output folder
+  double tolerance = 0;
+  int line = 0;                // the buffer's line in the run file
+};
+
+struct ByoArg {
+  std::string text;  // a buffer name or a number
+  int line = 0;
+};
+
+struct ByoKernel {
+  std::string file;  // the run file
+  std::string ptx;   // resolved against the run file
+  std::string name;
+  int name_line = 0, args_line = 0;
+  uint32_t grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
+  uint32_t shared = 0;
+  uint32_t registers = 0;  // 0: not given
+  std::vector<ByoBuffer> buffers;  // in the file's order
+  std::vector<ByoArg> args;
+};
+
+// The `kernel:` section of a run file (root: the file's document).
+ByoKernel read_byo_kernel(const std::string& run_file, const YAML::Node& root);
+
+// A buffer's initial bytes (count x element size); an init file must be a
+// regular file of exactly that size.
+std::vector<uint8_t> initial_bytes(const ByoKernel& k, const ByoBuffer& b);
+
+}  // namespace warptlm
