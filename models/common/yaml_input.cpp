@@ -6,6 +6,8 @@
 #include <sstream>
 #include <vector>
 
+#include <yaml-cpp/eventhandler.h>
+
 #include "common/errors.hpp"
 
 namespace warptlm {
@@ -26,20 +28,44 @@ void refuse_repeated_keys(const YAML::Node& n, const std::string& origin, const 
     refuse_repeated_keys(it->second, origin, full);
   }
 }
+// Where each document of a stream starts, from the parser's events alone.
+struct DocumentStarts : YAML::EventHandler {
+  std::vector<YAML::Mark> starts;
+  void OnDocumentStart(const YAML::Mark& m) override { starts.push_back(m); }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
 }  // namespace
 
 YAML::Node load_yaml_document(const std::string& text, const std::string& origin) {
-  std::vector<YAML::Node> docs;
+  const auto syntax_error = [&](const YAML::Mark& m, const std::string& what) {
+    return InputError(Place{origin, m.line >= 0 ? m.line + 1 : 0, ""}, "YAML syntax error: " + what);
+  };
   try {
-    docs = YAML::LoadAll(text);
+    // Count the documents first, at most three: the YAML library's own
+    // all-documents loader never returns on a token it cannot place (a stray
+    // ',' at block level yields an empty document at the same place forever).
+    std::istringstream in(text);
+    YAML::Parser parser(in);
+    DocumentStarts docs;
+    for (int i = 0; i < 3 && parser.HandleNextDocument(docs);) ++i;
+    if (docs.starts.size() == 3 && docs.starts[2].pos == docs.starts[1].pos)
+      throw syntax_error(docs.starts[1], "unexpected character at column " + std::to_string(docs.starts[1].column + 1));
+    if (docs.starts.size() > 1)
+      throw InputError(Place{origin, docs.starts[1].line + 1, ""}, "a second YAML document: one file holds one document");
+    if (docs.starts.empty()) return YAML::Node();
+    YAML::Node root = YAML::Load(text);
+    refuse_repeated_keys(root, origin, "");
+    return root;
   } catch (const YAML::Exception& e) {
-    throw InputError(Place{origin, e.mark.line >= 0 ? e.mark.line + 1 : 0, ""}, "YAML syntax error: " + e.msg);
+    throw syntax_error(e.mark, e.msg);
   }
-  if (docs.size() > 1)
-    throw InputError(Place{origin, yaml_line(docs[1]), ""}, "a second YAML document: one file holds one document");
-  if (docs.empty()) return YAML::Node();
-  refuse_repeated_keys(docs[0], origin, "");
-  return docs[0];
 }
 
 YAML::Node load_yaml_file(const std::string& path) {

@@ -431,16 +431,28 @@ ExecFn by_int(DType t) {
   }
 }
 
+// The .wide forms exist for 16- and 32-bit sources only: no 128-bit code is instantiated for 64-bit ones.
+template <class T>
+constexpr ExecFn mul_wide_fn() {
+  if constexpr (sizeof(T) < 8) return h_mulwide<T>;
+  else return nullptr;
+}
+template <class T>
+constexpr ExecFn mad_wide_fn() {
+  if constexpr (sizeof(T) < 8) return h_mad<T, 2>;
+  else return nullptr;
+}
+
 #define WARPTLM_HOLDER(NAME, EXPR) \
   template <class T> struct NAME { static constexpr ExecFn fn = EXPR; };
 WARPTLM_HOLDER(HAdd, (h_bin<T, OAdd>))
 WARPTLM_HOLDER(HSub, (h_bin<T, OSub>))
 WARPTLM_HOLDER(HMulLo, (h_bin<T, OMulLo>))
 WARPTLM_HOLDER(HMulHi, (h_bin<T, OMulHi>))
-WARPTLM_HOLDER(HMulWide, (sizeof(T) < 8 ? ExecFn(h_mulwide<T>) : nullptr))
+WARPTLM_HOLDER(HMulWide, (mul_wide_fn<T>()))
 WARPTLM_HOLDER(HMadLo, (h_mad<T, 0>))
 WARPTLM_HOLDER(HMadHi, (h_mad<T, 1>))
-WARPTLM_HOLDER(HMadWide, (sizeof(T) < 8 ? ExecFn(h_mad<T, 2>) : nullptr))
+WARPTLM_HOLDER(HMadWide, (mad_wide_fn<T>()))
 WARPTLM_HOLDER(HMin, (h_bin<T, OMin>))
 WARPTLM_HOLDER(HMax, (h_bin<T, OMax>))
 WARPTLM_HOLDER(HDiv, (h_bin<T, ODiv>))

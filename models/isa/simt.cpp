@@ -202,7 +202,8 @@ StepStatus step(Warp& w, const LaunchState& L) {
     throw RunError(fault_message(w, in, f));
   }
   ++w.warp_insts;
-  w.thread_insts += unsigned(__builtin_popcount(active));
+  w.thread_insts += unsigned(__builtin_popcount(exec));  // lanes whose guard is true (GPGPU-Sim's count)
+  w.lane_insts += unsigned(__builtin_popcount(active));
   if (!in.is_control) ++w.stack.back().pc;
   while (!w.stack.empty()) {
     const SimtEntry& t = w.stack.back();

@@ -50,7 +50,10 @@ class Warp {
   uint8_t addr_bytes = 0;
   Space addr_space = Space::Generic;
 
-  uint64_t warp_insts = 0, thread_insts = 0;
+  // Instructions this warp executed: warp instructions, thread instructions
+  // (lanes whose guard predicate was true) and active-lane instructions
+  // (every lane of the active mask, guard or not).
+  uint64_t warp_insts = 0, thread_insts = 0, lane_insts = 0;
 
   uint32_t pc() const { return stack.empty() ? kNoPc : stack.back().pc; }
   uint32_t active_mask() const { return stack.empty() ? 0 : stack.back().mask; }

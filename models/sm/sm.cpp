@@ -45,7 +45,8 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
   const std::string inst = "sm" + std::to_string(id);
   StatGroup g(stats, inst, "sm");
   warp_insts_ = &g.counter("warp_instructions", "warp instructions issued");
-  thread_insts_ = &g.counter("thread_instructions", "thread instructions issued (active lanes)");
+  thread_insts_ = &g.counter("thread_instructions", "thread instructions issued (lanes whose guard is true)");
+  lane_insts_ = &g.counter("active_lane_instructions", "active-lane instructions issued (guarded or not)");
   active_cycles_ = &g.counter("active_cycles", "cycles with at least one resident block");
   blocks_done_ = &g.counter("blocks", "thread blocks retired");
   StatGroup ls(stats, inst + ".ldst", "ldst");
@@ -225,7 +226,7 @@ void Sm::retire_block(Block* b) {
   used_.threads -= it->usage.threads;
   used_.registers -= it->usage.registers;
   used_.shared -= it->usage.shared;
-  for (auto& w : it->block->warps) { done_warp_insts_ += w.warp_insts; done_thread_insts_ += w.thread_insts; }
+  for (auto& w : it->block->warps) { done_warp_insts_ += w.warp_insts; done_thread_insts_ += w.thread_insts; done_lane_insts_ += w.lane_insts; }
   for (auto& m : mechs_)
     if (m->active()) m->block_retired(b);
   blocks_.erase(it);
@@ -444,9 +445,11 @@ void Sm::execute(WarpSlot& w, const Instr& in, uint32_t unit, bool on_unit) {
   for (auto& m : mechs_)
     if (m->active()) m->at_issue(f, in, active);
   if (on_issue) on_issue(cycle_, w.block->linear_id, f.index, in.pc);
+  const uint64_t threads_before = f.thread_insts;
   const StepStatus st = step(f, *launch_);  // execute at issue: registers and memory change now
   ++*warp_insts_;
-  *thread_insts_ += unsigned(__builtin_popcount(active));
+  *thread_insts_ += f.thread_insts - threads_before;
+  *lane_insts_ += unsigned(__builtin_popcount(active));
   // The buffer holds sequential instructions; a redirect flushes it.
   if (f.done || f.pc() != pc_before + 1) w.ibuf_count = 0;
   else { ++w.ibuf_pc; --w.ibuf_count; }

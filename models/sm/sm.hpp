@@ -91,6 +91,7 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   // watchdog saw no progress, so a warp at no barrier is looping (and says what it waits on now).
   void describe_warps(std::ostream& os, bool spinning) const;
   uint64_t retired_thread_instructions() const { return done_thread_insts_; }
+  uint64_t retired_lane_instructions() const { return done_lane_insts_; }
   // The launch in flight; `clock` receives the current cycle for %clock.
   void set_launch(const LaunchState* L, uint64_t* clock) { launch_ = L; clock_out_ = clock; }
 
@@ -230,9 +231,9 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   void probe_issue(uint32_t sid, Stall outcome, const WarpSlot* issued);
 
   // stats
-  Counter *warp_insts_, *thread_insts_, *active_cycles_, *mem_requests_, *mem_responses_, *blocks_done_;
+  Counter *warp_insts_, *thread_insts_, *lane_insts_, *active_cycles_, *mem_requests_, *mem_responses_, *blocks_done_;
   Counter *icache_hits_ = nullptr, *icache_misses_ = nullptr, *ccache_hits_ = nullptr, *ccache_misses_ = nullptr;
-  uint64_t done_warp_insts_ = 0, done_thread_insts_ = 0;
+  uint64_t done_warp_insts_ = 0, done_thread_insts_ = 0, done_lane_insts_ = 0;
   uint64_t progress_ = 0;
   std::vector<std::array<Counter*, size_t(Stall::Count)>> stall_;
 };

@@ -164,7 +164,10 @@ GpuPlatform::GpuPlatform(sc_core::sc_module_name name, const Config& cfg, StatsR
   host.register_b_transport(this, &GpuPlatform::b_transport);
   host.register_transport_dbg(this, &GpuPlatform::transport_dbg);
   warp_insts_ = &stats_.counter("gpu.warp_instructions", "gpu.warp_instructions", "warp instructions issued");
-  thread_insts_ = &stats_.counter("gpu.thread_instructions", "gpu.thread_instructions", "thread instructions (active lanes)");
+  thread_insts_ = &stats_.counter("gpu.thread_instructions", "gpu.thread_instructions",
+                                  "thread instructions: lanes whose guard predicate is true (GPGPU-Sim's detailed-mode count)");
+  lane_insts_ = &stats_.counter("gpu.active_lane_instructions", "gpu.active_lane_instructions",
+                                "active-lane instructions: every lane of the active mask, guarded or not");
   launches_ctr_ = &stats_.counter("gpu.launches", "gpu.launches", "kernel launches");
   blocks_ctr_ = &stats_.counter("gpu.blocks", "gpu.blocks", "thread blocks run");
   cycles_ctr_ = &stats_.counter("gpu.cycles", "gpu.cycles", "core cycles of all launches");

@@ -186,7 +186,7 @@ class GpuPlatform : public sc_core::sc_module {
   std::vector<std::unique_ptr<Module>> modules_;
   std::vector<std::unique_ptr<Mechanism>> mechanisms_;
   std::vector<LaunchResult> launches_;
-  Counter *warp_insts_, *thread_insts_, *launches_ctr_, *blocks_ctr_, *cycles_ctr_;
+  Counter *warp_insts_, *thread_insts_, *lane_insts_, *launches_ctr_, *blocks_ctr_, *cycles_ctr_;
   // Functional fast-forward (sim.fast_forward): what is left of it, and what it ran.
   uint64_t ff_launches_left_ = 0, ff_instructions_left_ = 0;
   Counter *ff_launches_ = nullptr, *ff_blocks_ = nullptr, *ff_warp_insts_ = nullptr, *ff_thread_insts_ = nullptr;
@@ -209,7 +209,7 @@ class GpuPlatform : public sc_core::sc_module {
   uint64_t launch_start_cycle_ = 0;  // core cycle the launch started
   uint64_t cycles_before_ = 0;       // core cycles of the launches before it
   uint64_t blocks_before_ = 0;       // blocks retired by the launches before it
-  uint64_t issued_before_ = 0, retired_warp_before_ = 0, retired_thread_before_ = 0;
+  uint64_t issued_before_ = 0, retired_warp_before_ = 0, retired_thread_before_ = 0, retired_lane_before_ = 0;
   uint64_t blocks_ = 0;
   StatsRegistry::Snapshot counters_before_;
   double wall_start_ = 0;

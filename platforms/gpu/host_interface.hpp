@@ -28,14 +28,16 @@ struct LaunchDims {
   uint32_t grid[3] = {1, 1, 1};
   uint32_t block[3] = {1, 1, 1};
   uint32_t dynamic_smem = 0;
-  uint32_t regs_per_thread = 0;  // 0: gpu.regs_per_thread, else the PTX estimate
+  uint32_t regs_per_thread = 0;  // 0: gpu.regs_per_thread, else compiled_regs, else the PTX estimate
+  uint32_t compiled_regs = 0;    // the real compiler's count for this kernel (ptxas -v), 0 when unknown
 };
 
 struct LaunchResult {
   std::string kernel;
   uint64_t cycles = 0;
   uint64_t warp_instructions = 0;
-  uint64_t thread_instructions = 0;
+  uint64_t thread_instructions = 0;  // lanes whose guard predicate was true (GPGPU-Sim's detailed-mode count)
+  uint64_t lane_instructions = 0;    // every lane of the active mask, guarded or not
   std::map<std::string, double> counters;  // this launch's share of every counter
   std::string status;   // "" when the launch finished; else limit | deadlock | interrupted (figures partial)
   std::string message;  // why it stopped, with what each warp waited on

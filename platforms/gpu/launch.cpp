@@ -77,7 +77,10 @@ void GpuPlatform::start_launch(const KernelInfo& kernel, const LaunchDims& dims,
   check_memory_budget(*k, L, smem, blocks);
   L.params = params;
   L.clock = &clock_;
-  const uint32_t regs = dims.regs_per_thread ? dims.regs_per_thread : p_.regs_per_thread ? p_.regs_per_thread : k->regs_per_thread;
+  const uint32_t regs = dims.regs_per_thread ? dims.regs_per_thread
+                        : p_.regs_per_thread ? p_.regs_per_thread
+                        : dims.compiled_regs ? dims.compiled_regs
+                                             : k->regs_per_thread;
   blocks_ = blocks;
   counters_before_ = stats_.snapshot();
   wall_start_ = wall_now();
@@ -96,7 +99,7 @@ void GpuPlatform::start_launch(const KernelInfo& kernel, const LaunchDims& dims,
       *ff_warp_insts_ += r.warp_instructions;
       *ff_thread_insts_ += r.thread_instructions;
       ff_instructions_left_ -= std::min(ff_instructions_left_, r.warp_instructions);
-      r.warp_instructions = r.thread_instructions = 0;
+      r.warp_instructions = r.thread_instructions = r.lane_instructions = 0;
       if (ff_launches_left_) --ff_launches_left_;
       if (first_timed == blocks) ++*ff_launches_;
     }
@@ -150,6 +153,7 @@ uint64_t GpuPlatform::run_functional(const KernelInfo& k, LaunchState& L, uint64
     for (auto& w : b.warps) {
       r.warp_instructions += w.warp_insts;
       r.thread_instructions += w.thread_insts;
+      r.lane_instructions += w.lane_insts;
     }
   }
   return blocks;
@@ -176,10 +180,11 @@ void GpuPlatform::start_timing(const KernelInfo& k, LaunchState& L, uint64_t fir
   const LaunchPlanRequest plan{k, *usage_, sm0.params(), p_.num_sms};
   for (auto& m : mechanisms_)
     if (const KernelInfo* v = m->plan_launch(plan)) L.kernel = v;
-  retired_warp_before_ = retired_thread_before_ = issued_before_ = 0;
+  retired_warp_before_ = retired_thread_before_ = retired_lane_before_ = issued_before_ = 0;
   for (auto& s : sms) {
     retired_warp_before_ += s->retired_warp_instructions();
     retired_thread_before_ += s->retired_thread_instructions();
+    retired_lane_before_ += s->retired_lane_instructions();
     issued_before_ += s->issued_warp_instructions();
   }
   launch_start_cycle_ = uint64_t(sc_core::sc_time_stamp() / period);
@@ -233,9 +238,14 @@ void GpuPlatform::finish_launch() {
     const uint64_t last = dispatcher->last_retire_cycle();
     r.cycles = last - launch_start_cycle_ + 1;
     for (auto& d : drams) d->end_window(edge_time(period, last + 1));
-    for (auto& s : sms) { r.warp_instructions += s->retired_warp_instructions(); r.thread_instructions += s->retired_thread_instructions(); }
+    for (auto& s : sms) {
+      r.warp_instructions += s->retired_warp_instructions();
+      r.thread_instructions += s->retired_thread_instructions();
+      r.lane_instructions += s->retired_lane_instructions();
+    }
     r.warp_instructions -= retired_warp_before_;
     r.thread_instructions -= retired_thread_before_;
+    r.lane_instructions -= retired_lane_before_;
   } else if (end_status_ != "fault") {
     const RunStop why = run_control->stopped();
     std::ostringstream os;
@@ -268,6 +278,7 @@ void GpuPlatform::finish_launch() {
 void GpuPlatform::record(LaunchResult r) {
   *warp_insts_ += r.warp_instructions;
   *thread_insts_ += r.thread_instructions;
+  *lane_insts_ += r.lane_instructions;
   *cycles_ctr_ += r.cycles;
   ++*launches_ctr_;
   *blocks_ctr_ += blocks_;

@@ -49,7 +49,33 @@ void Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, const std:
   d.block[0] = block.x; d.block[1] = block.y; d.block[2] = block.z;
   d.dynamic_smem = dynamic_smem_bytes;
   d.regs_per_thread = regs_per_thread_;
+  d.compiled_regs = compiled_registers(k->name);
   drv_.launch(*k, d, buf);
+}
+
+std::map<std::string, uint32_t> parse_register_table(const std::string& table, const std::string& origin) {
+  std::map<std::string, uint32_t> out;
+  std::istringstream in(table);
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    std::istringstream ls(line.substr(0, line.find('#')));
+    std::string entry, extra;
+    long regs = -1;
+    if (!(ls >> entry)) continue;
+    if (!(ls >> regs) || (ls >> extra) || regs < 1 || regs > 255)
+      throw InputError(Place{origin, n, ""}, "expected 'entry registers' with 1..255 registers");
+    if (!out.emplace(entry, uint32_t(regs)).second) throw InputError(Place{origin, n, ""}, "entry '" + entry + "' is listed twice");
+  }
+  return out;
+}
+
+void Device::load_compiled_registers(const std::string& table, const std::string& origin) {
+  for (const auto& [entry, regs] : parse_register_table(table, origin)) compiled_regs_[entry] = regs;
+}
+
+uint32_t Device::compiled_registers(const std::string& entry) const {
+  const auto it = compiled_regs_.find(entry);
+  return it == compiled_regs_.end() ? 0 : it->second;
 }
 
 }  // namespace warptlm

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,6 +37,11 @@ template <class T>
 inline KernelArg arg(T v) { return KernelArg::of(v); }
 
 class GpuDriver;  // runtime/gpu_driver.hpp
+
+// A ptxas register table: "entry registers" lines, '#' starts a comment (the
+// NAME.regs files scripts/gen-ptx writes). Throws InputError naming `origin`
+// and the line of a malformed entry.
+std::map<std::string, uint32_t> parse_register_table(const std::string& table, const std::string& origin);
 
 // Result of one launch, as the stats writer reports it.
 struct LaunchRecord {
@@ -81,11 +87,20 @@ class Device {
   // (0: gpu.regs_per_thread, or the kernel's estimate from its PTX).
   void set_registers_per_thread(uint32_t n) { regs_per_thread_ = n; }
 
+  // The real compiler's register counts (ptxas -v), per PTX entry name: a
+  // launch of a listed kernel uses its count for occupancy unless
+  // set_registers_per_thread or gpu.regs_per_thread says otherwise. `table`
+  // holds "entry registers" lines ('#' starts a comment), as scripts/gen-ptx
+  // writes NAME.regs; `origin` names it in errors.
+  void load_compiled_registers(const std::string& table, const std::string& origin);
+  uint32_t compiled_registers(const std::string& entry) const;
+
   GpuDriver& driver() { return drv_; }
 
  private:
   GpuDriver& drv_;
   uint32_t regs_per_thread_ = 0;
+  std::map<std::string, uint32_t> compiled_regs_;
 };
 
 }  // namespace warptlm

@@ -351,7 +351,7 @@ TEST_CASE("config: a key given twice and a second YAML document are refused nami
   r = warptlm(d, "run --workload vecadd --config " + q(d / "two.yaml") + " --out " + q(d / "out"));
   INFO(r.out);
   CHECK(r.code == 2);
-  CHECK(contains(r.out, "two.yaml:4"));
+  CHECK(contains(r.out, "two.yaml:3"));  // the '---' that opens the second document
   CHECK(contains(r.out, "a second YAML document"));
   // the run file is read the same way
   write_text(d / "run.yaml", "workload: vecadd\nsize: tiny\nsize: small\n");

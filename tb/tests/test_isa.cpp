@@ -102,6 +102,7 @@ uint32_t sat_u32(double r) {
   return uint32_t(r);
 }
 int64_t sat_s64(double r) {
+  if (std::isnan(r)) return 0;  // PTX: a NaN converts to 0
   if (r >= 9223372036854775808.0) return INT64_MAX;
   if (r < -9223372036854775808.0) return INT64_MIN;
   return int64_t(r);

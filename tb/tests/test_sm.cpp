@@ -613,3 +613,71 @@ TEST_CASE("sm: address generation latency delays a load's request by its extra c
   CHECK(rig.dev->download<uint32_t>(p, 1)[0] == 42);
   CHECK(at.at(3) - at.at(2) == (4 - 1) + 100 + 1);
 }
+
+namespace {
+// 64 threads (2 warps): a guarded pair that splits the lanes 8 / 56 and a
+// guarded store of 8 lanes among five unguarded instructions. Thread
+// instructions (guard true): 64 x 5 + 8 + 56 + 8 = 392; active-lane
+// instructions 8 x 64 = 512; warp instructions 2 x 8.
+const char* kGuardKernel = R"(
+.visible .entry guarded(.param .u64 out)
+{
+ .reg .pred %p<2>;
+ .reg .b32 %r<4>;
+ .reg .b64 %rd<4>;
+ mov.u32 %r1, %tid.x;
+ setp.lt.u32 %p1, %r1, 8;
+ @%p1 add.u32 %r2, %r1, 1;
+ @!%p1 add.u32 %r2, %r1, 2;
+ ld.param.u64 %rd1, [out];
+ cvta.to.global.u64 %rd2, %rd1;
+ @%p1 st.global.u32 [%rd2], %r2;
+ ret;
+}
+)";
+
+void check_guard_counts(const std::string& mode) {
+  Rig rig({{"gpu.num_sms", "1"}, {"sim.mode", mode}});
+  rig.dev->load_ptx(std::string(kHeader) + kGuardKernel, "guarded.ptx");
+  DevPtr out = rig.dev->malloc(4);
+  rig.launch("guarded", Dim3(1), Dim3(64), {arg(out)});
+  const LaunchResult& r = rig.gpu->launches().at(0);
+  CHECK(r.warp_instructions == 2 * 8);
+  CHECK(r.thread_instructions == 64 * 5 + 8 + 56 + 8);
+  CHECK(r.lane_instructions == 8 * 64);
+  CHECK(rig.counter("gpu.thread_instructions") == double(r.thread_instructions));
+  CHECK(rig.counter("gpu.active_lane_instructions") == double(r.lane_instructions));
+  if (mode == "timing") {  // the SM's issue-time counters agree with the retired blocks'
+    CHECK(rig.counter("sm.thread_instructions") == double(r.thread_instructions));
+    CHECK(rig.counter("sm.active_lane_instructions") == double(r.lane_instructions));
+  }
+}
+}  // namespace
+
+TEST_CASE("sm: thread instructions count the lanes whose guard is true, active-lane instructions every active lane") {
+  check_guard_counts("timing");
+}
+
+TEST_CASE("functional: thread instructions count the lanes whose guard is true, active-lane instructions every active lane") {
+  check_guard_counts("functional");
+}
+
+TEST_CASE("sm: the compiler's register count sets occupancy unless gpu.regs_per_thread or the launch says otherwise") {
+  // ss_baseline: 65536 registers per SM. fp's PTX estimate is small; a table entry of 64
+  // registers x 256 threads = 16384 per block leaves room for 4 blocks.
+  Rig rig({{"gpu.num_sms", "2"}}, "ss_baseline");
+  rig.dev->load_ptx(footprint_kernel(1024), "fp.ptx");
+  rig.dev->load_compiled_registers("fp 64\n", "fp.regs");
+  DevPtr out = rig.dev->malloc(4);
+  rig.launch("fp", Dim3(64), Dim3(256), {arg(out)});
+  CHECK(std::max(rig.gpu->sm(0).peak_resident_blocks(), rig.gpu->sm(1).peak_resident_blocks()) == 4);
+}
+
+TEST_CASE("sm: gpu.regs_per_thread overrides the compiler's register count") {
+  Rig rig({{"gpu.num_sms", "2"}, {"gpu.regs_per_thread", "128"}}, "ss_baseline");
+  rig.dev->load_ptx(footprint_kernel(1024), "fp.ptx");
+  rig.dev->load_compiled_registers("fp 64\n", "fp.regs");
+  DevPtr out = rig.dev->malloc(4);
+  rig.launch("fp", Dim3(64), Dim3(256), {arg(out)});
+  CHECK(std::max(rig.gpu->sm(0).peak_resident_blocks(), rig.gpu->sm(1).peak_resident_blocks()) == 2);
+}

@@ -6,6 +6,8 @@
 #include "common/config.hpp"
 #include "common/stats.hpp"
 #include "gpu/gpu_platform.hpp"
+#include "isa/memory.hpp"
+#include "isa/module.hpp"
 #include "runtime/device.hpp"
 #include "runtime/testbench.hpp"
 #include "workloads/workload.hpp"
@@ -41,17 +43,21 @@ void check_workload(const std::string& name) {
   INFO(name << ": " << o.result.detail);
   CHECK(o.result.verified);
   REQUIRE(!o.launches.empty());
-  uint64_t w = 0, t = 0;
+  uint64_t w = 0, t = 0, a = 0;
   for (auto& l : o.launches) {
     CHECK(l.warp_instructions > 0);
-    CHECK(l.thread_instructions >= l.warp_instructions);  // at least one lane per warp-instruction
-    CHECK(l.thread_instructions <= 32 * l.warp_instructions);
+    CHECK(l.lane_instructions >= l.warp_instructions);  // at least one active lane per warp instruction
+    CHECK(l.lane_instructions <= 32 * l.warp_instructions);
+    CHECK(l.thread_instructions <= l.lane_instructions);  // guard-true lanes are active lanes
+    CHECK(l.thread_instructions > 0);
     w += l.warp_instructions;
     t += l.thread_instructions;
+    a += l.lane_instructions;
   }
   // The summed counters are the launches' totals.
   CHECK(o.counters.at("gpu.warp_instructions") == double(w));
   CHECK(o.counters.at("gpu.thread_instructions") == double(t));
+  CHECK(o.counters.at("gpu.active_lane_instructions") == double(a));
   CHECK(o.counters.at("gpu.launches") == double(o.launches.size()));
 }
 
@@ -135,3 +141,25 @@ static void check_small(const char* n) {
 }
 TEST_CASE("workload matmul verifies at small size with seed 3") { check_small("matmul"); }
 TEST_CASE("workload histogram verifies at small size with seed 3") { check_small("histogram"); }
+
+TEST_CASE("every workload carries the real compiler's register count for each of its entries") {
+  // scripts/gen-ptx writes NAME.regs beside NAME.ptx (ptxas -v); the build embeds it.
+  for (const std::string& name : workload_names()) {
+    INFO(name);
+    GlobalMemory mem;
+    const Module m(embedded_ptx(name), name + ".ptx", mem);
+    const std::map<std::string, uint32_t> regs = parse_register_table(embedded_registers(name), name + ".regs");
+    CHECK(regs.size() == m.kernel_names().size());
+    for (const std::string& e : m.kernel_names()) {
+      INFO(e);
+      CHECK(regs.count(e) == 1);
+    }
+  }
+}
+
+TEST_CASE("a register table line that is not 'entry registers' is refused naming its line") {
+  CHECK_THROWS_WITH(parse_register_table("# c\nk1 20\nk2 twenty\n", "t.regs"), Catch::Contains("t.regs:3"));
+  CHECK_THROWS_WITH(parse_register_table("k1 0\n", "t.regs"), Catch::Contains("1..255"));
+  CHECK_THROWS_WITH(parse_register_table("k1 20\nk1 21\n", "t.regs"), Catch::Contains("listed twice"));
+  CHECK(parse_register_table("k1 20 # ptxas\n\nk2 255\n", "t.regs") == std::map<std::string, uint32_t>{{"k1", 20}, {"k2", 255}});
+}

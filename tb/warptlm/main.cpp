@@ -20,6 +20,7 @@ using namespace warptlm;
 
 namespace warptlm {
 int ptx_opt_command(int argc, char* argv[]);  // ptx_opt.cpp
+int ptx_info_command(int argc, char* argv[]);  // ptx_info.cpp
 }
 
 namespace {
@@ -42,6 +43,7 @@ const char* kUsage =
     "       warptlm workloads     list the workload library\n"
     "       warptlm params        list every parameter with default, range and meaning\n"
     "       warptlm ptx-opt IN.ptx [-o OUT.ptx] [--threshold T]   scratchpad allocation + relssp placement\n"
+    "       warptlm ptx-info IN.ptx [--regs NAME.regs]   per entry: instructions, shared/local bytes, estimated registers\n"
     "       warptlm topology [--dot] [--config NAME|FILE] [--overlay ...] [--set key=value ...]   the elaborated platform\n";
 
 // Pads `s` to `width`, always leaving at least two spaces after it.
@@ -70,8 +72,9 @@ int run_main(int argc, char* argv[]) {
   if (cmd == "params") return params_command();
   if (cmd == "ptx-opt") return ptx_opt_command(argc, argv);
   if (cmd == "topology") return topology_command(argc, argv);
+  if (cmd == "ptx-info") return ptx_info_command(argc, argv);
   if (cmd != "run") {
-    std::vector<std::string> cmds = {"run", "demo", "workloads", "params", "ptx-opt", "topology"};
+    std::vector<std::string> cmds = {"run", "demo", "workloads", "params", "ptx-opt", "ptx-info", "topology"};
     std::string hint = closest_match(cmd, cmds);
     throw InputError("unknown command '" + cmd + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") + "\n" + kUsage);
   }

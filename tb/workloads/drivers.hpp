@@ -34,7 +34,7 @@ inline WorkloadResult run_reduction(Device& dev, const ReductionKernel& k, Size 
     std::vector<float> in(n);
     for (auto& v : in) v = float(int(wl::uniform_u32(rng, 129)) - 64) / 64.0f;
 
-    dev.load_ptx(embedded_ptx(k.workload), std::string(k.workload) + ".ptx");
+    load_workload_ptx(dev, k.workload);
     DevPtr src = dev.upload(in);
     std::vector<DevPtr> owned{src};
     std::vector<float> first_pass;
@@ -87,7 +87,7 @@ inline WorkloadResult run_transpose(Device& dev, const char* kernel, Size size, 
     std::vector<float> in(count);
     for (auto& v : in) v = wl::uniform_float(rng, -1000.0f, 1000.0f);
 
-    dev.load_ptx(embedded_ptx(kernel), std::string(kernel) + ".ptx");
+    load_workload_ptx(dev, kernel);
     DevPtr din = dev.upload(in);
     DevPtr dout = dev.malloc(count * sizeof(float));
     dev.launch(kernel, Dim3(wl::ceil_div(width, tdim), wl::ceil_div(height, tdim)), Dim3(tdim, trows),
@@ -142,7 +142,7 @@ inline WorkloadResult run_dct_tiles(Device& dev, const DctTileKernel& k, Size si
   std::vector<float> img(size_t(width) * height);
   for (auto& v : img) v = uniform_float(rng, -128.0f, 128.0f);
 
-  dev.load_ptx(embedded_ptx(k.module), std::string(k.module) + ".ptx");
+  load_workload_ptx(dev, k.module);
   DevPtr din = dev.upload(img), dout = dev.malloc(img.size() * sizeof(float));
   dev.launch(k.kernel, Dim3(uint32_t(width) / k.tile_w, uint32_t(height) / k.tile_h), Dim3(k.threads),
              {arg(din), arg(dout), arg(int32_t(width))});

@@ -81,4 +81,9 @@ std::vector<std::string> workload_names() {
   return names;
 }
 
+void load_workload_ptx(Device& dev, const std::string& name) {
+  dev.load_ptx(embedded_ptx(name), name + ".ptx");
+  dev.load_compiled_registers(embedded_registers(name), name + ".regs");
+}
+
 }  // namespace warptlm

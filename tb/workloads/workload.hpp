@@ -34,6 +34,12 @@ class Workload {
 // The PTX text of workload NAME, embedded into the binary at build time from
 // tb/workloads/NAME/NAME.ptx (see tb/workloads/CMakeLists.txt).
 const std::string& embedded_ptx(const std::string& name);
+// Its ptxas register table (tb/workloads/NAME/NAME.regs, scripts/gen-ptx);
+// empty when the folder has none.
+const std::string& embedded_registers(const std::string& name);
+// Loads workload NAME's PTX into `dev` with its ptxas register counts, so its
+// launches take the real compiler's registers for occupancy.
+void load_workload_ptx(Device& dev, const std::string& name);
 
 // All workloads, in a fixed order.
 const std::vector<std::function<std::unique_ptr<Workload>()>>& workload_factories();

@@ -34,7 +34,7 @@ class Backprop : public Workload {
     for (auto& v : w) v = wl::uniform_float(rng, -1.0f, 1.0f) * scale;
     for (auto& v : oldw) v = wl::uniform_float(rng, -0.01f, 0.01f);
 
-    dev.load_ptx(embedded_ptx("backprop"), "backprop.ptx");
+    load_workload_ptx(dev, "backprop");
     DevPtr dx = dev.upload(x), dtarget = dev.upload(target), dw = dev.upload(w), doldw = dev.upload(oldw);
     DevPtr dpartial = dev.malloc(uint64_t(in_blocks) * n_hid * sizeof(float));
     DevPtr dhidden = dev.malloc(uint64_t(n_hid) * sizeof(float));

@@ -36,7 +36,7 @@ class Bfs : public Workload {
     std::vector<int32_t> dist(nodes, -1);
     dist[0] = 0;
 
-    dev.load_ptx(embedded_ptx("bfs"), "bfs.ptx");
+    load_workload_ptx(dev, "bfs");
     DevPtr drow = dev.upload(row_ptr), dcol = dev.upload(col_idx), ddist = dev.upload(dist);
     DevPtr dchanged = dev.malloc(sizeof(int32_t));
     int level = 0;

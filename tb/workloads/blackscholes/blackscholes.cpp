@@ -37,7 +37,7 @@ class BlackScholes : public Workload {
       years[i] = wl::uniform_float(rng, 0.25f, 10.0f);
     }
 
-    dev.load_ptx(embedded_ptx("blackscholes"), "blackscholes.ptx");
+    load_workload_ptx(dev, "blackscholes");
     DevPtr ds = dev.upload(spot), dx = dev.upload(strike), dt = dev.upload(years);
     DevPtr dcall = dev.malloc(uint64_t(n) * sizeof(float));
     DevPtr dput = dev.malloc(uint64_t(n) * sizeof(float));

@@ -26,7 +26,7 @@ class Dct8x8 : public Workload {
     std::vector<float> img(count);
     for (auto& v : img) v = wl::uniform_float(rng, 0.0f, 255.0f);
 
-    dev.load_ptx(embedded_ptx("dct8x8"), "dct8x8.ptx");
+    load_workload_ptx(dev, "dct8x8");
     DevPtr din = dev.upload(img);
     DevPtr dout = dev.malloc(count * sizeof(float));
     dev.launch("dct8x8", Dim3(uint32_t(width / 32), uint32_t(height / 8)), Dim3(32, 8),

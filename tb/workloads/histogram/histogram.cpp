@@ -28,7 +28,7 @@ class Histogram : public Workload {
       v = (r & 3) == 0 ? hot[(r >> 2) & 3] : uint8_t(r >> 56);
     }
 
-    dev.load_ptx(embedded_ptx("histogram"), "histogram.ptx");
+    load_workload_ptx(dev, "histogram");
     DevPtr ddata = dev.upload(data);
     DevPtr dbins = dev.malloc(256 * sizeof(uint32_t));
     dev.memset(dbins, 0, 256 * sizeof(uint32_t));

@@ -31,7 +31,7 @@ class Jacobi2d : public Workload {
         grid[size_t(y) * nx + x] = edge ? wl::uniform_float(rng, 50.0f, 100.0f) : wl::uniform_float(rng, 0.0f, 1.0f);
       }
 
-    dev.load_ptx(embedded_ptx("jacobi2d"), "jacobi2d.ptx");
+    load_workload_ptx(dev, "jacobi2d");
     DevPtr a = dev.upload(grid);
     DevPtr b = dev.malloc(count * sizeof(float));
     const Dim3 blocks(wl::ceil_div(nx, bx), wl::ceil_div(ny, by));

@@ -24,7 +24,7 @@ class MatMul : public Workload {
     for (auto& v : a) v = wl::uniform_float(rng, -1.0f, 1.0f);
     for (auto& v : b) v = wl::uniform_float(rng, -1.0f, 1.0f);
 
-    dev.load_ptx(embedded_ptx("matmul"), "matmul.ptx");
+    load_workload_ptx(dev, "matmul");
     DevPtr da = dev.upload(a), db = dev.upload(b);
     DevPtr dc = dev.malloc(nn * sizeof(float));
     dev.launch("matmul_tiled", Dim3(wl::ceil_div(n, tile), wl::ceil_div(n, tile)), Dim3(tile, tile),

@@ -33,7 +33,7 @@ class Nw : public Workload {
       score[i] = -gap * int32_t(i);
     }
 
-    dev.load_ptx(embedded_ptx("nw"), "nw.ptx");
+    load_workload_ptx(dev, "nw");
     DevPtr dscore = dev.upload(score), da = dev.upload(a), db = dev.upload(b);
     for (int diag = 0; diag < 2 * tiles - 1; ++diag) {
       const int first = std::max(0, diag - (tiles - 1));

@@ -25,7 +25,7 @@ class Scan : public Workload {
     std::vector<uint32_t> in(n);
     for (auto& v : in) v = wl::uniform_u32(rng, 16);
 
-    dev.load_ptx(embedded_ptx("scan"), "scan.ptx");
+    load_workload_ptx(dev, "scan");
     DevPtr din = dev.upload(in);
     DevPtr dout = dev.malloc(uint64_t(n) * sizeof(uint32_t));
     owned_ = {din, dout};

@@ -28,7 +28,7 @@ class SsBackprop : public Workload {
     for (auto& v : x) v = wl::unit_float(rng);
     for (auto& v : w) v = wl::uniform_float(rng, -1.0f, 1.0f);
 
-    dev.load_ptx(embedded_ptx("ss_backprop"), "ss_backprop.ptx");
+    load_workload_ptx(dev, "ss_backprop");
     DevPtr dx = dev.upload(x), dw = dev.upload(w);
     DevPtr dpart = dev.malloc(uint64_t(in_blocks) * n_hid * sizeof(float));
     DevPtr dwout = dev.malloc(w.size() * sizeof(float));

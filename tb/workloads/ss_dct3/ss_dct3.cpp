@@ -43,7 +43,7 @@ class SsDct3 : public Workload {
     std::vector<int16_t> img(size_t(width) * height);
     for (auto& v : img) v = int16_t(int(wl::uniform_u32(rng, 256)) - 128);
 
-    dev.load_ptx(embedded_ptx("ss_dct3"), "ss_dct3.ptx");
+    load_workload_ptx(dev, "ss_dct3");
     DevPtr din = dev.upload(img), dout = dev.malloc(img.size() * sizeof(int16_t));
     dev.launch("ss_dct_short", Dim3(uint32_t(width / 32), uint32_t(height / 32)), Dim3(128),
                {arg(din), arg(dout), arg(int32_t(width))});

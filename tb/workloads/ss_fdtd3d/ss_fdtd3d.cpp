@@ -28,7 +28,7 @@ class SsFdtd3d : public Workload {
     for (auto& v : in) v = wl::uniform_float(rng, -1.0f, 1.0f);
     const size_t nout = size_t(nx) * ny * nz;
 
-    dev.load_ptx(embedded_ptx("ss_fdtd3d"), "ss_fdtd3d.ptx");
+    load_workload_ptx(dev, "ss_fdtd3d");
     DevPtr din = dev.upload(in), dout = dev.malloc(nout * sizeof(float));
     dev.launch("ss_fdtd3d", Dim3(uint32_t(nx / 32), uint32_t(ny / 16)), Dim3(32, 4),
                {arg(din), arg(dout), arg(int32_t(nx)), arg(int32_t(ny)), arg(int32_t(nz)), arg(c[0]), arg(c[1]),

@@ -52,7 +52,7 @@ class SsHeartwall : public Workload {
     for (int p = 0; p < npts; ++p)
       for (int e = 0; e < n; ++e) ref_tpl[size_t(p) * n + e] = frame0[size_t(pos[2 * p] + e / ts) * fw + pos[2 * p + 1] + e % ts];
 
-    dev.load_ptx(embedded_ptx("ss_heartwall"), "ss_heartwall.ptx");
+    load_workload_ptx(dev, "ss_heartwall");
     DevPtr dframe = dev.upload(frame0), dtpl = dev.malloc(uint64_t(ref_tpl.size()) * 4), dpos = dev.upload(pos);
     DevPtr ddisp = dev.malloc(uint64_t(npts) * 2 * 4), dscore = dev.malloc(uint64_t(npts) * 4);
     auto launch = [&](int frame_no) {

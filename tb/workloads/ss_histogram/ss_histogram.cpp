@@ -29,7 +29,7 @@ class SsHistogram : public Workload {
       v = (r & 3) == 0 ? hot[(r >> 2) & 3] : uint16_t((r >> 32) % bins);
     }
 
-    dev.load_ptx(embedded_ptx("ss_histogram"), "ss_histogram.ptx");
+    load_workload_ptx(dev, "ss_histogram");
     DevPtr ddata = dev.upload(data);
     DevPtr dpart = dev.malloc(uint64_t(grid) * bins * 4), dbins = dev.malloc(bins * 4);
     dev.launch("ss_hist384", Dim3(grid), Dim3(block), {arg(ddata), arg(n), arg(dpart)});

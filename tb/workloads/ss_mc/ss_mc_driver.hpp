@@ -43,7 +43,7 @@ inline WorkloadResult run_marching_cubes(Device& dev, Size size, uint64_t seed, 
         }
     const size_t cubes = size_t(n) * n * n;
 
-    dev.load_ptx(embedded_ptx(module), std::string(module) + ".ptx");
+    load_workload_ptx(dev, module);
     DevPtr dfield = dev.upload(field);
     DevPtr dpos = dev.malloc(cubes * 12 * sizeof(F3)), dnrm = dev.malloc(cubes * 12 * sizeof(F3));
     DevPtr dcnt = dev.malloc(cubes * 4);

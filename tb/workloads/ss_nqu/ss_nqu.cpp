@@ -38,7 +38,7 @@ class SsNqu : public Workload {
     const int np = int(pc.size());
     const uint32_t blocks = wl::ceil_div(np, 64);
 
-    dev.load_ptx(embedded_ptx("ss_nqu"), "ss_nqu.ptx");
+    load_workload_ptx(dev, "ss_nqu");
     DevPtr dc = dev.upload(pc), dl = dev.upload(pl), dr = dev.upload(pr);
     DevPtr dper = dev.malloc(uint64_t(np) * 4), dblk = dev.malloc(uint64_t(blocks) * 4);
     dev.launch("ss_nqueens", Dim3(blocks), Dim3(64),

@@ -37,7 +37,7 @@ class SsNw : public Workload {
       M[size_t(k) * ld] = -penalty * k;
     }
 
-    dev.load_ptx(embedded_ptx("ss_nw"), "ss_nw.ptx");
+    load_workload_ptx(dev, "ss_nw");
     DevPtr dM = dev.upload(M), dref = dev.upload(ref);
     for (int d = 0; d < 2 * tiles - 1; ++d) {
       const int blocks = std::min(d, 2 * tiles - 2 - d) + 1;

@@ -24,7 +24,7 @@ class SsSrad1 : public Workload {
     const size_t n = J.size();
     const uint32_t gx = cols / 24, gy = rows / 24;
 
-    dev.load_ptx(embedded_ptx("ss_srad1"), "ss_srad1.ptx");
+    load_workload_ptx(dev, "ss_srad1");
     DevPtr dJ = dev.upload(J);
     DevPtr out[5];
     for (auto& p : out) p = dev.malloc(n * sizeof(float));

@@ -37,7 +37,7 @@ class SsSrad2 : public Workload {
       }
     const uint32_t gx = cols / 24, gy = rows / 24;
 
-    dev.load_ptx(embedded_ptx("ss_srad2"), "ss_srad2.ptx");
+    load_workload_ptx(dev, "ss_srad2");
     DevPtr dJ = dev.upload(J), dC = dev.upload(c);
     DevPtr dd[4];
     for (int k = 0; k < 4; ++k) dd[k] = dev.upload(d[k]);

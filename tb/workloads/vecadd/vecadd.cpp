@@ -24,7 +24,7 @@ class VecAdd : public Workload {
       a[i] = wl::uniform_float(rng, -100.0f, 100.0f);
       b[i] = wl::uniform_float(rng, -100.0f, 100.0f);
     }
-    dev.load_ptx(embedded_ptx("vecadd"), "vecadd.ptx");
+    load_workload_ptx(dev, "vecadd");
     DevPtr da = dev.upload(a), db = dev.upload(b);
     DevPtr dc = dev.malloc(uint64_t(n) * sizeof(float));
     dev.launch("vecadd", Dim3(wl::ceil_div(n, block)), Dim3(block),

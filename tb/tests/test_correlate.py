@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Tests of scripts/correlate on real (tiny) simulator runs. Standard library only.
+
+  WARPTLM_EXE=build/warptlm python3 tb/tests/test_correlate.py      (ctest: correlate/python)
+
+A two-row reference is made from the model's own figures with known factors (cycles x2 and x0.9),
+so every printed figure has a known answer: ratios 0.5 and 1.11, errors -50 % and +11.1 %, MAPE 30.6 %.
+"""
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.abspath(os.environ.get("WARPTLM_ROOT") or
+                       os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+EXE = os.path.abspath(os.environ.get("WARPTLM_EXE") or os.path.join(ROOT, "build", "warptlm"))
+CORRELATE = os.path.join(ROOT, "scripts", "correlate")
+ROWS = [("vecadd", "tiny", 2.0), ("reduce_seq", "tiny", 0.9)]  # reference cycles = model x factor
+
+
+def model_run(tmp, workload, size):
+    out = os.path.join(tmp, f"direct-{workload}")
+    subprocess.run([EXE, "run", "--workload", workload, "--size", size, "--config", "gtx480", "--out", out, "-q"],
+                   check=True, capture_output=True)
+    with open(os.path.join(out, "stats.json")) as f:
+        ks = json.load(f)["kernels"]
+    return (sum(k["cycles"] for k in ks), sum(k["thread_instructions"] for k in ks),
+            sum(k["warp_instructions"] for k in ks))
+
+
+class TestCorrelate(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        tmp = cls.tmp.name
+        cls.model = {w: model_run(tmp, w, s) for w, s, _ in ROWS}
+        cls.ref = os.path.join(tmp, "ref.csv")
+        with open(cls.ref, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["workload", "size", "launches", "cycles", "thread_instructions", "warp_instructions", "ipc"])
+            for name, size, factor in ROWS:
+                cyc, thr, warp = cls.model[name]
+                # thread instructions 10 more than the model's, warp instructions equal
+                w.writerow([name, size, "", round(cyc * factor), thr + 10, warp, ""])
+        cls.out = os.path.join(tmp, "out")
+        cls.proc = subprocess.run([CORRELATE, cls.ref, "--config", "gtx480", "--exe", EXE, "--out", cls.out, "-j", "2"],
+                                  capture_output=True, text=True, timeout=600)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_exit_and_outputs(self):
+        self.assertEqual(self.proc.returncode, 0, self.proc.stdout + self.proc.stderr)
+        for name in ("correlate.csv", "correlate.json", "correlate.png"):
+            self.assertTrue(os.path.getsize(os.path.join(self.out, name)) > 0, name)
+        with open(os.path.join(self.out, "correlate.png"), "rb") as f:
+            self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+
+    def test_per_row_ratios_errors_and_counts(self):
+        with open(os.path.join(self.out, "correlate.csv")) as f:
+            rows = {r["workload"]: r for r in csv.DictReader(f)}
+        self.assertEqual(set(rows), {w for w, _, _ in ROWS})
+        for name, _, factor in ROWS:
+            r = rows[name]
+            cyc = self.model[name][0]
+            ref = round(cyc * factor)
+            self.assertEqual(int(float(r["model_cycles"])), cyc)
+            self.assertAlmostEqual(float(r["ratio"]), cyc / ref, places=9)
+            self.assertAlmostEqual(float(r["error_pct"]), 100.0 * (cyc - ref) / ref, places=6)
+            self.assertEqual(int(float(r["warp_instruction_diff"])), 0)
+            self.assertEqual(int(float(r["thread_instruction_diff"])), -10)
+        # the printed table carries the same ratios
+        self.assertIn("0.50", self.proc.stdout)
+        self.assertIn("1.11", self.proc.stdout)
+
+    def test_summary(self):
+        with open(os.path.join(self.out, "correlate.json")) as f:
+            s = json.load(f)["summary"]["all"]
+        errs = []
+        for name, _, factor in ROWS:
+            cyc = self.model[name][0]
+            ref = round(cyc * factor)
+            errs.append(abs(100.0 * (cyc - ref) / ref))
+        self.assertAlmostEqual(s["mape_pct"], sum(errs) / 2, places=6)
+        self.assertAlmostEqual(s["max_abs_error_pct"], max(errs), places=6)
+        self.assertEqual(s["rows"], 2)
+        # two points: the correlation is +1 or -1 (or undefined); here the model's order is kept
+        # only if vecadd tiny runs fewer cycles x2 than reduce_seq tiny x0.9 in the same order
+        a, b = self.model["vecadd"][0], self.model["reduce_seq"][0]
+        ra, rb = round(a * 2.0), round(b * 0.9)
+        self.assertAlmostEqual(s["cycle_correlation"], 1.0 if (a - b) * (ra - rb) > 0 else -1.0, places=9)
+
+    def test_bounds_fail_on_a_far_reference(self):
+        p = subprocess.run([CORRELATE, self.ref, "--exe", EXE, "--out", os.path.join(self.tmp.name, "b"), "--bounds",
+                            "--bound", "tiny=25"],
+                           capture_output=True, text=True, timeout=600)
+        self.assertEqual(p.returncode, 1, p.stdout)
+        self.assertIn("bounds: NOT met", p.stdout)
+        self.assertIn("vecadd tiny -50.0% (bound 25%)", p.stdout)
+        self.assertNotIn("reduce_seq tiny", p.stdout.split("bounds:")[1])  # +11.1 % is within 25 %
+
+    def test_bad_reference_names_file_and_line(self):
+        bad = os.path.join(self.tmp.name, "bad.csv")
+        with open(bad, "w") as f:
+            f.write("workload,size,cycles\nvecadd,tiny,100\nvecadd,tiny,lots\n")
+        p = subprocess.run([CORRELATE, bad, "--exe", EXE, "--out", os.path.join(self.tmp.name, "c")],
+                           capture_output=True, text=True)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("bad.csv:3", p.stderr)
+        self.assertIn("'cycles'", p.stderr)
+
+
+if __name__ == "__main__":
+    r = unittest.main(exit=False, verbosity=2).result
+    print(f"{r.testsRun - len(r.failures) - len(r.errors)} passed, {len(r.failures) + len(r.errors)} failed")
+    sys.exit(0 if r.wasSuccessful() else 1)
