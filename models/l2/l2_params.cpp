@@ -18,6 +18,12 @@ void L2Params::declare(ParamTable& t) {
   t.enum_param("l2.replacement", "lru", {"lru", "fifo"}, "L2 victim choice: least recently used or oldest filled");
   t.enum_param("l2.index", "linear", {"linear", "xor"},
                "L2 set index from the partition-local line number: linear (mod sets) or xor (folds the tag bits in)");
+  t.enum_param("l2.dram_fetch", "line", {"line", "sector"},
+               "DRAM reads of an L2 miss: line (one read carrying every missing sector) or sector (one read per "
+               "missing sector, each moving at least one DRAM burst)");
+  t.bool_param("l2.preload_copies", false,
+               "host-to-device copies leave the copied sectors valid and clean in L2 (a replaced line's write-back is dropped), "
+               "so a kernel finds its inputs in L2 as after a real copy through it");
 }
 
 void L2Params::check() const {
@@ -42,6 +48,8 @@ L2Params L2Params::from(const Config& c) {
   p.clock_mhz = c.get_float("l2.clock_mhz");
   p.replacement = c.get_string("l2.replacement") == "fifo" ? L2Replacement::Fifo : L2Replacement::Lru;
   p.index = c.get_string("l2.index") == "xor" ? L2Index::Xor : L2Index::Linear;
+  p.fetch_per_sector = c.get_string("l2.dram_fetch") == "sector";
+  p.preload_copies = c.get_bool("l2.preload_copies");
   p.check();
   return p;
 }

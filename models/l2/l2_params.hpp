@@ -26,6 +26,8 @@ struct L2Params {
   double clock_mhz = 700;
   L2Replacement replacement = L2Replacement::Lru;
   L2Index index = L2Index::Linear;
+  bool fetch_per_sector = false;  // one DRAM read per missing sector, else one per miss with all its sectors
+  bool preload_copies = false;    // host-to-device copies leave their sectors valid in L2
 
   uint32_t sets() const { return slice_size / (line * ways); }
   uint32_t sectors_per_line() const { return line / sector; }

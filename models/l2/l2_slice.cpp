@@ -48,7 +48,12 @@ L2Slice::L2Slice(sc_core::sc_module_name name, uint32_t id, const L2Params& p, c
   res_fails_ = &g.counter("reservation_fails", "requests whose END_REQ was withheld for want of an MSHR, merge slot, miss-queue slot or victim");
   requests_ = &g.counter("requests", "requests accepted from upstream");
   responses_ = &g.counter("responses", "responses sent upstream");
-  fetches_ = &g.counter("fetches", "sector fetches (reads) sent to DRAM");
+  fetches_ = &g.counter("fetches", "fetches (reads) sent to DRAM");
+  if (p_.preload_copies) {
+    preloaded_ = &g.counter("preloaded_sectors", "sectors made valid by host-to-device copies (l2.preload_copies)");
+    preload_dropped_ = &g.counter("preload_dropped_writebacks",
+                                  "dirty lines replaced by a host-to-device copy without a write-back (l2.preload_copies)");
+  }
   mshr_probe_.declare(inst + ".mshrs", bits_for(p_.mshr_entries));
 
   up.register_nb_transport_fw(this, &L2Slice::nb_transport_fw);
@@ -75,6 +80,11 @@ uint32_t L2Slice::set_index(uint64_t addr) const {
 }
 
 bool L2Slice::holds(uint64_t addr) const { return find_way(set_index(addr), addr / p_.line) >= 0; }
+
+bool L2Slice::valid(uint64_t addr) const {
+  const int32_t w = find_way(set_index(addr), addr / p_.line);
+  return w >= 0 && (lines_[size_t(set_index(addr)) * p_.ways + uint32_t(w)].valid >> ((addr % p_.line) / p_.sector) & 1u);
+}
 
 int32_t L2Slice::find_way(uint32_t set, uint64_t line_no) const {
   const Line* s = &lines_[size_t(set) * p_.ways];
@@ -130,11 +140,14 @@ int32_t L2Slice::allocate_mshr(uint32_t line_idx, uint64_t line_no, const GpuExt
   return int32_t(m);
 }
 
+// A fetch of `sectors` for entry m: one miss-queue entry, which goes to DRAM as
+// one read, or (l2.dram_fetch: sector) as one read per sector.
 void L2Slice::push_fetch(int32_t m, uint32_t sectors, uint64_t now) {
   Mshr& e = mshrs_[size_t(m)];
   e.requested |= sectors;
-  ++e.fetches;
-  ++*fetches_;
+  const uint32_t reads = p_.fetch_per_sector ? std::max(1u, popcount(sectors)) : 1;
+  e.fetches += reads;
+  *fetches_ += reads;
   miss_q_.push_back(MissReq{false, e.line_no * p_.line, sectors, m, now + 1, e.sm, e.warp});
   wake_at(now + 1);
 }
@@ -215,6 +228,42 @@ L2Slice::Outcome L2Slice::lookup(tlm::tlm_generic_payload& p, uint32_t, uint64_t
   return Outcome::Accepted;
 }
 
+// A host-to-device copy wrote these bytes (l2.preload_copies): their sectors
+// become valid and clean, as if the copy had passed through the L2. A line
+// being fetched is left alone; a replaced line's write-back is dropped (the
+// copy happens between launches, outside simulated time). Returns whether
+// anything changed.
+bool L2Slice::preload(uint64_t addr, uint64_t bytes) {
+  if (!p_.preload_copies || bytes == 0) return false;
+  bool changed = false;
+  const uint64_t end = addr + bytes;
+  for (uint64_t line_no = addr / p_.line; line_no * p_.line < end; ++line_no) {
+    const uint64_t lo = std::max(addr, line_no * p_.line), hi = std::min(end, (line_no + 1) * p_.line);
+    uint32_t sectors = 0;
+    for (uint64_t s = (lo % p_.line) / p_.sector; s <= ((hi - 1) % p_.line) / p_.sector; ++s) sectors |= 1u << s;
+    const uint32_t set = set_index(line_no * p_.line);
+    int32_t way = find_way(set, line_no);
+    if (way < 0) {
+      way = choose_victim(set);
+      if (way < 0) continue;  // every way waits for a fill
+      Line& v = lines_[size_t(set) * p_.ways + uint32_t(way)];
+      if (v.allocated && v.dirty) ++*preload_dropped_;
+      v = Line{};
+      v.allocated = true;
+      v.tag = line_no;
+      touch(v, true);
+    }
+    Line& l = lines_[size_t(set) * p_.ways + uint32_t(way)];
+    if (l.mshr >= 0) continue;
+    l.valid |= sectors;
+    l.dirty &= ~sectors;
+    touch(l, false);
+    *preloaded_ += popcount(sectors);
+    changed = true;
+  }
+  return changed;
+}
+
 // ---------------------------------------------------------------- upstream
 
 tlm::tlm_sync_enum L2Slice::nb_transport_fw(int port, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph,
@@ -267,17 +316,19 @@ void L2Slice::send_response(uint64_t now) {
 // ---------------------------------------------------------------- downstream
 
 // The miss queue's head goes to DRAM, one request per cycle, after the
-// previous one was taken (END_REQ).
+// previous one was taken (END_REQ). A fetch sent sector by sector leaves the
+// head until its last sector has gone.
 void L2Slice::send_miss(uint64_t now) {
   if (miss_q_.empty() || down_inflight_ || miss_q_.front().ready > now || last_send_ == now) return;
   const MissReq& r = miss_q_.front();
+  const uint32_t sectors = !r.write && p_.fetch_per_sector ? r.sectors & (~r.sectors + 1) : r.sectors;
   tlm::tlm_generic_payload* p = pool_.acquire();
   p->set_command(r.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
   p->set_address(r.addr);
-  p->set_data_length(popcount(r.sectors) * p_.sector);
+  p->set_data_length(popcount(sectors) * p_.sector);
   GpuExtension& e = gpu_ext(*p);
   e.kind = r.write ? MemKind::Store : MemKind::Load;
-  e.sector_mask = r.sectors;
+  e.sector_mask = sectors;
   e.tag = r.write ? kWritebackTag : uint64_t(r.mshr);
   e.sm = r.sm;
   e.warp = r.warp;
@@ -293,7 +344,10 @@ void L2Slice::send_miss(uint64_t now) {
 }
 
 void L2Slice::miss_accepted(uint64_t now) {
-  miss_q_.pop_front();
+  MissReq& head = miss_q_.front();
+  head.sectors &= ~gpu_ext(*down_inflight_).sector_mask;
+  if (head.sectors == 0) miss_q_.pop_front();
+  else head.ready = now + 1;  // the next sector of a fetch sent sector by sector
   down_inflight_ = nullptr;
   if (!miss_q_.empty()) wake_at(std::max(miss_q_.front().ready, now + 1));
   resources_freed(now);

@@ -68,6 +68,9 @@ class L2Slice : public sc_core::sc_module {
   // platform stops the run with this message as a fault.
   std::function<void(const std::string&)> on_run_error;
   bool holds(uint64_t addr) const;  // the line is present (valid sectors or reserved)
+  bool valid(uint64_t addr) const;  // the byte's sector is valid
+  // A host-to-device copy of [addr, addr + bytes) (l2.preload_copies; else nothing).
+  bool preload(uint64_t addr, uint64_t bytes);
   uint32_t mshrs_in_use() const { return p_.mshr_entries - uint32_t(free_mshrs_.size()); }
   uint64_t cycle() const { return cycle_now(period_); }
 
@@ -159,6 +162,7 @@ class L2Slice : public sc_core::sc_module {
   InputRegister<Input> from_up_, from_dram_;  // registered inputs (common/input_register.hpp)
 
   Counter *hits_, *misses_, *writebacks_, *merges_, *res_fails_, *requests_, *responses_, *fetches_;
+  Counter *preloaded_ = nullptr, *preload_dropped_ = nullptr;  // registered with l2.preload_copies
   Probe mshr_probe_;  // "part<p>.l2.mshrs": MSHR entries in use
 };
 

@@ -160,6 +160,7 @@ class GpuPlatform : public sc_core::sc_module {
   void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
   unsigned int transport_dbg(tlm::tlm_generic_payload& p);
   void copy(tlm::tlm_generic_payload& p);
+  void place_copy_in_l2(uint64_t addr, uint64_t bytes);
   void command(HostCommand& c);
   void load_module(const std::string& text, const std::string& origin);
   void synchronize(HostCommand& c);

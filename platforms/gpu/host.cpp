@@ -1,9 +1,12 @@
 // The platform's host socket (host_interface.hpp): copies and commands.
+#include <algorithm>
 #include <cstring>
 
 #include "common/errors.hpp"
 #include "gpu/gpu_platform.hpp"
 #include "gpu/mechanism.hpp"
+#include "interconnect/crossbar.hpp"
+#include "l2/l2_slice.hpp"
 
 namespace warptlm {
 
@@ -11,7 +14,10 @@ void GpuPlatform::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time&) {
   HostCommand* c = p.get_extension<HostCommand>();
   p.set_response_status(tlm::TLM_OK_RESPONSE);
   try {
-    if (p.get_command() != tlm::TLM_IGNORE_COMMAND) copy(p);
+    if (p.get_command() != tlm::TLM_IGNORE_COMMAND) {
+      copy(p);
+      if (p.is_write() && p.get_response_status() == tlm::TLM_OK_RESPONSE) place_copy_in_l2(p.get_address(), p.get_data_length());
+    }
     else if (c) command(*c);
     else p.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
   } catch (const RunStopped& e) {
@@ -44,6 +50,18 @@ void GpuPlatform::copy(tlm::tlm_generic_payload& p) {
     else mem_.read(p.get_address(), p.get_data_ptr(), p.get_data_length());
   } catch (const RunError& e) {
     throw InputError(std::string(p.is_write() ? "copy to" : "copy from") + " device memory: " + e.what());
+  }
+}
+
+// A host-to-device copy passes through the L2 (l2.preload_copies): each
+// partition's slice takes the chunks of the copy that map to it.
+void GpuPlatform::place_copy_in_l2(uint64_t addr, uint64_t bytes) {
+  if (l2s.empty() || bytes == 0) return;
+  const PartitionMap& map = icn->map();
+  for (uint64_t a = addr, end = addr + bytes; a < end;) {
+    const uint64_t chunk_end = std::min(end, (a / map.interleave + 1) * map.interleave);
+    l2s[map.partition_of(a)]->preload(a, chunk_end - a);
+    a = chunk_end;
   }
 }
 

@@ -258,3 +258,24 @@ TEST_CASE("icn: every request gets exactly one response under contention") {
   CHECK(ret_busy == resp_beats);
   CHECK(rig.counter("icn.backpressure_stalls") > 0);  // queues of 2 must have filled
 }
+
+TEST_CASE("icn: with 40-byte flits a sector reply holds the return port one cycle and a line reply four") {
+  // GPGPU-Sim's GTX480 flit (-icnt_flit_size 40): reads of 32 B and 128 B to one partition,
+  // both replies back to one SM port; the second reply waits for the first's flits.
+  const IcnParams p = params(3, 40, 8);
+  const uint64_t S = 10;
+  Rig rig(p, 1, {S});
+  rig.sms[0]->add(read(0, 0x40, 128));
+  rig.sms[0]->add(read(1, 0x80, 32));
+  sc_core::sc_start();
+  REQUIRE(rig.sms[0]->done.size() == 2);
+  CHECK(rig.counter("icn.to_sm0.busy_cycles") == 4 + 1);  // ceil(128 / 40) + ceil(32 / 40)
+  const auto& d = rig.sms[0]->done;
+  const auto& sink = rig.parts[0]->seen;
+  REQUIRE(sink.size() == 2);
+  // each reply: taken kIn after the sink answers, its flits, then the switch latency
+  CHECK(d[0].responded == sink[0].cycle + S + kIn + 4 - 1 + p.latency);
+  const uint64_t second_ready = sink[1].cycle + S + kIn;  // its reply is taken here ...
+  const uint64_t port_free = sink[0].cycle + S + kIn + 4;  // ... and leaves once the line's 4 flits are out
+  CHECK(d[1].responded == std::max(second_ready, port_free) + 1 - 1 + p.latency);
+}

@@ -282,3 +282,71 @@ TEST_CASE("l2: every request gets exactly one response") {
   CHECK(rig.pool.outstanding() == 0);
   CHECK(rig.l2->mshrs_in_use() == 0);
 }
+
+namespace {
+// One miss of a whole line and one of sectors 0 and 2, with dram_fetch line or sector.
+void check_dram_fetch(bool per_sector) {
+  L2Params p = small(4, 2, 10);
+  p.fetch_per_sector = per_sector;
+  Rig rig(p, 20);
+  rig.src->add(load(0, 0x1000));         // a whole line: 4 sectors
+  rig.src->add(load(200, 0x2000, 0x5));  // sectors 0 and 2
+  sc_core::sc_start();
+  auto& seen = rig.dram->seen;
+  CHECK(rig.counter("l2.responses") == 2);
+  if (!per_sector) {
+    REQUIRE(seen.size() == 2);
+    CHECK(seen[0].sector_mask == 0xF);
+    CHECK(seen[1].sector_mask == 0x5);
+    CHECK(rig.done(0).responded == kIn + 1 + rig.S + kIn + 1);
+    CHECK(rig.counter("l2.fetches") == 2);
+    return;
+  }
+  REQUIRE(seen.size() == 6);
+  for (uint32_t s = 0; s < 4; ++s) {  // lowest sector first, on consecutive cycles
+    CHECK(seen[s].addr == 0x1000);
+    CHECK(seen[s].sector_mask == 1u << s);
+    CHECK(seen[s].cycle == kIn + 1 + s);
+  }
+  CHECK(seen[4].sector_mask == 0x1);
+  CHECK(seen[5].sector_mask == 0x4);
+  // the line answers when its last sector is back
+  CHECK(rig.done(0).responded == kIn + 4 + rig.S + kIn + 1);
+  CHECK(rig.done(1).responded == 200 + kIn + 2 + rig.S + kIn + 1);
+  CHECK(rig.counter("l2.fetches") == 6);
+}
+
+// Copies of bytes 0x1010..0x104f (sectors 0..2 of line 0x1000) and
+// 0x1080..0x109f (sector 0 of line 0x1080), then a read of those sectors and a
+// read needing sector 1 of 0x1080 too.
+void check_preload(bool on) {
+  L2Params p = small(4, 2, 10);
+  p.preload_copies = on;
+  Rig rig(p, 20);
+  CHECK(rig.l2->preload(0x1010, 0x40) == on);
+  CHECK(rig.l2->preload(0x1080, 0x20) == on);
+  CHECK(rig.l2->valid(0x1000) == on);
+  CHECK(rig.l2->valid(0x1040) == on);
+  CHECK(!rig.l2->valid(0x1060));
+  CHECK(rig.l2->valid(0x1080) == on);
+  CHECK(!rig.l2->valid(0x10a0));
+  rig.src->add(load(0, 0x1000, 0x7));   // preloaded sectors: a hit
+  rig.src->add(load(50, 0x1080, 0x3));  // sector 1 was not copied: a sector miss
+  sc_core::sc_start();
+  CHECK(rig.counter("l2.hits") == (on ? 1 : 0));
+  CHECK(rig.counter("l2.misses") == (on ? 1 : 2));
+  if (!on) {
+    CHECK(rig.stats.values().count("l2.preloaded_sectors") == 0);
+    return;
+  }
+  CHECK(rig.done(0).responded == kIn + rig.p.latency);
+  REQUIRE(rig.dram->seen.size() == 1);
+  CHECK(rig.dram->seen[0].sector_mask == 0x2);  // only the missing sector is fetched
+  CHECK(rig.counter("l2.preloaded_sectors") == 4);
+}
+}  // namespace
+
+TEST_CASE("l2: with dram_fetch line a miss sends one DRAM read carrying all its missing sectors") { check_dram_fetch(false); }
+TEST_CASE("l2: with dram_fetch sector a miss sends one DRAM read per missing sector, one per cycle") { check_dram_fetch(true); }
+TEST_CASE("l2: without preload_copies a copy leaves the L2 as it was") { check_preload(false); }
+TEST_CASE("l2: a preloaded copy leaves its sectors valid and clean, so its reads hit") { check_preload(true); }

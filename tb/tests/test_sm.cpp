@@ -7,12 +7,15 @@
 #include <algorithm>
 #include <map>
 #include <random>
+#include <set>
 #include <tuple>
 #include <sstream>
 
 #include "common/config.hpp"
 #include "common/stats.hpp"
 #include "gpu/gpu_platform.hpp"
+#include "interconnect/crossbar.hpp"
+#include "l2/l2_slice.hpp"
 #include "scratchpad/sharing_unit.hpp"
 #include "runtime/device.hpp"
 #include "runtime/testbench.hpp"
@@ -282,7 +285,8 @@ ARRIVE:
 }
 
 TEST_CASE("sm: every scheduler-cycle is charged to exactly one issue outcome") {
-  Rig rig({{"gpu.num_sms", "2"}}, "gtx480");
+  // copies not placed in L2, so requests reach every level down to DRAM
+  Rig rig({{"gpu.num_sms", "2"}, {"l2.preload_copies", "false"}}, "gtx480");
   rig.dev->load_ptx(std::string(kHeader) + kOrderKernel, "order.ptx");
   DevPtr out = rig.dev->malloc(16 * 64);
   DevPtr in = rig.dev->upload(std::vector<uint32_t>{5});
@@ -680,4 +684,27 @@ TEST_CASE("sm: gpu.regs_per_thread overrides the compiler's register count") {
   DevPtr out = rig.dev->malloc(4);
   rig.launch("fp", Dim3(64), Dim3(256), {arg(out)});
   CHECK(std::max(rig.gpu->sm(0).peak_resident_blocks(), rig.gpu->sm(1).peak_resident_blocks()) == 2);
+}
+
+TEST_CASE("platform: with l2.preload_copies a host-to-device copy leaves every copied sector valid in its partition's slice") {
+  Rig rig({{"l2.preload_copies", "true"}}, "gtx480");
+  const uint64_t bytes = 3000;  // spans several 256-byte interleave chunks, so every partition
+  std::vector<uint8_t> data(bytes, 7);
+  const DevPtr b = rig.dev->malloc(bytes);
+  rig.dev->memcpy_h2d(b, data.data(), bytes);
+  const PartitionMap& map = rig.gpu->icn->map();
+  std::set<uint32_t> parts;
+  uint64_t sectors = 0;
+  for (uint64_t a = b / 32 * 32; a < b + bytes; a += 32, ++sectors) {
+    INFO("address " << a);
+    CHECK(rig.gpu->l2s[map.partition_of(a)]->valid(a));
+    parts.insert(map.partition_of(a));
+  }
+  CHECK(parts.size() == rig.gpu->l2s.size());
+  CHECK(rig.counter("l2.preloaded_sectors") == double(sectors));
+  // a device-to-host copy changes nothing
+  std::vector<uint8_t> back(bytes);
+  rig.dev->memcpy_d2h(back.data(), b, bytes);
+  CHECK(rig.counter("l2.preloaded_sectors") == double(sectors));
+  CHECK(back == data);
 }

@@ -251,7 +251,8 @@ uint64_t counter(const TracedRun& run, const std::string& k) {
 
 TEST_CASE("trace: a traced run agrees with its counters and every value fits its width", "[trace]") {
   TempDir t("warptlm_trace");
-  const TracedRun run = traced_run(t, "trace");
+  // copies not placed in L2, so every level of the hierarchy (L2 MSHRs, DRAM queues and rows) moves
+  const TracedRun run = traced_run(t, "trace", "--set l2.preload_copies=false");
   const Vcd& v = run.vcd;
   REQUIRE(v.has_dumpvars);
   REQUIRE(!v.times.empty());
