@@ -49,6 +49,13 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
   lane_insts_ = &g.counter("active_lane_instructions", "active-lane instructions issued (guarded or not)");
   active_cycles_ = &g.counter("active_cycles", "cycles with at least one resident block");
   blocks_done_ = &g.counter("blocks", "thread blocks retired");
+  if (p_.regfile_banks) {
+    bank_bits_.assign(p_.regfile_banks, 0);
+    for (size_t g = 0; g < size_t(CollectorGroup::Count); ++g) collector_free_[g].assign(p_.collectors[g], 0);
+    StatGroup oc(stats, inst + ".collector", "collector");
+    oc_reads_ = &oc.counter("reads", "register reads by the operand collector (one per distinct source register)");
+    oc_conflicts_ = &oc.counter("bank_conflict_cycles", "read cycles lost waiting for a busy register-file bank");
+  }
   StatGroup ls(stats, inst + ".ldst", "ldst");
   mem_requests_ = &ls.counter("requests", "memory requests sent (one per distinct line)");
   mem_responses_ = &ls.counter("responses", "memory responses received");
@@ -296,6 +303,9 @@ uint64_t Sm::cycle_step(uint64_t cycle) {
   for (auto& units : unit_busy_)
     for (uint64_t b : units)
       if (b > cycle_) next = std::min(next, b);
+  for (auto& cus : collector_free_)  // an instruction may issue the cycle before its collector unit frees
+    for (uint64_t f : cus)
+      if (f > cycle_ + 1) next = std::min(next, f - 1);
   return next == UINT64_MAX ? kNever : next;  // kNever: waiting on memory
 }
 
@@ -418,17 +428,78 @@ Stall Sm::check(WarpScheduler& s, WarpSlot& w, const Instr*& in, uint32_t& unit)
   if (exits_at_decode(*in)) return Stall::Issued;  // needs no functional unit
   const OpClass cls = op_class_of(*in);
   if (cls == OpClass::Mem && gq_.size() >= p_.ldst_queue) return Stall::Structural;  // requests still waiting to leave
-  const auto& units = unit_busy_[size_t(unit_of_class(cls))];
-  for (uint32_t u = 0; u < units.size(); ++u)
-    if (units[u] <= cycle_) {
-      unit = u;
-      // A mechanism's issue gate: else retry next cycle.
-      if (cls == OpClass::Mem)
-        for (auto& m : mechs_)
-          if (m->active() && !m->may_issue_memory(f, *in)) return Stall::Other;
-      return Stall::Issued;
-    }
-  return Stall::Structural;
+  const UnitKind kind = unit_of_class(cls);
+  // With an operand collector, issue needs a free collector unit (the functional
+  // unit is taken at dispatch); without, a free functional unit.
+  bool free = false;
+  if (p_.regfile_banks) {
+    free = collector_free(collector_group_of(kind));
+  } else {
+    const auto& units = unit_busy_[size_t(kind)];
+    for (uint32_t u = 0; u < units.size() && !free; ++u)
+      if (units[u] <= cycle_) { unit = u; free = true; }
+  }
+  if (!free) return Stall::Structural;
+  // A mechanism's issue gate: else retry next cycle.
+  if (cls == OpClass::Mem)
+    for (auto& m : mechs_)
+      if (m->active() && !m->may_issue_memory(f, *in)) return Stall::Other;
+  return Stall::Issued;
+}
+
+// ---------------------------------------------------------------- operand collector
+
+// A collector unit is allocated the cycle after issue: one free by then.
+bool Sm::collector_free(CollectorGroup g) const {
+  for (uint64_t f : collector_free_[size_t(g)])
+    if (f <= cycle_ + 1) return true;
+  return false;
+}
+
+// One read of `bank` at the earliest cycle from `earliest` on that no earlier
+// instruction holds (banks serve reads in issue order, one per cycle).
+uint64_t Sm::reserve_bank_read(uint32_t bank, uint64_t earliest) {
+  if (cycle_ > bank_base_) {
+    const uint64_t shift = cycle_ - bank_base_;
+    for (uint64_t& b : bank_bits_) b = shift >= 64 ? 0 : b >> shift;
+    bank_base_ = cycle_;
+  }
+  const uint64_t off = earliest - bank_base_;
+  if (off >= 64) return earliest;  // beyond the booking window: never reached by reads issued a few cycles apart
+  const uint64_t open = ~bank_bits_[bank] & (~uint64_t(0) << off);
+  if (!open) return bank_base_ + 64;
+  const unsigned c = unsigned(__builtin_ctzll(open));
+  bank_bits_[bank] |= uint64_t(1) << c;
+  return bank_base_ + c;
+}
+
+// The instruction issued this cycle (t) waits in the issue-to-collector
+// register and takes a collector unit of its group at t + 1, which asks the
+// banks; each distinct source register is read from bank (register + warp
+// slot) mod banks from t + 2 on; the cycle after its last read it is
+// dispatched to the collector-to-unit register, freeing the collector unit,
+// and its functional unit takes it the cycle after, or when one of its kind is
+// free (the collector unit is held until the register ahead of it empties).
+// Returns the cycle the functional unit takes it.
+uint64_t Sm::collect_operands(const WarpSlot& w, const Instr& in, UnitKind kind, uint64_t occupancy) {
+  uint64_t last = cycle_ + 1;
+  for (unsigned i = 0; i < in.nreads; ++i) {
+    const uint32_t r = in.reads[i];
+    bool again = false;
+    for (unsigned j = 0; j < i && !again; ++j) again = in.reads[j] == r;
+    if (again) continue;
+    const uint64_t c = reserve_bank_read((r + w.slot) % p_.regfile_banks, cycle_ + 2);
+    *oc_conflicts_ += c - (cycle_ + 2);
+    ++*oc_reads_;
+    last = std::max(last, c);
+  }
+  auto& units = unit_busy_[size_t(kind)];
+  const size_t u = size_t(std::min_element(units.begin(), units.end()) - units.begin());
+  const uint64_t start = std::max(last + 2, units[u]);
+  units[u] = start + occupancy;
+  for (uint64_t& f : collector_free_[size_t(collector_group_of(kind))])
+    if (f <= cycle_ + 1) { f = start - 1; break; }
+  return start;
 }
 
 void Sm::execute(WarpSlot& w, const Instr& in, uint32_t unit, bool on_unit) {
@@ -437,7 +508,12 @@ void Sm::execute(WarpSlot& w, const Instr& in, uint32_t unit, bool on_unit) {
   const UnitKind kind = unit_of_class(cls);
   const uint32_t groups = lane_groups(p_.units[size_t(kind)].lanes);
   const OpClassParams& op = p_.ops[size_t(cls)];
-  if (on_unit) unit_busy_[size_t(kind)][unit] = cycle_ + uint64_t(groups) * op.ii;
+  // the cycle the functional unit takes it: now, or after the operand collector
+  uint64_t start = cycle_;
+  if (on_unit) {
+    if (p_.regfile_banks) start = collect_operands(w, in, kind, uint64_t(groups) * op.ii);
+    else unit_busy_[size_t(kind)][unit] = cycle_ + uint64_t(groups) * op.ii;
+  }
   const uint32_t pc_before = f.pc();
   const uint32_t active = f.active_mask();
   f.addr_mask = 0;
@@ -455,11 +531,11 @@ void Sm::execute(WarpSlot& w, const Instr& in, uint32_t unit, bool on_unit) {
   else { ++w.ibuf_pc; --w.ibuf_count; }
   if (w.ibuf_count == 0 && !f.done) set_needs_fetch(w, true);
   if (in.is_mem && f.addr_mask) {
-    send_memory(w, in, cycle_ + (op.latency - 1) + (groups - 1));
+    send_memory(w, in, start + (op.latency - 1) + (groups - 1));
   } else if (in.nwrites) {
     for (unsigned i = 0; i < in.nwrites; ++i) ++w.pending[in.writes[i]];
     ++w.inflight;
-    completions_.push(Completion{cycle_ + op.latency + groups - 1, seq_++, w.slot, &in, false});
+    completions_.push(Completion{start + op.latency + groups - 1, seq_++, w.slot, &in, false});
   }
   // Progress, for the run's watchdog: a write to memory, a barrier arrival or an exit.
   if (st == StepStatus::Exited || in.op == Op::Bar || in.op == Op::BarArrive || in.op == Op::BarRed ||

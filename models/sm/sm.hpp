@@ -150,6 +150,10 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   Stall check(WarpScheduler& s, WarpSlot& w, const Instr*& in, uint32_t& unit);
   // Execute at issue; `on_unit` is false for an exit retired at decode (no unit, no issue slot).
   void execute(WarpSlot& w, const Instr& in, uint32_t unit, bool on_unit);
+  // Operand collector (sm.regfile_banks > 0)
+  bool collector_free(CollectorGroup g) const;
+  uint64_t reserve_bank_read(uint32_t bank, uint64_t earliest);
+  uint64_t collect_operands(const WarpSlot& w, const Instr& in, UnitKind kind, uint64_t occupancy);
   bool exits_at_decode(const Instr& in) const { return p_.exit_at_decode && in.op == Op::Exit; }
   // LD/ST unit (ldst_unit.cpp)
   void send_memory(WarpSlot& w, const Instr& in, uint64_t agen_done);
@@ -194,6 +198,12 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   void install_block(std::unique_ptr<Block> b, const BlockUsage& u);
   BlockUsage used_;
   std::array<std::vector<uint64_t>, size_t(UnitKind::Count)> unit_busy_;
+  // operand collector: per bank, the read cycles booked from bank_base_ on (bit i = bank_base_ + i);
+  // per group, the cycle each collector unit is free again
+  std::vector<uint64_t> bank_bits_;
+  uint64_t bank_base_ = 0;
+  std::array<std::vector<uint64_t>, size_t(CollectorGroup::Count)> collector_free_;
+  Counter *oc_reads_ = nullptr, *oc_conflicts_ = nullptr;
   std::priority_queue<Completion, std::vector<Completion>, std::greater<Completion>> completions_;
   std::deque<MemOp> memops_;  // stable addresses: in-flight shared requests point at their lanes
   std::vector<uint32_t> free_memops_;

@@ -51,6 +51,14 @@ UnitKind unit_of_class(OpClass c) {
   }
 }
 
+CollectorGroup collector_group_of(UnitKind k) {
+  switch (k) {
+    case UnitKind::SFU: case UnitKind::DP: return CollectorGroup::Sfu;
+    case UnitKind::LDST: return CollectorGroup::Mem;
+    default: return CollectorGroup::Sp;
+  }
+}
+
 void SmParams::declare(ParamTable& t) {
   t.int_param("sm.max_threads", 1536, 32, 65536, "resident threads per SM (occupancy limit)");
   t.int_param("sm.max_warps", 48, 1, 2048, "resident warps per SM (occupancy limit)");
@@ -100,6 +108,13 @@ void SmParams::declare(ParamTable& t) {
     t.int_param(p + ".ii", o.ii, 1, 1000, std::string("initiation interval of ") + o.what + " (cycles per lane group)");
   }
   t.int_param("sm.writeback_ports", 0, 0, 64, "register-file writes per cycle, shared by ALU results and returning loads (0 = unlimited)");
+  t.int_param("sm.regfile_banks", 0, 0, 64,
+              "register-file banks behind an operand collector: an issued instruction takes a collector unit, reads "
+              "each source register from bank (register + warp slot) mod banks, one read per bank per cycle, and "
+              "goes to its unit the cycle after its last read (0 = no collector: operands read at issue)");
+  t.int_param("sm.collectors.sp", 6, 1, 64, "operand collector units for SP, INT and branch instructions (with sm.regfile_banks)");
+  t.int_param("sm.collectors.sfu", 8, 1, 64, "operand collector units for SFU and DP instructions (with sm.regfile_banks)");
+  t.int_param("sm.collectors.mem", 2, 1, 64, "operand collector units for memory instructions (with sm.regfile_banks)");
   t.int_param("sm.mem_line", 128, 32, 4096, "bytes of a cache line: global and local accesses coalesce per line");
   t.enum_param("sm.coalesce", "line", {"line", "sector"},
                "coalescing: one request per line with a sector mask (Fermi, L1-cached) or one per 32-byte sector (Kepler global loads)");
@@ -147,6 +162,10 @@ SmParams SmParams::from(const Config& c) {
     p.ops[k].ii = uint32_t(c.get_int(pre + ".ii"));
   }
   p.writeback_ports = uint32_t(c.get_int("sm.writeback_ports"));
+  p.regfile_banks = uint32_t(c.get_int("sm.regfile_banks"));
+  p.collectors[size_t(CollectorGroup::Sp)] = uint32_t(c.get_int("sm.collectors.sp"));
+  p.collectors[size_t(CollectorGroup::Sfu)] = uint32_t(c.get_int("sm.collectors.sfu"));
+  p.collectors[size_t(CollectorGroup::Mem)] = uint32_t(c.get_int("sm.collectors.mem"));
   p.mem_line = uint32_t(c.get_int("sm.mem_line"));
   p.coalesce_sectors = c.get_string("sm.coalesce") == "sector";
   p.ldst_queue = uint32_t(c.get_int("sm.ldst_queue"));

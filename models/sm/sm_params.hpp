@@ -22,6 +22,11 @@ enum class UnitKind : uint8_t { SP, INT, SFU, DP, LDST, BRANCH, Count };
 const char* unit_kind_name(UnitKind k);
 UnitKind unit_of_class(OpClass c);
 
+// Operand collector groups: the collector units an instruction may take, by
+// the kind of unit it goes to (GPGPU-Sim's SP, SFU and MEM collector sets).
+enum class CollectorGroup : uint8_t { Sp, Sfu, Mem, Count };
+CollectorGroup collector_group_of(UnitKind k);
+
 struct UnitParams { uint32_t count = 1, lanes = 32; };
 struct OpClassParams { uint32_t latency = 1, ii = 1; };
 
@@ -44,6 +49,8 @@ struct SmParams {
   std::array<UnitParams, size_t(UnitKind::Count)> units{};
   std::array<OpClassParams, size_t(OpClass::Count)> ops{};
   uint32_t writeback_ports = 0;  // 0 = unlimited
+  uint32_t regfile_banks = 0;    // 0 = no operand collector
+  std::array<uint32_t, size_t(CollectorGroup::Count)> collectors{{6, 8, 2}};
   uint32_t mem_line = 128;         // global/local accesses coalesce per line
   bool coalesce_sectors = false;   // one request per 32-byte sector instead of per line
   uint32_t ldst_queue = 32;

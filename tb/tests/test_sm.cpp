@@ -708,3 +708,84 @@ TEST_CASE("platform: with l2.preload_copies a host-to-device copy leaves every c
   CHECK(rig.counter("l2.preloaded_sectors") == double(sectors));
   CHECK(back == data);
 }
+
+namespace {
+// One warp: chain A of K adds reading %r1 and %r2, then chain B of K adds
+// reading %r1 and %r3, with %clock read between them (%r1 .. %r3 declared in
+// order, so in consecutive register slots).
+std::string collector_chains_kernel(int k) {
+  std::ostringstream os;
+  os << ".visible .entry occ(.param .u64 out)\n{\n .reg .b32 %r<16>;\n .reg .b64 %rd<4>;\n"
+     << " mov.u32 %r1, %tid.x;\n mov.u32 %r2, 3;\n mov.u32 %r3, 5;\n mov.u32 %r10, %clock;\n";
+  for (int i = 0; i < k; ++i) os << " add.s32 %r1, %r1, %r2;\n";
+  os << " mov.u32 %r11, %clock;\n";
+  for (int i = 0; i < k; ++i) os << " add.s32 %r1, %r1, %r3;\n";
+  os << " mov.u32 %r12, %clock;\n ld.param.u64 %rd1, [out];\n cvta.to.global.u64 %rd2, %rd1;\n"
+     << " st.global.u32 [%rd2], %r10;\n st.global.u32 [%rd2+4], %r11;\n st.global.u32 [%rd2+8], %r12;\n"
+     << " st.global.u32 [%rd2+12], %r1;\n ret;\n}\n";
+  return os.str();
+}
+}  // namespace
+
+TEST_CASE("sm: a register-bank conflict in the operand collector costs its cycle") {
+  // Two banks: %r1 and %r2 sit in different banks, %r1 and %r3 in the same one.
+  // A dependent add issued at t reads its operands from t + 2 (one read per bank
+  // per cycle), goes to its unit 2 cycles after its last read and completes L
+  // later: the chain's period is L + 4, and L + 5 when both operands share a bank.
+  const uint32_t L = 4, K = 8;
+  auto sets = simple_sm(L);
+  sets.push_back({"sm.regfile_banks", "2"});
+  Rig rig(sets);
+  rig.dev->load_ptx(std::string(kHeader) + collector_chains_kernel(int(K)), "occ.ptx");
+  // the slots the loader gave the registers: bank = (slot + warp slot) mod 2
+  const KernelInfo* k = rig.dev->driver().find_kernel("occ");
+  REQUIRE(k);
+  std::vector<const Instr*> adds;
+  for (const Instr& in : k->prog)
+    if (in.op == Op::Add) adds.push_back(&in);
+  REQUIRE(adds.size() == 2 * K);
+  auto conflict = [](const Instr& in) {
+    REQUIRE(in.nreads == 2);
+    return (in.reads[0] + in.reads[1]) % 2 == 0;  // same parity: same bank
+  };
+  REQUIRE(!conflict(*adds.front()));  // chain A
+  REQUIRE(conflict(*adds.back()));    // chain B
+  DevPtr out = rig.dev->malloc(16);
+  rig.launch("occ", Dim3(1), Dim3(32), {arg(out)});
+  const auto v = rig.dev->download<uint32_t>(out, 4);
+  CHECK(v[3] - K * (3 + 5) < 32);  // some lane's tid + K x 3 + K x 5: the chains ran
+  // chain B's first add waits for A's last (period L + 4), then K - 1 periods of L + 5
+  CHECK(v[2] - v[1] == (L + 4) + (K - 1) * (L + 5));
+  // chain B conflicts K times; the stores, which read two registers, may add their own
+  CHECK(rig.counter("collector.bank_conflict_cycles") >= K);
+  CHECK(rig.counter("collector.reads") >= 4 * K);
+}
+
+TEST_CASE("sm: an instruction holds its collector unit until its functional unit takes it") {
+  // One SP-group collector unit: independent adds (one register read each) issue
+  // every 2 cycles (issue t, collector unit at t + 1, read t + 2, dispatched at
+  // t + 3, when the next instruction, issued at t + 2, takes the collector unit).
+  const uint32_t K = 8;
+  auto sets = simple_sm(4);
+  sets.push_back({"sm.regfile_banks", "16"});
+  sets.push_back({"sm.collectors.sp", "1"});
+  Rig rig(sets);
+  std::ostringstream os;
+  os << kHeader << ".visible .entry ind(.param .u64 out)\n{\n .reg .b32 %r<" << K + 8 << ">;\n .reg .b64 %rd<4>;\n"
+     << " mov.u32 %r1, %tid.x;\n add.s32 %r2, %r1, 1;\n mov.u32 %r3, %clock;\n";
+  for (uint32_t i = 0; i < K; ++i) os << " add.s32 %r" << i + 6 << ", %r1, " << i << ";\n";
+  os << " mov.u32 %r4, %clock;\n ld.param.u64 %rd1, [out];\n cvta.to.global.u64 %rd2, %rd1;\n"
+     << " st.global.u32 [%rd2], %r3;\n st.global.u32 [%rd2+4], %r4;\n st.global.u32 [%rd2+8], %r" << K + 5 << ";\n ret;\n}\n";
+  rig.dev->load_ptx(os.str(), "ind.ptx");
+  // the first %clock read holds the collector unit 1 issue cycle, or 2 if the loader gives %clock a register slot
+  const KernelInfo* k = rig.dev->driver().find_kernel("ind");
+  REQUIRE(k);
+  REQUIRE(k->prog.size() > 3);
+  const uint32_t hold = k->prog[2].nreads ? 2 : 1;  // mov %r3, %clock
+  DevPtr out = rig.dev->malloc(12);
+  rig.launch("ind", Dim3(1), Dim3(32), {arg(out)});
+  const auto v = rig.dev->download<uint32_t>(out, 3);
+  CHECK(v[2] - (K - 1) < 32);  // some lane's tid + K - 1
+  CHECK(v[1] - v[0] == hold + 2 * K);
+  CHECK(rig.counter("sched.structural") > 0);
+}
