@@ -153,6 +153,12 @@ class TestExpansion(SweepTestCase):
                          "did you mean 'vecadd'"),
             "size": ("name: x\nbaseline: A\nlabels: [{name: A, config: gtx480}]\n"
                      "workloads: [{name: vecadd, size: huge}]\n", "size 'huge'"),
+            "twice": ("name: x\nbaseline: A\nlabels: [{name: A, config: gtx480}]\nworkloads: [vecadd]\nname: y\n",
+                      "twice.yaml:5: key 'name' is given twice (first at line 1)"),
+            "nested": ("name: x\nbaseline: A\nlabels:\n  - {name: A, config: gtx480, config: kepler_k20x}\n"
+                       "workloads: [vecadd]\n", "nested.yaml:4: key 'config' is given twice"),
+            "second": ("name: x\nbaseline: A\nlabels: [{name: A, config: gtx480}]\nworkloads: [vecadd]\n---\nname: y\n",
+                       "second.yaml:5: a second YAML document"),
         }
         for what, (text, message) in cases.items():
             with self.subTest(what):
