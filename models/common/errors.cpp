@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <fstream>
+#include <sstream>
 
 namespace warptlm {
 
@@ -87,6 +89,14 @@ std::string closest_match(const std::string& word, const std::vector<std::string
     }
   }
   return best;
+}
+
+std::string read_input_file(const std::string& path, const std::string& what) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw InputError(Place{path, 0, ""}, "cannot read " + what);
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
 }
 
 }  // namespace warptlm

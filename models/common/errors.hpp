@@ -43,4 +43,8 @@ class RunStopped : public RunError {
 // used for "did you mean" suggestions.
 std::string closest_match(const std::string& word, const std::vector<std::string>& candidates);
 
+// The whole of an input file, as bytes; InputError naming `path` and `what`
+// ("cannot read <what>") when it cannot be opened.
+std::string read_input_file(const std::string& path, const std::string& what);
+
 }  // namespace warptlm

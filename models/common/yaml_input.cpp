@@ -54,7 +54,8 @@ YAML::Node load_yaml_document(const std::string& text, const std::string& origin
     std::istringstream in(text);
     YAML::Parser parser(in);
     DocumentStarts docs;
-    for (int i = 0; i < 3 && parser.HandleNextDocument(docs);) ++i;
+    while (docs.starts.size() < 3 && parser.HandleNextDocument(docs)) {
+    }
     if (docs.starts.size() == 3 && docs.starts[2].pos == docs.starts[1].pos)
       throw syntax_error(docs.starts[1], "unexpected character at column " + std::to_string(docs.starts[1].column + 1));
     if (docs.starts.size() > 1)

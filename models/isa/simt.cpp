@@ -201,9 +201,9 @@ StepStatus step(Warp& w, const LaunchState& L) {
   } catch (const MemFault& f) {
     throw RunError(fault_message(w, in, f));
   }
-  ++w.warp_insts;
-  w.thread_insts += unsigned(__builtin_popcount(exec));  // lanes whose guard is true (GPGPU-Sim's count)
-  w.lane_insts += unsigned(__builtin_popcount(active));
+  ++w.insts.warp;
+  w.insts.thread += unsigned(__builtin_popcount(exec));
+  w.insts.lane += unsigned(__builtin_popcount(active));
   if (!in.is_control) ++w.stack.back().pc;
   while (!w.stack.empty()) {
     const SimtEntry& t = w.stack.back();

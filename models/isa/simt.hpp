@@ -24,6 +24,18 @@ struct SimtEntry {
 struct LaunchState;
 class Block;
 
+// Instructions executed: warp instructions, thread instructions (lanes whose
+// guard predicate was true: GPGPU-Sim's detailed-mode count, the seed papers'
+// IPC) and active-lane instructions (every lane of the active mask, guard or not).
+struct InstructionCounts {
+  uint64_t warp = 0, thread = 0, lane = 0;
+  InstructionCounts& operator+=(const InstructionCounts& o) {
+    warp += o.warp, thread += o.thread, lane += o.lane;
+    return *this;
+  }
+  InstructionCounts operator-(const InstructionCounts& o) const { return {warp - o.warp, thread - o.thread, lane - o.lane}; }
+};
+
 class Warp {
  public:
   Warp(const KernelInfo& k, Block& b, uint32_t warp_in_block, uint32_t lanes_valid);
@@ -50,10 +62,7 @@ class Warp {
   uint8_t addr_bytes = 0;
   Space addr_space = Space::Generic;
 
-  // Instructions this warp executed: warp instructions, thread instructions
-  // (lanes whose guard predicate was true) and active-lane instructions
-  // (every lane of the active mask, guard or not).
-  uint64_t warp_insts = 0, thread_insts = 0, lane_insts = 0;
+  InstructionCounts insts;  // what this warp executed
 
   uint32_t pc() const { return stack.empty() ? kNoPc : stack.back().pc; }
   uint32_t active_mask() const { return stack.empty() ? 0 : stack.back().mask; }

@@ -82,8 +82,9 @@ uint32_t L2Slice::set_index(uint64_t addr) const {
 bool L2Slice::holds(uint64_t addr) const { return find_way(set_index(addr), addr / p_.line) >= 0; }
 
 bool L2Slice::valid(uint64_t addr) const {
-  const int32_t w = find_way(set_index(addr), addr / p_.line);
-  return w >= 0 && (lines_[size_t(set_index(addr)) * p_.ways + uint32_t(w)].valid >> ((addr % p_.line) / p_.sector) & 1u);
+  const uint32_t set = set_index(addr);
+  const int32_t w = find_way(set, addr / p_.line);
+  return w >= 0 && (lines_[size_t(set) * p_.ways + uint32_t(w)].valid & sectors_covering(addr, 1));
 }
 
 int32_t L2Slice::find_way(uint32_t set, uint64_t line_no) const {
@@ -109,16 +110,21 @@ void L2Slice::touch(Line& l, bool allocate) {
   if (allocate || p_.replacement == L2Replacement::Lru) l.stamp = ++stamp_;
 }
 
+// The sectors of addr's line that the bytes [addr, addr + bytes) cover (at
+// least one byte, at most to the end of the line).
+uint32_t L2Slice::sectors_covering(uint64_t addr, uint64_t bytes) const {
+  const uint64_t off = addr % p_.line;
+  const uint64_t last = std::min<uint64_t>(p_.line - 1, off + std::max<uint64_t>(1, bytes) - 1);
+  uint32_t m = 0;
+  for (uint64_t s = off / p_.sector; s <= last / p_.sector; ++s) m |= 1u << s;
+  return m;
+}
+
 // A request's sectors: its sector mask, or the sectors its bytes cover.
 uint32_t L2Slice::sectors_of(const tlm::tlm_generic_payload& p) const {
   const GpuExtension* e = p.get_extension<GpuExtension>();
   if (e && e->sector_mask) return e->sector_mask & all_sectors_;
-  const uint64_t off = p.get_address() % p_.line;
-  const uint64_t len = std::max<uint64_t>(1, p.get_data_length());
-  const uint64_t last = std::min<uint64_t>(p_.line - 1, off + len - 1);
-  uint32_t m = 0;
-  for (uint64_t s = off / p_.sector; s <= last / p_.sector; ++s) m |= 1u << s;
-  return m;
+  return sectors_covering(p.get_address(), p.get_data_length());
 }
 
 // Write-back: a dirty victim goes to DRAM through the miss queue.
@@ -238,22 +244,20 @@ bool L2Slice::preload(uint64_t addr, uint64_t bytes) {
   bool changed = false;
   const uint64_t end = addr + bytes;
   for (uint64_t line_no = addr / p_.line; line_no * p_.line < end; ++line_no) {
-    const uint64_t lo = std::max(addr, line_no * p_.line), hi = std::min(end, (line_no + 1) * p_.line);
-    uint32_t sectors = 0;
-    for (uint64_t s = (lo % p_.line) / p_.sector; s <= ((hi - 1) % p_.line) / p_.sector; ++s) sectors |= 1u << s;
-    const uint32_t set = set_index(line_no * p_.line);
-    int32_t way = find_way(set, line_no);
-    if (way < 0) {
-      way = choose_victim(set);
-      if (way < 0) continue;  // every way waits for a fill
-      Line& v = lines_[size_t(set) * p_.ways + uint32_t(way)];
-      if (v.allocated && v.dirty) ++*preload_dropped_;
-      v = Line{};
-      v.allocated = true;
-      v.tag = line_no;
-      touch(v, true);
-    }
+    const uint64_t lo = std::max(addr, line_no * p_.line);
+    const uint32_t sectors = sectors_covering(lo, end - lo);
+    const uint32_t set = set_index(lo);
+    const int32_t hit = find_way(set, line_no);
+    const int32_t way = hit >= 0 ? hit : choose_victim(set);
+    if (way < 0) continue;  // every way waits for a fill
     Line& l = lines_[size_t(set) * p_.ways + uint32_t(way)];
+    if (hit < 0) {  // allocate, dropping the victim
+      if (l.allocated && l.dirty) ++*preload_dropped_;
+      l = Line{};
+      l.allocated = true;
+      l.tag = line_no;
+      touch(l, true);
+    }
     if (l.mshr >= 0) continue;
     l.valid |= sectors;
     l.dirty &= ~sectors;

@@ -130,6 +130,7 @@ class L2Slice : public sc_core::sc_module {
   void send_response(uint64_t now);
   void touch(Line& l, bool allocate);
   uint32_t sectors_of(const tlm::tlm_generic_payload& p) const;
+  uint32_t sectors_covering(uint64_t addr, uint64_t bytes) const;
   void wake_at(uint64_t cycle) { wake_at_edge(wake_, period_, cycle); }
   void resources_freed(uint64_t now);
 

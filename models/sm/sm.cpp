@@ -233,7 +233,7 @@ void Sm::retire_block(Block* b) {
   used_.threads -= it->usage.threads;
   used_.registers -= it->usage.registers;
   used_.shared -= it->usage.shared;
-  for (auto& w : it->block->warps) { done_warp_insts_ += w.warp_insts; done_thread_insts_ += w.thread_insts; done_lane_insts_ += w.lane_insts; }
+  for (auto& w : it->block->warps) retired_ += w.insts;
   for (auto& m : mechs_)
     if (m->active()) m->block_retired(b);
   blocks_.erase(it);
@@ -433,7 +433,7 @@ Stall Sm::check(WarpScheduler& s, WarpSlot& w, const Instr*& in, uint32_t& unit)
   // unit is taken at dispatch); without, a free functional unit.
   bool free = false;
   if (p_.regfile_banks) {
-    free = collector_free(collector_group_of(kind));
+    free = free_collector(collector_group_of(kind)) != nullptr;
   } else {
     const auto& units = unit_busy_[size_t(kind)];
     for (uint32_t u = 0; u < units.size() && !free; ++u)
@@ -449,21 +449,18 @@ Stall Sm::check(WarpScheduler& s, WarpSlot& w, const Instr*& in, uint32_t& unit)
 
 // ---------------------------------------------------------------- operand collector
 
-// A collector unit is allocated the cycle after issue: one free by then.
-bool Sm::collector_free(CollectorGroup g) const {
-  for (uint64_t f : collector_free_[size_t(g)])
-    if (f <= cycle_ + 1) return true;
-  return false;
+// A collector unit is allocated the cycle after issue: the first one free by
+// then (its entry holds the cycle it frees), or null.
+uint64_t* Sm::free_collector(CollectorGroup g) {
+  for (uint64_t& f : collector_free_[size_t(g)])
+    if (f <= cycle_ + 1) return &f;
+  return nullptr;
 }
 
 // One read of `bank` at the earliest cycle from `earliest` on that no earlier
-// instruction holds (banks serve reads in issue order, one per cycle).
+// instruction holds (banks serve reads in issue order, one per cycle). The
+// booking window starts at this cycle (collect_operands moved it here).
 uint64_t Sm::reserve_bank_read(uint32_t bank, uint64_t earliest) {
-  if (cycle_ > bank_base_) {
-    const uint64_t shift = cycle_ - bank_base_;
-    for (uint64_t& b : bank_bits_) b = shift >= 64 ? 0 : b >> shift;
-    bank_base_ = cycle_;
-  }
   const uint64_t off = earliest - bank_base_;
   if (off >= 64) return earliest;  // beyond the booking window: never reached by reads issued a few cycles apart
   const uint64_t open = ~bank_bits_[bank] & (~uint64_t(0) << off);
@@ -482,6 +479,11 @@ uint64_t Sm::reserve_bank_read(uint32_t bank, uint64_t earliest) {
 // free (the collector unit is held until the register ahead of it empties).
 // Returns the cycle the functional unit takes it.
 uint64_t Sm::collect_operands(const WarpSlot& w, const Instr& in, UnitKind kind, uint64_t occupancy) {
+  if (cycle_ > bank_base_) {  // slide the booking window to this cycle
+    const uint64_t shift = cycle_ - bank_base_;
+    for (uint64_t& b : bank_bits_) b = shift >= 64 ? 0 : b >> shift;
+    bank_base_ = cycle_;
+  }
   uint64_t last = cycle_ + 1;
   for (unsigned i = 0; i < in.nreads; ++i) {
     const uint32_t r = in.reads[i];
@@ -497,8 +499,7 @@ uint64_t Sm::collect_operands(const WarpSlot& w, const Instr& in, UnitKind kind,
   const size_t u = size_t(std::min_element(units.begin(), units.end()) - units.begin());
   const uint64_t start = std::max(last + 2, units[u]);
   units[u] = start + occupancy;
-  for (uint64_t& f : collector_free_[size_t(collector_group_of(kind))])
-    if (f <= cycle_ + 1) { f = start - 1; break; }
+  *free_collector(collector_group_of(kind)) = start - 1;  // check() found one free
   return start;
 }
 
@@ -521,11 +522,11 @@ void Sm::execute(WarpSlot& w, const Instr& in, uint32_t unit, bool on_unit) {
   for (auto& m : mechs_)
     if (m->active()) m->at_issue(f, in, active);
   if (on_issue) on_issue(cycle_, w.block->linear_id, f.index, in.pc);
-  const uint64_t threads_before = f.thread_insts;
+  const InstructionCounts before = f.insts;
   const StepStatus st = step(f, *launch_);  // execute at issue: registers and memory change now
   ++*warp_insts_;
-  *thread_insts_ += f.thread_insts - threads_before;
-  *lane_insts_ += unsigned(__builtin_popcount(active));
+  *thread_insts_ += f.insts.thread - before.thread;
+  *lane_insts_ += f.insts.lane - before.lane;
   // The buffer holds sequential instructions; a redirect flushes it.
   if (f.done || f.pc() != pc_before + 1) w.ibuf_count = 0;
   else { ++w.ibuf_pc; --w.ibuf_count; }

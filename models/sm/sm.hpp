@@ -81,7 +81,7 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   void add_mechanism(std::unique_ptr<SmMechanism> m);
   SmMechanism* mechanism(const std::string& name);
   // Instructions of the warps of retired blocks (the functional warps' own counts).
-  uint64_t retired_warp_instructions() const { return done_warp_insts_; }
+  const InstructionCounts& retired_instructions() const { return retired_; }
   // Warp instructions issued so far (all blocks, retired or not).
   uint64_t issued_warp_instructions() const { return warp_insts_->value; }
   // Events that show the SM's warps are getting somewhere (exits, memory writes, barrier arrivals).
@@ -90,8 +90,6 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   // request, a mechanism's issue gate), with the PTX line at its PC. `spinning`: the
   // watchdog saw no progress, so a warp at no barrier is looping (and says what it waits on now).
   void describe_warps(std::ostream& os, bool spinning) const;
-  uint64_t retired_thread_instructions() const { return done_thread_insts_; }
-  uint64_t retired_lane_instructions() const { return done_lane_insts_; }
   // The launch in flight; `clock` receives the current cycle for %clock.
   void set_launch(const LaunchState* L, uint64_t* clock) { launch_ = L; clock_out_ = clock; }
 
@@ -151,7 +149,7 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   // Execute at issue; `on_unit` is false for an exit retired at decode (no unit, no issue slot).
   void execute(WarpSlot& w, const Instr& in, uint32_t unit, bool on_unit);
   // Operand collector (sm.regfile_banks > 0)
-  bool collector_free(CollectorGroup g) const;
+  uint64_t* free_collector(CollectorGroup g);
   uint64_t reserve_bank_read(uint32_t bank, uint64_t earliest);
   uint64_t collect_operands(const WarpSlot& w, const Instr& in, UnitKind kind, uint64_t occupancy);
   bool exits_at_decode(const Instr& in) const { return p_.exit_at_decode && in.op == Op::Exit; }
@@ -243,7 +241,7 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   // stats
   Counter *warp_insts_, *thread_insts_, *lane_insts_, *active_cycles_, *mem_requests_, *mem_responses_, *blocks_done_;
   Counter *icache_hits_ = nullptr, *icache_misses_ = nullptr, *ccache_hits_ = nullptr, *ccache_misses_ = nullptr;
-  uint64_t done_warp_insts_ = 0, done_thread_insts_ = 0, done_lane_insts_ = 0;
+  InstructionCounts retired_;  // by the blocks retired so far
   uint64_t progress_ = 0;
   std::vector<std::array<Counter*, size_t(Stall::Count)>> stall_;
 };

@@ -31,6 +31,7 @@
 #include "gpu/host_interface.hpp"
 #include "isa/memory.hpp"
 #include "isa/module.hpp"
+#include "isa/simt.hpp"
 
 namespace warptlm {
 
@@ -210,7 +211,8 @@ class GpuPlatform : public sc_core::sc_module {
   uint64_t launch_start_cycle_ = 0;  // core cycle the launch started
   uint64_t cycles_before_ = 0;       // core cycles of the launches before it
   uint64_t blocks_before_ = 0;       // blocks retired by the launches before it
-  uint64_t issued_before_ = 0, retired_warp_before_ = 0, retired_thread_before_ = 0, retired_lane_before_ = 0;
+  uint64_t issued_before_ = 0;        // warp instructions issued before the launch
+  InstructionCounts retired_before_;  // instructions of the blocks retired before the launch
   uint64_t blocks_ = 0;
   StatsRegistry::Snapshot counters_before_;
   double wall_start_ = 0;

@@ -22,6 +22,11 @@ namespace warptlm {
 
 namespace {
 double wall_now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+void add_instructions(LaunchResult& r, const InstructionCounts& c) {
+  r.warp_instructions += c.warp;
+  r.thread_instructions += c.thread;
+  r.lane_instructions += c.lane;
+}
 }  // namespace
 
 // Checks the launch against the GPU's limits and the kernel's parameters, then
@@ -150,11 +155,7 @@ uint64_t GpuPlatform::run_functional(const KernelInfo& k, LaunchState& L, uint64
     if (r.warp_instructions >= budget) return id;
     Block b(k, L, uint32_t(id), uint32_t(id % p_.num_sms));
     run_block_functional(b, L);
-    for (auto& w : b.warps) {
-      r.warp_instructions += w.warp_insts;
-      r.thread_instructions += w.thread_insts;
-      r.lane_instructions += w.lane_insts;
-    }
+    for (auto& w : b.warps) add_instructions(r, w.insts);
   }
   return blocks;
 }
@@ -180,11 +181,10 @@ void GpuPlatform::start_timing(const KernelInfo& k, LaunchState& L, uint64_t fir
   const LaunchPlanRequest plan{k, *usage_, sm0.params(), p_.num_sms};
   for (auto& m : mechanisms_)
     if (const KernelInfo* v = m->plan_launch(plan)) L.kernel = v;
-  retired_warp_before_ = retired_thread_before_ = retired_lane_before_ = issued_before_ = 0;
+  retired_before_ = InstructionCounts{};
+  issued_before_ = 0;
   for (auto& s : sms) {
-    retired_warp_before_ += s->retired_warp_instructions();
-    retired_thread_before_ += s->retired_thread_instructions();
-    retired_lane_before_ += s->retired_lane_instructions();
+    retired_before_ += s->retired_instructions();
     issued_before_ += s->issued_warp_instructions();
   }
   launch_start_cycle_ = uint64_t(sc_core::sc_time_stamp() / period);
@@ -238,14 +238,9 @@ void GpuPlatform::finish_launch() {
     const uint64_t last = dispatcher->last_retire_cycle();
     r.cycles = last - launch_start_cycle_ + 1;
     for (auto& d : drams) d->end_window(edge_time(period, last + 1));
-    for (auto& s : sms) {
-      r.warp_instructions += s->retired_warp_instructions();
-      r.thread_instructions += s->retired_thread_instructions();
-      r.lane_instructions += s->retired_lane_instructions();
-    }
-    r.warp_instructions -= retired_warp_before_;
-    r.thread_instructions -= retired_thread_before_;
-    r.lane_instructions -= retired_lane_before_;
+    InstructionCounts retired;
+    for (auto& s : sms) retired += s->retired_instructions();
+    add_instructions(r, retired - retired_before_);
   } else if (end_status_ != "fault") {
     const RunStop why = run_control->stopped();
     std::ostringstream os;

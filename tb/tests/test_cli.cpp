@@ -166,6 +166,42 @@ TEST_CASE("warptlm params: lists sim.mode and gpu.num_sms with their choices/ran
   CHECK(contains(r.out, "functional"));  // sim.mode's choices
 }
 
+TEST_CASE("warptlm ptx-info: per entry the estimate beside the ptxas table's count and their difference", "[cli]") {
+  TempDir t;
+  const std::string dir = std::string(WARPTLM_SOURCE_DIR) + "/tb/workloads/backprop/";
+  auto r = warptlm(t, "ptx-info " + q(dir + "backprop.ptx") + " --regs " + q(dir + "backprop.regs"));
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  // every entry of backprop.regs appears once, with its count and error = estimate - ptxas
+  std::istringstream table(slurp(dir + "backprop.regs"));
+  std::string line;
+  int entries = 0;
+  while (std::getline(table, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream ls(line);
+    std::string entry;
+    long ptxas = 0;
+    ls >> entry >> ptxas;
+    ++entries;
+    bool found = false;
+    for (const auto& out : lines_of(r.out)) {
+      std::istringstream os(out);
+      std::string name;
+      long instrs, params, shared, local, est, count, error;
+      if (!(os >> name >> instrs >> params >> shared >> local >> est >> count >> error) || name != entry) continue;
+      found = true;
+      CHECK(count == ptxas);
+      CHECK(error == est - ptxas);
+    }
+    CHECK(found);
+  }
+  CHECK(entries == 3);
+  r = warptlm(t, "ptx-info " + q(t / "none.ptx"));
+  CHECK(r.code == 2);
+  CHECK(contains(r.out, "none.ptx"));
+  CHECK(contains(r.out, "cannot read PTX file"));
+}
+
 TEST_CASE("warptlm demo runs and exits 0", "[cli]") {
   TempDir t;
   auto r = warptlm(t, "demo", t.path);

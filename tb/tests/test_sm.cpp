@@ -425,14 +425,26 @@ TEST_CASE("sm: an instruction cache costs misses that a perfect front end does n
   CHECK(rig.counter("sched.fetch") >= misses * 29);
 }
 
-TEST_CASE("sm: registers per thread set for a launch limit the blocks per SM") {
-  // ss_baseline: 65536 registers per SM; 64 registers x 256 threads = 16384 per block: 4 blocks.
-  Rig rig({{"gpu.num_sms", "2"}}, "ss_baseline");
+namespace {
+// Peak resident blocks per SM for fp (64 blocks of 256 threads) on 2 SMs of
+// ss_baseline (65536 registers per SM) with `sets`, a ptxas register table
+// (none if empty) and a launch's own register count (0: none).
+uint32_t peak_blocks_with_registers(std::vector<std::pair<std::string, std::string>> sets, const std::string& table,
+                                    uint32_t launch_regs) {
+  sets.push_back({"gpu.num_sms", "2"});
+  Rig rig(sets, "ss_baseline");
   rig.dev->load_ptx(footprint_kernel(1024), "fp.ptx");
+  if (!table.empty()) rig.dev->load_compiled_registers(table, "fp.regs");
+  if (launch_regs) rig.dev->set_registers_per_thread(launch_regs);
   DevPtr out = rig.dev->malloc(4);
-  rig.dev->set_registers_per_thread(64);
   rig.launch("fp", Dim3(64), Dim3(256), {arg(out)});
-  CHECK(std::max(rig.gpu->sm(0).peak_resident_blocks(), rig.gpu->sm(1).peak_resident_blocks()) == 4);
+  return std::max(rig.gpu->sm(0).peak_resident_blocks(), rig.gpu->sm(1).peak_resident_blocks());
+}
+}  // namespace
+
+TEST_CASE("sm: registers per thread set for a launch limit the blocks per SM") {
+  // 64 registers x 256 threads = 16384 per block: 4 blocks.
+  CHECK(peak_blocks_with_registers({}, "", 64) == 4);
 }
 
 
@@ -667,23 +679,12 @@ TEST_CASE("functional: thread instructions count the lanes whose guard is true, 
 }
 
 TEST_CASE("sm: the compiler's register count sets occupancy unless gpu.regs_per_thread or the launch says otherwise") {
-  // ss_baseline: 65536 registers per SM. fp's PTX estimate is small; a table entry of 64
-  // registers x 256 threads = 16384 per block leaves room for 4 blocks.
-  Rig rig({{"gpu.num_sms", "2"}}, "ss_baseline");
-  rig.dev->load_ptx(footprint_kernel(1024), "fp.ptx");
-  rig.dev->load_compiled_registers("fp 64\n", "fp.regs");
-  DevPtr out = rig.dev->malloc(4);
-  rig.launch("fp", Dim3(64), Dim3(256), {arg(out)});
-  CHECK(std::max(rig.gpu->sm(0).peak_resident_blocks(), rig.gpu->sm(1).peak_resident_blocks()) == 4);
+  // fp's PTX estimate is small; a table entry of 64 registers x 256 threads = 16384 per block: 4 blocks.
+  CHECK(peak_blocks_with_registers({}, "fp 64\n", 0) == 4);
 }
 
 TEST_CASE("sm: gpu.regs_per_thread overrides the compiler's register count") {
-  Rig rig({{"gpu.num_sms", "2"}, {"gpu.regs_per_thread", "128"}}, "ss_baseline");
-  rig.dev->load_ptx(footprint_kernel(1024), "fp.ptx");
-  rig.dev->load_compiled_registers("fp 64\n", "fp.regs");
-  DevPtr out = rig.dev->malloc(4);
-  rig.launch("fp", Dim3(64), Dim3(256), {arg(out)});
-  CHECK(std::max(rig.gpu->sm(0).peak_resident_blocks(), rig.gpu->sm(1).peak_resident_blocks()) == 2);
+  CHECK(peak_blocks_with_registers({{"gpu.regs_per_thread", "128"}}, "fp 64\n", 0) == 2);
 }
 
 TEST_CASE("platform: with l2.preload_copies a host-to-device copy leaves every copied sector valid in its partition's slice") {

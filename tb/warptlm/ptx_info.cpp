@@ -3,11 +3,9 @@
 // the registers per thread it estimates for occupancy (max live 32-bit words
 // + 2). With a ptxas register table (scripts/gen-ptx writes NAME.regs) it
 // prints the real compiler's count and the estimate's error beside it.
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <map>
-#include <sstream>
 #include <string>
 
 #include "common/errors.hpp"
@@ -16,17 +14,6 @@
 #include "runtime/device.hpp"
 
 namespace warptlm {
-namespace {
-
-std::string read_text(const std::string& path, const char* what) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw InputError(Place{path, 0, ""}, std::string("cannot read ") + what);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-}  // namespace
 
 int ptx_info_command(int argc, char* argv[]) {
   const char* usage = "usage: warptlm ptx-info IN.ptx [--regs NAME.regs]\n";
@@ -47,9 +34,9 @@ int ptx_info_command(int argc, char* argv[]) {
   }
   if (in.empty()) throw InputError(std::string("no input PTX file\n") + usage);
   GlobalMemory mem;
-  const Module m(read_text(in, "PTX file"), in, mem);
+  const Module m(read_input_file(in, "PTX file"), in, mem);
   const std::map<std::string, uint32_t> regs =
-      regs_path.empty() ? std::map<std::string, uint32_t>{} : parse_register_table(read_text(regs_path, "register table"), regs_path);
+      regs_path.empty() ? std::map<std::string, uint32_t>{} : parse_register_table(read_input_file(regs_path, "register table"), regs_path);
   std::cout << std::left << std::setw(40) << "entry" << std::right << std::setw(8) << "instrs" << std::setw(8) << "params"
             << std::setw(8) << "shared" << std::setw(8) << "local" << std::setw(10) << "est.regs";
   if (!regs_path.empty()) std::cout << std::setw(8) << "ptxas" << std::setw(8) << "error";

@@ -4,7 +4,6 @@
 // stdout with -o, else to stderr).
 #include <fstream>
 #include <iostream>
-#include <sstream>
 #include <string>
 
 #include "common/errors.hpp"
@@ -35,12 +34,8 @@ int ptx_opt_command(int argc, char* argv[]) {
   double t = 0;
   if (!parse_float(tval, t) || !(t > 0 && t < 1))
     throw InputError(Place{"", 0, "--threshold"}, "threshold '" + tval + "' is not a number in (0, 1)");
-  std::ifstream f(in, std::ios::binary);
-  if (!f) throw InputError(Place{in, 0, ""}, "cannot read PTX file");
-  std::stringstream ss;
-  ss << f.rdbuf();
   PassReport rep;
-  const std::string ptx = optimize_scratchpad_sharing(ss.str(), in, t, &rep);
+  const std::string ptx = optimize_scratchpad_sharing(read_input_file(in, "PTX file"), in, t, &rep);
   if (out.empty()) {
     std::cout << ptx;
     std::cerr << rep.text();
