@@ -96,6 +96,9 @@ tlm::tlm_sync_enum DramChannel::nb_transport_fw(tlm::tlm_generic_payload& p, tlm
 // The input buffer's requests enter the controller's queue, oldest first, at
 // the first edge after they arrived, while the queue has a free slot; the
 // latency counts from the edge of arrival.
+// With dram.latency, a request first crosses the delay line: it enters it
+// while the queue has a free entry and joins the queue `latency` cycles
+// later, once an entry is free then.
 void DramChannel::take_requests(int64_t now) {
   if (tlm::tlm_generic_payload* p = in_.admit_waiting(uint64_t(now))) send_end_req(socket, *p);
   while (!free_.empty()) {
@@ -109,7 +112,13 @@ void DramChannel::take_requests(int64_t now) {
       first_request_ = sent;
       for (Probe& r : row_probes_) r.set(kClosedRow);  // every bank starts precharged
     }
-    admit(*p, sent, now);
+    if (p_.latency) delay_.push_back(Delayed{p, sent, now + int64_t(p_.latency)});
+    else admit(*p, sent, now);
+  }
+  while (!delay_.empty() && delay_.front().ready <= now && !free_.empty()) {
+    const Delayed d = delay_.front();
+    delay_.pop_front();
+    admit(*d.p, d.sent, now);
   }
 }
 
@@ -144,6 +153,7 @@ void DramChannel::tick() {
   // buffer slot is free; while the queue is full the column command that frees it wakes us.
   if ((!in_.empty() && !free_.empty()) || (in_.has_waiting() && in_.size() < RequestBuffer::kDepth))
     next = std::min(next, now + 1);
+  if (!delay_.empty() && !free_.empty()) next = std::min(next, std::max(delay_.front().ready, now + 1));
   if (next == kNone) {
     next_trigger(wake_);  // idle: sleep until a request arrives
     return;

@@ -25,6 +25,7 @@
 #include "common/clock.hpp"
 #include "common/gpu_payload.hpp"
 #include "common/input_register.hpp"
+#include "common/ring.hpp"
 #include "common/stats.hpp"
 #include "common/trace.hpp"
 #include "dram/dram_params.hpp"
@@ -111,6 +112,8 @@ class DramChannel : public sc_core::sc_module {
   sc_core::sc_time period_;
   sc_core::sc_event wake_;
   RequestBuffer in_;  // requests from the L2 slice (common/input_register.hpp)
+  struct Delayed { tlm::tlm_generic_payload* p; int64_t sent, ready; };
+  Ring<Delayed> delay_;         // dram.latency: requests on their way to the queue, in order
   void take_requests(int64_t now);
   int64_t window_end_ = -1;  // DRAM cycle the utilisation window ends (-1: now)
 

@@ -22,6 +22,10 @@ void DramParams::declare(ParamTable& t) {
   t.int_param("dram.bus_width", 8, 1, 1024, "bytes per transfer on one channel's data bus");
   t.int_param("dram.data_rate", 4, 1, 8, "transfers per DRAM clock: 1 SDR, 2 DDR, 4 QDR (GDDR5)");
   t.int_param("dram.queue", 16, 1, 1024, "request queue entries per channel; a full queue withholds END_REQ");
+  t.int_param("dram.latency", 0, 0, 100000,
+              "DRAM cycles a request spends on its way from the L2 to the request queue (a delay line that any number "
+              "of requests may be in; a request enters it only while the queue has a free entry, and leaves it into the "
+              "queue once one is free)");
   t.enum_param("dram.scheduler", "frfcfs", {"frfcfs", "fifo"},
                "request order: first-ready FCFS (oldest row hit first) or strict arrival order");
   t.enum_param("dram.page_policy", "open", {"open", "closed"},
@@ -49,6 +53,7 @@ DramParams DramParams::from(const Config& c) {
   p.bus_width = uint32_t(c.get_int("dram.bus_width"));
   p.data_rate = uint32_t(c.get_int("dram.data_rate"));
   p.queue = uint32_t(c.get_int("dram.queue"));
+  p.latency = uint32_t(c.get_int("dram.latency"));
   p.scheduler = c.get_string("dram.scheduler") == "fifo" ? DramScheduler::Fifo : DramScheduler::FrFcfs;
   p.page_policy = c.get_string("dram.page_policy") == "closed" ? DramPagePolicy::Closed : DramPagePolicy::Open;
   p.address_mapping = c.get_string("dram.address_mapping") == "row_bank_column_xor" ? DramMapping::RowBankColumnXor

@@ -36,6 +36,7 @@ struct DramParams {
   uint32_t data_rate = 4;     // transfers per DRAM clock: 1 SDR, 2 DDR, 4 QDR (GDDR5)
   // controller
   uint32_t queue = 16;                              // request queue entries
+  uint32_t latency = 0;                             // DRAM cycles from the L2 to the request queue (a delay line)
   DramScheduler scheduler = DramScheduler::FrFcfs;
   DramPagePolicy page_policy = DramPagePolicy::Open;
   DramMapping address_mapping = DramMapping::RowBankColumn;

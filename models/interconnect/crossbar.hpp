@@ -36,7 +36,7 @@
 #include "common/trace.hpp"
 #include "interconnect/icn_params.hpp"
 #include "interconnect/partition_map.hpp"
-#include "interconnect/ring.hpp"
+#include "common/ring.hpp"
 
 namespace warptlm {
 

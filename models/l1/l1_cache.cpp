@@ -22,6 +22,7 @@ L1DataCache::L1DataCache(sc_core::sc_module_name name, uint32_t sm_id, const L1P
     : sc_core::sc_module(name),
       upstream("upstream"),
       downstream("downstream"),
+      readonly_upstream("readonly_upstream"),
       sm_id_(sm_id),
       p_(p),
       period_(period),
@@ -52,12 +53,18 @@ L1DataCache::L1DataCache(sc_core::sc_module_name name, uint32_t sm_id, const L1P
   fill_requests_ = &g.counter("fill_requests", "fill reads sent below (one per MSHR entry)");
   write_throughs_ = &g.counter("write_throughs", "stores sent below");
   bypasses_ = &g.counter("bypasses", "atomics, and every request of a disabled cache, passed below untouched");
+  {
+    StatGroup ro(stats, inst + ".readonly", "l1d.readonly");
+    readonly_requests_ = &ro.counter("requests", "instruction- and constant-cache line fills passed below through the miss queue");
+    readonly_responses_ = &ro.counter("responses", "those fills answered back to the SM");
+  }
   outcome_probe_.declare(inst + ".outcome", 3, {"idle", "hit", "miss", "merge", "reservation_fail", "bypass"});
   mshr_probe_.declare(inst + ".mshrs", bits_for(p_.mshr_entries));
 
   same_edge_fault_ = test_fault("l1_same_edge");  // test only: take requests on the edge they arrive
   fill_fault_ = test_fault("l1_lose_fill") ? FillFault::Lose : test_fault("l1_duplicate_fill") ? FillFault::Duplicate : FillFault::None;
   upstream.register_nb_transport_fw(this, &L1DataCache::upstream_fw);
+  readonly_upstream.register_nb_transport_fw(this, &L1DataCache::readonly_fw);
   downstream.register_nb_transport_bw(this, &L1DataCache::downstream_bw);
   SC_METHOD(tick);
   sensitive << wake_;
@@ -80,6 +87,7 @@ void L1DataCache::tick() {
   fills_.clear();
   respond(c);
   admit_waiting(c);
+  take_readonly(c);
   if (lookup_cycle_ != c && !blocked_ && !in_.empty() && in_.front().cycle <= c) {
     Arrival& a = in_.front();
     tlm::tlm_generic_payload* p = a.p;
@@ -110,6 +118,9 @@ void L1DataCache::tick() {
   // a refused request is admitted once a buffer slot is free: at the next edge only if one
   // frees now; a head blocked by a reservation fail is woken by what unblocks it
   if (waiting_ && in_.size() < RequestBuffer::kDepth) next = std::min(next, c + 1);
+  // a read-only fill waits for a miss-queue entry (freed by END_REQ from below, which wakes us)
+  if ((!readonly_in_.empty() && queue_room(1)) || (readonly_in_.has_waiting() && readonly_in_.size() < RequestBuffer::kDepth))
+    next = std::min(next, c + 1);
   if (next == UINT64_MAX) next_trigger(wake_);
   else next_trigger(edge(next) - now, wake_);
 }
@@ -118,17 +129,23 @@ void L1DataCache::respond(uint64_t c) {
   while (!resp_.empty() && resp_.front().due <= c) {
     std::pop_heap(resp_.begin(), resp_.end(), std::greater<Response>());
     tlm::tlm_generic_payload* p = resp_.back().p;
+    const bool readonly = resp_.back().readonly;
     resp_.pop_back();
     if (p->get_response_status() == tlm::TLM_INCOMPLETE_RESPONSE) p->set_response_status(tlm::TLM_OK_RESPONSE);
-    ++*responses_;
     tlm::tlm_phase ph = tlm::BEGIN_RESP;
     sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-    upstream->nb_transport_bw(*p, ph, t);  // the LD/ST unit takes it at once (TLM_COMPLETED)
+    if (readonly) {
+      ++*readonly_responses_;
+      readonly_upstream->nb_transport_bw(*p, ph, t);  // the SM takes it at once (TLM_COMPLETED)
+    } else {
+      ++*responses_;
+      upstream->nb_transport_bw(*p, ph, t);  // the LD/ST unit takes it at once (TLM_COMPLETED)
+    }
   }
 }
 
-void L1DataCache::schedule_response(tlm::tlm_generic_payload* p, uint64_t due) {
-  resp_.push_back(Response{due, seq_++, p});
+void L1DataCache::schedule_response(tlm::tlm_generic_payload* p, uint64_t due, bool readonly) {
+  resp_.push_back(Response{due, seq_++, p, readonly});
   std::push_heap(resp_.begin(), resp_.end(), std::greater<Response>());
 }
 
@@ -358,7 +375,7 @@ void L1DataCache::invalidate_all() {
 }
 
 bool L1DataCache::idle() const {
-  return in_.empty() && down_q_.empty() && !down_inflight_ && below_ == 0 && resp_.empty() && fills_.empty() && from_below_.empty() &&
+  return in_.empty() && readonly_in_.empty() && !readonly_in_.has_waiting() && down_q_.empty() && !down_inflight_ && below_ == 0 && resp_.empty() && fills_.empty() && from_below_.empty() &&
          free_mshrs_.size() == p_.mshr_entries;
 }
 
@@ -404,6 +421,20 @@ void L1DataCache::enqueue_forward(tlm::tlm_generic_payload& p) {
   down_q_.push_back(d);
 }
 
+// A read-only fill from the SM takes a miss-queue entry once one is free, in
+// arrival order, at most one per cycle.
+void L1DataCache::take_readonly(uint64_t c) {
+  if (tlm::tlm_generic_payload* p = readonly_in_.admit_waiting(c)) send_end_req(readonly_upstream, *p);
+  const RequestBuffer::Entry* h = readonly_in_.head(edge_value(period_, c));
+  if (!h || !queue_room(1)) return;
+  DownReq d;
+  d.kind = DownKind::Forward;
+  d.fwd = h->p;
+  d.readonly = true;
+  down_q_.push_back(d);
+  readonly_in_.pop(c);
+}
+
 void L1DataCache::enqueue_writeback(const Line& l) {
   ++*writebacks_;
   DownReq d;
@@ -423,7 +454,7 @@ void L1DataCache::issue_downstream(uint64_t c) {
   tlm::tlm_generic_payload* p;
   if (d.kind == DownKind::Forward) {
     p = d.fwd;
-    gpu_ext(*p).push_route(kForwarded);
+    gpu_ext(*p).push_route(d.readonly ? kReadOnly : kForwarded);
   } else {
     p = pool_.acquire();
     p->set_address(d.line_addr << line_bits_);
@@ -481,8 +512,8 @@ void L1DataCache::downstream_accepted() {
 void L1DataCache::downstream_response(tlm::tlm_generic_payload& p) {
   const int16_t code = gpu_ext(p).pop_route();
   --below_;
-  if (code == kForwarded) {
-    schedule_response(&p, cycle_at_or_after(sc_core::sc_time_stamp()));
+  if (code == kForwarded || code == kReadOnly) {
+    schedule_response(&p, cycle_at_or_after(sc_core::sc_time_stamp()), code == kReadOnly);
   } else if (code == kWriteBack) {
     p.release();
   } else {
@@ -506,6 +537,15 @@ tlm::tlm_sync_enum L1DataCache::upstream_fw(tlm::tlm_generic_payload& p, tlm::tl
   }
   enqueue_request(p, sc_core::sc_time_stamp() + t);
   return answer_offer(true, ph);
+}
+
+tlm::tlm_sync_enum L1DataCache::readonly_fw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time&) {
+  if (ph == tlm::END_RESP) return tlm::TLM_COMPLETED;
+  if (ph != tlm::BEGIN_REQ) return tlm::TLM_ACCEPTED;
+  ++*readonly_requests_;
+  const bool taken = readonly_in_.offer(p, cycle_now(period_));
+  wake_.notify(edge(next_edge_after_now(period_)) - sc_core::sc_time_stamp());
+  return answer_offer(taken, ph);
 }
 
 // The lookup queue is the L1's two-entry input buffer, with RequestBuffer's rule

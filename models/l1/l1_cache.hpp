@@ -31,6 +31,9 @@ class L1DataCache : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<L1DataCache> upstream;       // from the SM's LD/ST unit
   tlm_utils::simple_initiator_socket<L1DataCache> downstream;  // toward the crossbar / L2
+  // Line fills of the SM's instruction and constant caches: passed below
+  // untouched through the miss queue (the SM's one port into the crossbar).
+  tlm_utils::simple_target_socket_optional<L1DataCache> readonly_upstream;  // optional: an L1 tested alone leaves it unbound
 
   // Stats go under "sm<sm_id>.l1d.*", summed as "l1d.*". Downstream payloads
   // (fills, write-backs) come from `pool`.
@@ -117,6 +120,7 @@ class L1DataCache : public sc_core::sc_module {
     uint16_t warp = 0;
     uint8_t space = 0;
     tlm::tlm_generic_payload* fwd = nullptr;  // Forward: the upstream payload itself
+    bool readonly = false;                    // Forward: a read-only fill (answered on readonly_upstream)
   };
   struct Arrival {
     uint64_t cycle = 0;
@@ -126,11 +130,12 @@ class L1DataCache : public sc_core::sc_module {
   struct Response {
     uint64_t due, seq;
     tlm::tlm_generic_payload* p;
+    bool readonly;  // goes back on readonly_upstream
     bool operator>(const Response& o) const { return due != o.due ? due > o.due : seq > o.seq; }
   };
 
   // route-stack codes on downstream payloads (fills push their MSHR index)
-  static constexpr int16_t kForwarded = -1, kWriteBack = -2;
+  static constexpr int16_t kForwarded = -1, kWriteBack = -2, kReadOnly = -3;
 
   // clock
   uint64_t cycle_at_or_after(const sc_core::sc_time& t) const { return edge_at_or_after(period_, t); }
@@ -161,12 +166,14 @@ class L1DataCache : public sc_core::sc_module {
   void queue_fill(uint32_t m, uint64_t line);
   void enqueue_forward(tlm::tlm_generic_payload& p);
   void enqueue_writeback(const Line& l);
-  void schedule_response(tlm::tlm_generic_payload* p, uint64_t due);
+  void schedule_response(tlm::tlm_generic_payload* p, uint64_t due, bool readonly = false);
+  void take_readonly(uint64_t c);
   void downstream_accepted();
   void downstream_response(tlm::tlm_generic_payload& p);
 
   // sockets
   tlm::tlm_sync_enum upstream_fw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
+  tlm::tlm_sync_enum readonly_fw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
   tlm::tlm_sync_enum downstream_bw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
 
   uint32_t sm_id_;
@@ -193,6 +200,7 @@ class L1DataCache : public sc_core::sc_module {
     tlm::tlm_generic_payload* p;
     tlm::tlm_phase phase;
   };
+  RequestBuffer readonly_in_;        // read-only fills from the SM, waiting for a miss-queue entry
   InputRegister<Input> from_below_;  // END_REQ and responses, taken at the next edge (common/input_register.hpp)
   bool same_edge_fault_ = false;  // WARPTLM_TEST_FAULT=l1_same_edge
   // WARPTLM_TEST_FAULT=l1_lose_fill / l1_duplicate_fill: the 20th fill from
@@ -215,7 +223,7 @@ class L1DataCache : public sc_core::sc_module {
   // stats
   std::vector<L1Observer*> observers_;
   Counter *requests_, *responses_, *hits_, *misses_, *merges_, *reservation_fails_, *writebacks_, *evictions_,
-      *fill_requests_, *write_throughs_, *bypasses_;
+      *fill_requests_, *write_throughs_, *bypasses_, *readonly_requests_, *readonly_responses_;
 };
 
 }  // namespace warptlm

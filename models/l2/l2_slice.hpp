@@ -43,7 +43,7 @@
 #include "common/stats.hpp"
 #include "common/trace.hpp"
 #include "interconnect/partition_map.hpp"
-#include "interconnect/ring.hpp"
+#include "common/ring.hpp"
 #include "l2/l2_params.hpp"
 
 namespace warptlm {

@@ -7,8 +7,11 @@
 //   shared:         one request per warp instruction with the lanes'
 //                   offsets, toward the banked shared memory (which finds the
 //                   conflict degree);
-//   const, param:   the constant cache (a tag array with hit and miss latency)
-//                   and the parameter buffer answer in fixed time.
+//   const, param:   the constant cache (a tag array) answers a hit in its hit
+//                   latency; a miss costs a fixed latency or (sm.ccache.fill:
+//                   memory) waits for a line filled through the read-only
+//                   port. Kernel parameters are read through it (sm.ccache.
+//                   params) or from a parameter buffer in fixed time.
 // Requests leave one per cycle per path and wait for END_REQ, so a full L1 or
 // busy shared-memory banks back-pressure the unit.
 #include <algorithm>
@@ -71,11 +74,16 @@ void Sm::send_memory(WarpSlot& w, const Instr& in, uint64_t agen_done) {
   // the cycle it is done; sm.op.mem.latency 1 means the issue cycle itself.
   const uint64_t ready = agen_done;
   if (sp == Space::Const || sp == Space::Param || sp == Space::ParamFunc) {
+    if (p_.ccache_from_memory && (sp == Space::Const || (sp == Space::Param && p_.params_in_ccache))) {
+      read_constant_lines(w, in, sp, ready);
+      return;
+    }
     // Constant cache (tags only) and the parameter buffer: fixed time.
     uint32_t lat = p_.ccache_hit_latency;
     if (sp == Space::Const) {
       bool hit = true;
-      for (uint32_t m = f.addr_mask; m; m &= m - 1) hit &= ccache_->access(0, uint32_t(f.addr[__builtin_ctz(m)] / 8));
+      for (uint32_t m = f.addr_mask; m; m &= m - 1)
+        hit &= ccache_->access(uint64_t(uint32_t(f.addr[__builtin_ctz(m)] / 8)) * 8) == ReadOnlyCache::Lookup::Hit;
       if (hit) ++*ccache_hits_;
       else { ++*ccache_misses_; lat = p_.ccache_miss_latency; }
     }
@@ -165,17 +173,139 @@ void Sm::send_shared(WarpSlot& w, const Instr& in, uint32_t mo, uint64_t ready) 
   sq_.push(p, ready);
 }
 
+// ---------------------------------------------------------------- constant cache filled from memory
+
+// A constant or parameter load: one lookup per distinct line the lanes touch;
+// the load completes hit_latency after its last line is present.
+void Sm::read_constant_lines(WarpSlot& w, const Instr& in, Space sp, uint64_t ready) {
+  Warp& f = *w.fw;
+  const uint32_t mo = alloc_memop(w, in, false);
+  uint64_t lines[32];
+  uint32_t n = 0;
+  for (uint32_t m = f.addr_mask; m; m &= m - 1) {
+    const uint64_t a = f.addr[__builtin_ctz(m)];
+    const uint64_t line = ccache_->line_address(sp == Space::Param ? launch_->param_address + a : a);
+    uint32_t j = 0;
+    while (j < n && lines[j] != line) ++j;
+    if (j == n) lines[n++] = line;
+  }
+  memops_[mo].remaining = 1;  // held until every line is looked up
+  for (uint32_t j = 0; j < n; ++j) look_up_constant_line(lines[j], mo, ready);
+  MemOp& m = memops_[mo];
+  if (--m.remaining) return;
+  free_memops_.push_back(mo);
+  completions_.push(Completion{ready + p_.ccache_hit_latency, seq_++, m.slot, m.in, false});
+}
+
+void Sm::look_up_constant_line(uint64_t line, uint32_t mo, uint64_t ready) {
+  switch (ccache_->access(line)) {
+    case ReadOnlyCache::Lookup::Hit:
+      ++*ccache_hits_;
+      return;
+    case ReadOnlyCache::Lookup::Miss:
+      ++*ccache_misses_;
+      request_fill(line, p_.ccache_line, true, ready);
+      const_waits_.push_back(LineWait{line, mo});
+      break;
+    case ReadOnlyCache::Lookup::Pending:
+      ++*ccache_merged_;
+      const_waits_.push_back(LineWait{line, mo});
+      break;
+    case ReadOnlyCache::Lookup::ReservationFail:
+      ++*ccache_fails_;
+      const_retries_.push_back(LineWait{line, mo});
+      break;
+  }
+  ++memops_[mo].remaining;
+}
+
+// A constant line came back: the accesses waiting for it are answered (a load
+// whose last line this was completes hit_latency later), then the refused
+// accesses try again, in order, now that an MSHR is free.
+void Sm::constant_line_filled(uint64_t line) {
+  if (!ccache_->fill(line)) {
+    if (on_run_error) on_run_error("memory conservation broken in " + std::string(name()) + ": a constant line fill came back that no access asked for");
+    return;
+  }
+  size_t keep = 0;
+  for (size_t i = 0; i < const_waits_.size(); ++i) {
+    const LineWait x = const_waits_[i];
+    if (x.line != line) { const_waits_[keep++] = x; continue; }
+    MemOp& m = memops_[x.mo];
+    if (--m.remaining) continue;
+    free_memops_.push_back(x.mo);
+    completions_.push(Completion{cycle_ + p_.ccache_hit_latency, seq_++, m.slot, m.in, false});
+  }
+  const_waits_.resize(keep);
+  if (const_retries_.empty()) return;
+  std::vector<LineWait> retry;
+  retry.swap(const_retries_);
+  for (const LineWait& x : retry) {
+    --memops_[x.mo].remaining;  // look_up_constant_line counts it again unless it hits
+    look_up_constant_line(x.line, x.mo, cycle_);
+    MemOp& m = memops_[x.mo];
+    if (m.remaining) continue;
+    free_memops_.push_back(x.mo);
+    completions_.push(Completion{cycle_ + p_.ccache_hit_latency, seq_++, m.slot, m.in, false});
+  }
+}
+
+// ---------------------------------------------------------------- the read-only port
+
+// A line fill of the instruction or constant cache: a read of the whole line
+// through the read-only port, leaving at `ready`.
+void Sm::request_fill(uint64_t line, uint32_t bytes, bool constant, uint64_t ready) {
+  tlm::tlm_generic_payload* p = pool_.acquire();
+  p->set_command(tlm::TLM_READ_COMMAND);
+  p->set_address(line);
+  p->set_data_length(bytes);
+  p->set_streaming_width(bytes);
+  GpuExtension& e = gpu_ext(*p);
+  e.sm = uint16_t(id_);
+  e.kind = MemKind::Load;
+  e.space = uint8_t(constant ? Space::Const : Space::Global);
+  e.tag = line | (constant ? 1 : 0);
+  e.issue_cycle = cycle_;
+  ++*fill_requests_;
+  rq_.push(p, ready);
+}
+
+void Sm::take_fills() {
+  fills_in_.take_before(edge_value(period_, cycle_), [this](uint32_t, uint64_t tag) {
+    ++*fill_responses_;
+    // WARPTLM_TEST_FAULT=sm_duplicate_readonly_fill: the first fill is taken twice (the check must catch it)
+    const int copies = duplicate_fill_fault_ && fill_responses_->value == 1 ? 2 : 1;
+    for (int i = 0; i < copies; ++i) {
+      if (tag & 1) constant_line_filled(tag & ~uint64_t(1));
+      else instruction_line_filled(tag);
+    }
+  });
+}
+
+tlm::tlm_sync_enum Sm::readonly_bw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time&) {
+  end_request(rq_, p, ph);
+  if (ph != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
+  const uint64_t tag = gpu_ext(p).tag;
+  p.release();
+  fills_in_.arrive(0, tag);
+  wake_at(now_cycle() + 1);
+  return tlm::TLM_COMPLETED;
+}
+
+// ---------------------------------------------------------------- leaving the unit
+
 // One request per path per cycle, each once its address is ready and the
 // previous one was accepted. Returns whether one may leave next cycle.
 bool Sm::send_requests() {
   send_one(gq_, mem_socket);
   send_one(sq_, smem_socket);
+  send_one(rq_, readonly_socket);
   return next_request_cycle() <= cycle_ + 1;
 }
 
 uint64_t Sm::next_request_cycle() const {
   uint64_t next = UINT64_MAX;
-  for (const RequestQueue* q : {&gq_, &sq_})  // a queue waiting for END_REQ is woken by it
+  for (const RequestQueue* q : {&gq_, &sq_, &rq_})  // a queue waiting for END_REQ is woken by it
     if (q->size() && !q->waiting_end_req) next = std::min(next, std::max({q->front_ready(), q->next_send, cycle_ + 1}));
   return next;
 }
@@ -213,16 +343,18 @@ void Sm::take_responses() {
 // Backward path of either socket: END_REQ frees the queue for its next
 // request (a BEGIN_RESP also counts as END_REQ for the request awaiting it);
 // BEGIN_RESP completes part of a memory instruction.
+void Sm::end_request(RequestQueue& q, const tlm::tlm_generic_payload& p, const tlm::tlm_phase& ph) {
+  if (ph != tlm::END_REQ && !(ph == tlm::BEGIN_RESP && &p == q.awaiting)) return;
+  // A registered input: the next request leaves at the first edge after
+  // END_REQ, whichever of the two blocks ran first in this instant.
+  q.waiting_end_req = false;
+  q.awaiting = nullptr;
+  q.next_send = std::max(q.next_send, now_cycle() + 1);
+  wake_at(q.next_send);
+}
+
 tlm::tlm_sync_enum Sm::backward(RequestQueue& q, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph) {
-  if (ph == tlm::END_REQ || (ph == tlm::BEGIN_RESP && &p == q.awaiting)) {
-    // A registered input: the next request leaves at the first edge after
-    // END_REQ, whichever of the two blocks ran first in this instant.
-    q.waiting_end_req = false;
-    q.awaiting = nullptr;
-    q.next_send = std::max(q.next_send, now_cycle() + 1);
-    wake_at(q.next_send);
-    if (ph == tlm::END_REQ) return tlm::TLM_ACCEPTED;
-  }
+  end_request(q, p, ph);
   if (ph != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
   const uint32_t mo = uint32_t(gpu_ext(p).tag);
   p.release();

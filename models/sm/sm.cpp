@@ -27,7 +27,8 @@ uint32_t lane_groups(uint32_t lanes) { return (32 + lanes - 1) / lanes; }
 
 Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc_time period, StatsRegistry& stats,
        PayloadPool& pool, const std::function<void(Sm&)>& build_inside)
-    : sc_core::sc_module(name), mem_socket("mem_socket"), smem_socket("smem_socket"), id_(id),
+    : sc_core::sc_module(name), mem_socket("mem_socket"), smem_socket("smem_socket"),
+      readonly_socket("readonly_socket"), id_(id),
       p_(p), period_(period), pool_(pool) {
   slots_.resize(p_.max_warps);
   for (uint32_t i = 0; i < p_.max_warps; ++i) slots_[i].slot = i;
@@ -39,7 +40,9 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
   blocked_.assign(p_.num_schedulers, {});
   needs_fetch_.assign((p_.max_warps + 63) / 64, 0);
   for (size_t k = 0; k < size_t(UnitKind::Count); ++k) unit_busy_[k].assign(p_.units[k].count, 0);
-  if (!p_.icache_perfect) icache_ = std::make_unique<InstructionCache>(p_.icache_size, p_.icache_line, p_.icache_assoc);
+  if (!p_.icache_perfect)
+    icache_ = std::make_unique<ReadOnlyCache>(p_.icache_size, p_.icache_line, p_.icache_assoc, p_.icache_from_memory,
+                                              p_.icache_mshrs, p_.icache_merges);
   order_.reserve(p_.max_warps);
 
   const std::string inst = "sm" + std::to_string(id);
@@ -69,11 +72,24 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
     StatGroup cc(stats, inst + ".ccache", "ccache");
     ccache_hits_ = &cc.counter("hits", "constant cache hits");
     ccache_misses_ = &cc.counter("misses", "constant cache misses");
+    if (p_.ccache_from_memory) {
+      ccache_merged_ = &cc.counter("merged", "constant-cache accesses that found their line in flight and waited for its fill");
+      ccache_fails_ = &cc.counter("reservation_fails", "constant-cache accesses refused (no MSHR or way free), tried again at the next fill");
+    }
   }
   if (icache_) {
     StatGroup ic(stats, inst + ".icache", "icache");
     icache_hits_ = &ic.counter("hits", "instruction cache hits");
     icache_misses_ = &ic.counter("misses", "instruction cache misses");
+    if (p_.icache_from_memory) {
+      icache_merged_ = &ic.counter("merged", "fetches that found their line in flight and waited for its fill");
+      icache_fails_ = &ic.counter("reservation_fails", "fetches refused (no MSHR or way free), tried again later");
+    }
+  }
+  if (p_.ccache_from_memory || (icache_ && p_.icache_from_memory)) {
+    StatGroup rp(stats, inst + ".readonly_port", "readonly_port");
+    fill_requests_ = &rp.counter("requests", "line fills the instruction and constant caches sent below");
+    fill_responses_ = &rp.counter("responses", "line fills that came back");
   }
   sched_probes_.resize(p_.num_schedulers);
   static const std::vector<std::string> outcomes = {"issued", "no_warp", "long_mem", "data", "structural", "barrier", "fetch", "other"};
@@ -88,9 +104,13 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
   for (uint32_t w = 0; w < p_.max_warps; ++w) warp_state_[w].declare(inst + ".warp" + std::to_string(w) + ".state", 3, states);
   mem_socket.register_nb_transport_bw(this, &Sm::mem_bw);
   smem_socket.register_nb_transport_bw(this, &Sm::smem_bw);
+  readonly_socket.register_nb_transport_bw(this, &Sm::readonly_bw);
+  duplicate_fill_fault_ = test_fault("sm_duplicate_readonly_fill");
   gq_.init(p_.ldst_queue + 64);
   sq_.init(64);
-  ccache_ = std::make_unique<InstructionCache>(p_.ccache_size, p_.ccache_line, p_.ccache_assoc);
+  rq_.init(16);
+  ccache_ = std::make_unique<ReadOnlyCache>(p_.ccache_size, p_.ccache_line, p_.ccache_assoc, p_.ccache_from_memory,
+                                            p_.ccache_mshrs, p_.ccache_merges);
   if (build_inside) build_inside(*this);
   for (auto& s : scheds_)  // neither the SM nor a mechanism provides the named ordering
     if (!s->has_ordering()) throw InputError("unknown warp scheduler '" + p_.warp_scheduler + "'");
@@ -271,10 +291,11 @@ uint64_t Sm::cycle_step(uint64_t cycle) {
   }
   last_tick_ = cycle_;
   if (!responses_in_.empty()) take_responses();
+  if (!fills_in_.empty()) take_fills();
   if (!arriving_.empty()) install_arrived_blocks();
   if (blocks_.empty()) {
     had_warps_ = false;
-    return arriving_.empty() && responses_in_.empty() ? kNever : cycle_ + 1;  // a block sent this cycle starts at the next edge
+    return arriving_.empty() && responses_in_.empty() && fills_in_.empty() ? kNever : cycle_ + 1;  // a block sent this cycle starts at the next edge
   }
   had_warps_ = true;
   ++*active_cycles_;
@@ -288,10 +309,10 @@ uint64_t Sm::cycle_step(uint64_t cycle) {
   progress |= exited_at_decode_;  // a warp left without issuing: what it freed may issue next cycle
   progress |= start_fetches() > 0;
   progress |= send_requests();
-  progress |= !arriving_.empty() || !responses_in_.empty();
+  progress |= !arriving_.empty() || !responses_in_.empty() || !fills_in_.empty();
   if (blocks_.empty()) {
     had_warps_ = false;
-    return arriving_.empty() && responses_in_.empty() ? kNever : cycle_ + 1;
+    return arriving_.empty() && responses_in_.empty() && fills_in_.empty() ? kNever : cycle_ + 1;
   }
   // Sleep until the next cycle something can change.
   if (progress) return cycle_ + 1;
@@ -565,7 +586,8 @@ void Sm::complete_fetches() {
 
 uint32_t Sm::start_fetches() {
   // Round robin over the warps with an empty buffer, starting after the one served last.
-  uint32_t started = 0;
+  // A refused fetch spends its slot of the fetch stage (started) but fetches nothing.
+  uint32_t started = 0, fetched = 0;
   const uint32_t n = uint32_t(slots_.size()), words = uint32_t(needs_fetch_.size());
   uint32_t from = fetch_rr_;
   for (uint32_t pass = 0; pass < 2 && started < p_.fetch_warps_per_cycle; ++pass) {
@@ -580,22 +602,71 @@ uint32_t Sm::start_fetches() {
         WarpSlot& w = slots_[i];
         const uint32_t pc = w.fw->stack.back().pc;
         uint32_t lat = p_.icache_hit_latency;
-        if (icache_) {
-          if (icache_->access(w.block->kernel.uid, pc)) ++*icache_hits_;
-          else { ++*icache_misses_; lat = p_.icache_miss_latency; }
-        }
+        fetch_rr_ = (i + 1 == n) ? 0 : i + 1;
+        ++started;
+        if (icache_ && !fetch_from_icache(w, pc, lat)) continue;  // refused: the fetch slot is spent, the warp tries again
         w.fetch_pending = true;
         ++fetches_pending_;
-        w.fetch_ready = cycle_ + lat;
+        w.fetch_ready = lat == UINT32_MAX ? UINT64_MAX : cycle_ + lat;
         w.fetch_pc = pc;
         w.ibuf_count = 0;
         set_needs_fetch(w, false);
-        fetch_rr_ = (i + 1 == n) ? 0 : i + 1;
-        ++started;
+        ++fetched;
       }
     }
   }
-  return started;
+  return fetched;
+}
+
+// Timing address of instruction `pc`: in the kernel's place in instruction
+// memory when fills come from memory; else the tag array's own numbering.
+uint64_t Sm::fetch_address(const WarpSlot& w, uint32_t pc) const {
+  if (p_.icache_from_memory) return launch_->code_address + uint64_t(pc) * 8;
+  return (uint64_t(w.block->kernel.uid) << 32) | (uint64_t(pc) * 8);
+}
+
+// The instruction cache's answer to a fetch: false if refused (reservation
+// fail); else `latency` is the cycles until the instructions are in the
+// buffer, UINT32_MAX while the warp waits for its line's fill.
+bool Sm::fetch_from_icache(WarpSlot& w, uint32_t pc, uint32_t& latency) {
+  const uint64_t addr = fetch_address(w, pc);
+  switch (icache_->access(addr)) {
+    case ReadOnlyCache::Lookup::Hit:
+      ++*icache_hits_;
+      return true;
+    case ReadOnlyCache::Lookup::Miss:
+      ++*icache_misses_;
+      if (!icache_->fills_from_memory()) {
+        latency = p_.icache_miss_latency;
+        return true;
+      }
+      request_fill(icache_->line_address(addr), p_.icache_line, false, cycle_);
+      break;
+    case ReadOnlyCache::Lookup::Pending:
+      ++*icache_merged_;
+      break;
+    case ReadOnlyCache::Lookup::ReservationFail:
+      ++*icache_fails_;
+      return false;
+  }
+  w.fetch_line = icache_->line_address(addr);
+  latency = UINT32_MAX;
+  return true;
+}
+
+// A line of instructions came back: the warps waiting for it get their
+// instructions hit_latency later, as many per cycle as the fetch stage serves.
+void Sm::instruction_line_filled(uint64_t line) {
+  if (!icache_ || !icache_->fill(line)) {
+    if (on_run_error) on_run_error("memory conservation broken in " + std::string(name()) + ": an instruction line fill came back that no fetch asked for");
+    return;
+  }
+  uint32_t k = 0;
+  for (auto& w : slots_)
+    if (w.resident && w.fetch_pending && w.fetch_ready == UINT64_MAX && w.fetch_line == line) {
+      w.fetch_ready = cycle_ + p_.icache_hit_latency + k / p_.fetch_warps_per_cycle;
+      ++k;
+    }
 }
 
 // ---------------------------------------------------------------- reports

@@ -26,7 +26,7 @@
 #include "common/stats.hpp"
 #include "common/trace.hpp"
 #include "isa/simt.hpp"
-#include "sm/icache.hpp"
+#include "sm/readonly_cache.hpp"
 #include "sm/sched/scheduler.hpp"
 #include "sm/sm_mechanism.hpp"
 #include "sm/sm_params.hpp"
@@ -46,6 +46,9 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
  public:
   tlm_utils::simple_initiator_socket<Sm> mem_socket;   // global and local memory: to the L1 data cache
   tlm_utils::simple_initiator_socket<Sm> smem_socket;  // shared memory
+  // Line fills of the instruction and constant caches (sm.icache.fill / sm.ccache.fill: memory):
+  // to the L1's read-only port, which passes them to the crossbar (or to the flat memory).
+  tlm_utils::simple_initiator_socket<Sm> readonly_socket;
 
   // `build_inside`, when given, runs at the end of the constructor: the blocks it
   // constructs become the SM's children (gpu.sm3.l1d), as the platform builds them.
@@ -166,10 +169,25 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   void take_responses();
   InputRegister<uint32_t> responses_in_;  // memory-op index of each response, port 0 global, 1 shared
   tlm::tlm_sync_enum backward(RequestQueue& q, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph);
+  void end_request(RequestQueue& q, const tlm::tlm_generic_payload& p, const tlm::tlm_phase& ph);
   tlm::tlm_sync_enum mem_bw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
   tlm::tlm_sync_enum smem_bw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
   void complete_fetches();
   uint32_t start_fetches();
+  // Read-only caches filled from memory (readonly_cache.hpp)
+  struct LineWait { uint64_t line; uint32_t mo; };  // a constant access waiting for a line
+  uint64_t fetch_address(const WarpSlot& w, uint32_t pc) const;
+  bool fetch_from_icache(WarpSlot& w, uint32_t pc, uint32_t& latency);
+  void read_constant_lines(WarpSlot& w, const Instr& in, Space sp, uint64_t ready);
+  void look_up_constant_line(uint64_t line, uint32_t mo, uint64_t ready);
+  void request_fill(uint64_t line, uint32_t bytes, bool constant, uint64_t ready);
+  void take_fills();
+  void instruction_line_filled(uint64_t line);
+  void constant_line_filled(uint64_t line);
+  tlm::tlm_sync_enum readonly_bw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
+  InputRegister<uint64_t> fills_in_;  // line address of each fill, | 1 for the constant cache
+  std::vector<LineWait> const_waits_, const_retries_;
+  bool duplicate_fill_fault_ = false;  // WARPTLM_TEST_FAULT=sm_duplicate_readonly_fill
   void retire_warp(WarpSlot& w);
   void retire_block(Block* b);
   void release(WarpSlot& w, const Instr& in, bool long_latency);
@@ -218,9 +236,9 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   std::vector<std::array<uint32_t, size_t(Stall::Count)>> blocked_;    // per scheduler: warps stalled, by reason
   ClockDomain* clock_ = nullptr;
   uint32_t clock_index_ = 0;
-  std::unique_ptr<InstructionCache> icache_;
-  std::unique_ptr<InstructionCache> ccache_;  // constant cache: same tag-array model
-  RequestQueue gq_, sq_;
+  std::unique_ptr<ReadOnlyCache> icache_;
+  std::unique_ptr<ReadOnlyCache> ccache_;  // constant cache: same tag-array model
+  RequestQueue gq_, sq_, rq_;  // global/local, shared, read-only fills
   std::vector<WarpSlot*> order_;
   std::vector<Stall> last_reason_;
   uint64_t warp_limit_age_ = UINT64_MAX;  // static warp limiting: the youngest age allowed to issue
@@ -241,6 +259,8 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   // stats
   Counter *warp_insts_, *thread_insts_, *lane_insts_, *active_cycles_, *mem_requests_, *mem_responses_, *blocks_done_;
   Counter *icache_hits_ = nullptr, *icache_misses_ = nullptr, *ccache_hits_ = nullptr, *ccache_misses_ = nullptr;
+  Counter *icache_merged_ = nullptr, *icache_fails_ = nullptr, *ccache_merged_ = nullptr, *ccache_fails_ = nullptr;
+  Counter *fill_requests_ = nullptr, *fill_responses_ = nullptr;
   InstructionCounts retired_;  // by the blocks retired so far
   uint64_t progress_ = 0;
   std::vector<std::array<Counter*, size_t(Stall::Count)>> stall_;

@@ -72,7 +72,12 @@ void SmParams::declare(ParamTable& t) {
   t.int_param("sm.icache.line", 128, 8, 4096, "instruction cache line bytes");
   t.int_param("sm.icache.assoc", 4, 1, 64, "instruction cache ways");
   t.int_param("sm.icache.hit_latency", 1, 1, 1000, "cycles from fetch to an instruction in the buffer on a hit");
-  t.int_param("sm.icache.miss_latency", 20, 1, 10000, "cycles for an instruction cache miss");
+  t.int_param("sm.icache.miss_latency", 20, 1, 10000, "cycles for an instruction cache miss (sm.icache.fill: fixed)");
+  t.enum_param("sm.icache.fill", "fixed", {"fixed", "memory"},
+               "how an instruction-cache miss is served: in sm.icache.miss_latency cycles, or by a line read through the "
+               "L1's port, the crossbar, L2 and DRAM (warps missing on the same line wait for one fill)");
+  t.int_param("sm.icache.mshr_entries", 2, 1, 64, "instruction-cache lines in flight at once (sm.icache.fill: memory)");
+  t.int_param("sm.icache.mshr_merges", 32, 1, 1024, "fetches that may wait on one line in flight (sm.icache.fill: memory)");
   t.int_param("sm.ibuffer_entries", 2, 1, 64, "decoded instructions buffered per warp (one fetch fills them)");
   t.int_param("sm.fetch_warps_per_cycle", 1, 1, 64, "warps the fetch stage serves per cycle");
   t.int_param("sm.num_schedulers", 2, 1, 16, "warp schedulers per SM; scheduler i owns the warps with slot % N == i");
@@ -123,7 +128,15 @@ void SmParams::declare(ParamTable& t) {
   t.int_param("sm.ccache.line", 64, 8, 4096, "constant cache line bytes");
   t.int_param("sm.ccache.assoc", 2, 1, 64, "constant cache ways");
   t.int_param("sm.ccache.hit_latency", 4, 1, 10000, "cycles of a constant-cache hit or a kernel-parameter read");
-  t.int_param("sm.ccache.miss_latency", 200, 1, 100000, "cycles of a constant-cache miss (served from the memory below)");
+  t.int_param("sm.ccache.miss_latency", 200, 1, 100000, "cycles of a constant-cache miss (sm.ccache.fill: fixed)");
+  t.enum_param("sm.ccache.fill", "fixed", {"fixed", "memory"},
+               "how a constant-cache miss is served: in sm.ccache.miss_latency cycles, or by a line read through the L1's "
+               "port, the crossbar, L2 and DRAM (accesses missing on the same line wait for one fill)");
+  t.int_param("sm.ccache.mshr_entries", 2, 1, 64, "constant-cache lines in flight at once (sm.ccache.fill: memory)");
+  t.int_param("sm.ccache.mshr_merges", 32, 1, 1024, "accesses that may wait on one line in flight (sm.ccache.fill: memory)");
+  t.bool_param("sm.ccache.params", false,
+               "kernel parameters (ld.param) are read through the constant cache, from a parameter buffer in memory; "
+               "otherwise a parameter buffer in the SM answers in sm.ccache.hit_latency cycles");
 }
 
 SmParams SmParams::from(const Config& c) {
@@ -141,6 +154,9 @@ SmParams SmParams::from(const Config& c) {
   p.icache_assoc = uint32_t(c.get_int("sm.icache.assoc"));
   p.icache_hit_latency = uint32_t(c.get_int("sm.icache.hit_latency"));
   p.icache_miss_latency = uint32_t(c.get_int("sm.icache.miss_latency"));
+  p.icache_from_memory = c.get_string("sm.icache.fill") == "memory";
+  p.icache_mshrs = uint32_t(c.get_int("sm.icache.mshr_entries"));
+  p.icache_merges = uint32_t(c.get_int("sm.icache.mshr_merges"));
   p.ibuffer_entries = uint32_t(c.get_int("sm.ibuffer_entries"));
   p.fetch_warps_per_cycle = uint32_t(c.get_int("sm.fetch_warps_per_cycle"));
   p.num_schedulers = uint32_t(c.get_int("sm.num_schedulers"));
@@ -174,6 +190,10 @@ SmParams SmParams::from(const Config& c) {
   p.ccache_assoc = uint32_t(c.get_int("sm.ccache.assoc"));
   p.ccache_hit_latency = uint32_t(c.get_int("sm.ccache.hit_latency"));
   p.ccache_miss_latency = uint32_t(c.get_int("sm.ccache.miss_latency"));
+  p.ccache_from_memory = c.get_string("sm.ccache.fill") == "memory";
+  p.ccache_mshrs = uint32_t(c.get_int("sm.ccache.mshr_entries"));
+  p.ccache_merges = uint32_t(c.get_int("sm.ccache.mshr_merges"));
+  p.params_in_ccache = c.get_bool("sm.ccache.params");
   return p;
 }
 

@@ -21,8 +21,9 @@ struct WarpSlot {
   // front end: decoded instructions buffered from ibuf_pc on
   uint32_t ibuf_pc = 0, ibuf_count = 0;
   bool fetch_pending = false;
-  uint64_t fetch_ready = 0;
+  uint64_t fetch_ready = 0;  // UINT64_MAX: waits for the fill of fetch_line (sm.icache.fill: memory)
   uint32_t fetch_pc = 0;
+  uint64_t fetch_line = 0;
   // scoreboard: in-flight writes per register slot (predicates after registers),
   // and which of them come from memory (long latency)
   std::vector<uint8_t> pending, pending_long;

@@ -265,11 +265,13 @@ void GpuPlatform::build_sms(const Config& cfg, StatsRegistry& stats) {
     clock_of("core", p_.core_clock_mhz, *smems.back());
     if (icn) {
       connect(sm.mem_socket, l1s.back()->upstream);
+      connect(sm.readonly_socket, l1s.back()->readonly_upstream);
       connect(l1s.back()->downstream, icn->sm_socket);
       l1s.back()->on_run_error = [this](const std::string& msg) { fault(msg); };
       clock_of("core", p_.core_clock_mhz, *l1s.back());
     } else {
       connect(sm.mem_socket, flat->socket);
+      connect(sm.readonly_socket, flat->socket);
     }
     for (auto& b : mechanism_bindings) bindings.push_back(Binding{b.first, b.second});
     for (auto& b : mechanism_blocks) clock_of("core", p_.core_clock_mhz, b);

@@ -169,6 +169,7 @@ class GpuPlatform : public sc_core::sc_module {
   // launches (launch.cpp)
   void start_launch(const KernelInfo& kernel, const LaunchDims& dims, const std::vector<uint8_t>& params);
   void check_memory_budget(const KernelInfo& k, const LaunchState& L, uint64_t smem, uint64_t blocks) const;
+  void place_in_instruction_memory(LaunchState& L, const KernelInfo& k);
   // Runs blocks [0, blocks) on the SIMT executor, stopping after the block in
   // which `budget` warp instructions have run; returns the first block not run.
   uint64_t run_functional(const KernelInfo& k, LaunchState& L, uint64_t blocks, LaunchResult& r, uint64_t budget = UINT64_MAX);
@@ -188,6 +189,8 @@ class GpuPlatform : public sc_core::sc_module {
   std::vector<std::unique_ptr<Module>> modules_;
   std::vector<std::unique_ptr<Mechanism>> mechanisms_;
   std::vector<LaunchResult> launches_;
+  std::vector<std::pair<const KernelInfo*, uint64_t>> code_layout_;  // kernels in instruction memory, first launched first
+  uint64_t code_end_ = 0;
   Counter *warp_insts_, *thread_insts_, *lane_insts_, *launches_ctr_, *blocks_ctr_, *cycles_ctr_;
   // Functional fast-forward (sim.fast_forward): what is left of it, and what it ran.
   uint64_t ff_launches_left_ = 0, ff_instructions_left_ = 0;

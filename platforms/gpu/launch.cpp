@@ -118,6 +118,7 @@ void GpuPlatform::start_launch(const KernelInfo& kernel, const LaunchDims& dims,
     L.kernel = &kernel;
     L.clock = &clock_;
   }
+  place_in_instruction_memory(*launch, kernel);
   running_ = std::move(launch);
   try {
     start_timing(kernel, *running_, first_timed, blocks, regs);
@@ -125,6 +126,25 @@ void GpuPlatform::start_launch(const KernelInfo& kernel, const LaunchDims& dims,
     running_.reset();
     throw;
   }
+}
+
+// Where the timing model fetches a kernel's instructions and parameters from
+// (an SM whose instruction or constant cache fills from memory reads them
+// there): each kernel's code follows the previous one's in instruction memory,
+// 8 bytes per instruction, in the order kernels are first launched; its
+// parameter buffer is a 4 KB slot of its own (CUDA's parameter limit). Both
+// regions lie apart from every device allocation.
+void GpuPlatform::place_in_instruction_memory(LaunchState& L, const KernelInfo& k) {
+  static constexpr uint64_t kCodeBase = 0x0000E00000000000ull, kParamBase = 0x0000D00000000000ull;
+  size_t i = 0;
+  while (i < code_layout_.size() && code_layout_[i].first != &k) ++i;
+  if (i == code_layout_.size()) {
+    const uint64_t start = code_layout_.empty() ? kCodeBase : code_end_;
+    code_layout_.push_back({&k, start});
+    code_end_ = start + uint64_t(k.prog.size()) * 8;
+  }
+  L.code_address = code_layout_[i].second;
+  L.param_address = kParamBase + uint64_t(i) * 4096;
 }
 
 // What the blocks of a launch that are resident at once take in the simulator

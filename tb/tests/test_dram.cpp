@@ -232,6 +232,29 @@ TEST_CASE("dram: a full queue withholds END_REQ until a column command frees a s
   b.check_conservation();
 }
 
+TEST_CASE("dram: dram.latency delays each request on its way to the queue without taking a queue entry") {
+  DramParams p = gtx480();
+  p.latency = 50;
+  p.queue = 1;
+  Bench b(p);
+  b.l2.add(rd(0, addr_of(p, 3, 7, 0)));
+  b.l2.add(rd(1, addr_of(p, 3, 7, 128)));  // same row: a hit once it reaches the queue
+  sc_core::sc_start();
+  REQUIRE(b.l2.done.size() == 2);
+  // Both enter the delay line at once although the queue has one entry: requests on
+  // their way do not hold it.
+  CHECK(b.l2.done[0].accepted == 0);
+  CHECK(b.l2.done[1].accepted == 1);
+  // The first reaches the queue latency cycles after it was taken, then pays a row miss.
+  CHECK(b.latency(0) == kIn + p.latency + p.tRCD + p.tCL + line_cycles(p));
+  // The second reached the end of the line one cycle later but waits there for the one
+  // queue entry, which its predecessor's column command frees; then it is a row hit.
+  const uint64_t first_col = kIn + p.latency + p.tRCD;
+  CHECK(b.l2.done[1].responded > first_col + p.tCL + line_cycles(p));
+  CHECK(b.stat("dram0.row_hits") == 1);
+  b.check_conservation();
+}
+
 TEST_CASE("dram: streaming reads of consecutive lines keep the data bus at least 90 percent busy") {
   const DramParams p = gtx480();
   Bench b(p);

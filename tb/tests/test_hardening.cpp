@@ -32,15 +32,20 @@ TEST_CASE("conservation: a fill lost below the L1 is a deadlock naming the block
   CHECK(status_of(d) == "deadlock");
 }
 
-TEST_CASE("conservation: a fill taken twice by the L1 stops the run as a fault at once", "[hardening][conservation]") {
-  TempDir d;
-  setenv("WARPTLM_TEST_FAULT", "l1_duplicate_fill", 1);
-  auto r = warptlm(d, "run --workload vecadd --size tiny --config gtx480 --out " + q(d / "out"));
-  unsetenv("WARPTLM_TEST_FAULT");
-  CHECK(r.code == 1);
-  CHECK(contains(r.out, "memory conservation broken in gpu.sm"));
-  CHECK(contains(r.out, "no fill outstanding"));
-  CHECK(status_of(d) == "fault");
+TEST_CASE("conservation: a fill taken twice (by the L1, or by the SM's instruction cache) stops the run as a fault at once", "[hardening][conservation]") {
+  const std::pair<const char*, const char*> faults[] = {{"l1_duplicate_fill", "no fill outstanding"},
+                                                        {"sm_duplicate_readonly_fill", "line fill came back that no"}};
+  for (const auto& [fault, message] : faults) {
+    INFO(fault);
+    TempDir d;
+    setenv("WARPTLM_TEST_FAULT", fault, 1);
+    auto r = warptlm(d, "run --workload vecadd --size tiny --config gtx480 --out " + q(d / "out"));
+    unsetenv("WARPTLM_TEST_FAULT");
+    CHECK(r.code == 1);
+    CHECK(contains(r.out, "memory conservation broken in gpu.sm"));
+    CHECK(contains(r.out, message));
+    CHECK(status_of(d) == "fault");
+  }
 }
 
 TEST_CASE("conservation: write acknowledgements lost in DRAM fail the end-of-run check of a run that finished", "[hardening][conservation]") {

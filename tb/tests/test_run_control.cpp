@@ -216,8 +216,9 @@ TEST_CASE("topology: the elaborated platform's hierarchical modules, sockets, bi
                         "gpu.dram1 ", "gpu.dispatcher ", "gpu.core_clock ", "gpu.run_control "})
     CHECK(contains(r.out, m));
   CHECK_FALSE(contains(r.out, "gpu.sm2"));
-  CHECK(contains(r.out, "    gpu.sm0.l1d             L1DataCache  [core, 700 MHz]  sockets: upstream, downstream\n"));
+  CHECK(contains(r.out, "    gpu.sm0.l1d             L1DataCache  [core, 700 MHz]  sockets: upstream, downstream, readonly_upstream\n"));
   for (const char* b : {"gpu.sm0.mem_socket -> gpu.sm0.l1d.upstream", "gpu.sm1.l1d.downstream -> gpu.icn.sm_socket",
+                        "gpu.sm0.readonly_socket -> gpu.sm0.l1d.readonly_upstream",
                         "gpu.icn.part_socket_1 -> gpu.part1.l2.up", "gpu.part1.l2.down -> gpu.dram1.socket",
                         "gpu.sm1.ssp_socket -> gpu.sm1.ssp.socket", "gpu.sm0.smem_socket -> gpu.sm0.smem.socket",
                         "host.socket -> gpu.host"})
@@ -228,6 +229,7 @@ TEST_CASE("topology: the elaborated platform's hierarchical modules, sockets, bi
   INFO(f.out);
   REQUIRE(f.code == 0);
   CHECK(contains(f.out, "gpu.sm1.mem_socket -> gpu.memory.socket"));
+  CHECK(contains(f.out, "gpu.sm1.readonly_socket -> gpu.memory.socket"));
   CHECK_FALSE(contains(f.out, "gpu.icn"));
 }
 
@@ -240,8 +242,8 @@ TEST_CASE("topology --dot: one cluster per SM and partition, one edge per bindin
   CHECK(contains(r.out, "subgraph \"cluster_gpu.part0\""));
   size_t edges = 0;
   for (size_t p = r.out.find(" -> "); p != std::string::npos; p = r.out.find(" -> ", p + 1)) ++edges;
-  // per SM: smem, l1d, l1d->icn; per partition: icn->l2, l2->dram; and the host driver to the platform
-  CHECK(edges == 2 * 3 + 2 * 2 + 1);
+  // per SM: smem, l1d, the read-only port to l1d, l1d->icn; per partition: icn->l2, l2->dram; and the host driver
+  CHECK(edges == 2 * 4 + 2 * 2 + 1);
   CHECK(contains(r.out, "\"gpu.sm0.l1d\" -> \"gpu.icn\""));
   CHECK(contains(r.out, "\"host\" -> \"gpu\""));
   // bad input: in functional mode the platform has no blocks

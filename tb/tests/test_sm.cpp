@@ -426,6 +426,114 @@ TEST_CASE("sm: an instruction cache costs misses that a perfect front end does n
 }
 
 namespace {
+// clk: each warp's lane 0 stores %clock read by its first instruction.
+const char* kClockKernel = R"(
+.visible .entry clk(.param .u64 out)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<6>;
+  mov.u32 %r1, %clock;
+  mov.u32 %r2, %tid.x;
+  and.b32 %r3, %r2, 31;
+  setp.ne.u32 %p1, %r3, 0;
+  @%p1 bra DONE;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  shr.u32 %r4, %r2, 5;
+  mul.wide.u32 %rd3, %r4, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  st.global.u32 [%rd4], %r1;
+DONE:
+  ret;
+}
+)";
+
+// The cycle each of `warps` warps read %clock first, and the launch's cycles.
+std::pair<std::vector<uint32_t>, uint64_t> first_clocks(Rig& rig, uint32_t warps) {
+  rig.dev->load_ptx(std::string(kHeader) + kClockKernel, "clk.ptx");
+  DevPtr out = rig.dev->malloc(4 * warps);
+  rig.launch("clk", Dim3(1), Dim3(32 * warps), {arg(out)});
+  return {rig.dev->download<uint32_t>(out, warps), rig.gpu->launches().back().cycles};
+}
+
+std::vector<std::pair<std::string, std::string>> icache_from_memory() {
+  auto sets = simple_sm(4);
+  sets.push_back({"sm.icache.perfect", "false"});
+  sets.push_back({"sm.icache.fill", "memory"});
+  return sets;
+}
+}  // namespace
+
+TEST_CASE("sm: a perfect front end fetches the first instructions in one cycle (reference for the fill tests)") {
+  Rig rig(simple_sm(4));
+  const auto [clk, cycles] = first_clocks(rig, 4);
+  // the block's warps join at the SM's first edge (1) and fetch there; the buffer is
+  // filled hit_latency (1) later and the first instruction issues then
+  CHECK(clk[0] == 2);
+}
+
+TEST_CASE("sm: an instruction-cache miss filled from memory costs the memory's round trip, once per line") {
+  Rig rig(icache_from_memory());
+  const auto [clk, cycles] = first_clocks(rig, 4);
+  // The fetch at the first edge (1) misses and its fill leaves then; the flat memory answers
+  // 100 cycles later (101), the SM takes the answer at its next edge (a registered input:
+  // 102) and the instructions are in the buffer hit_latency (1) later: the first instruction
+  // issues at 103, where a perfect front end issues it at 2.
+  CHECK(clk[0] == 1 + 100 + 1 + 1);
+  // The other warps missed on the same line while it was in flight: they waited for the
+  // one fill (merged), not for fills of their own, and got their instructions one per
+  // cycle after it (the fetch stage serves one warp per cycle).
+  for (uint32_t w = 1; w < 4; ++w) CHECK(clk[w] >= clk[0]);
+  CHECK(clk[3] <= clk[0] + 8);
+  const double misses = rig.counter("icache.misses");
+  // the kernel's 15 instructions (120 bytes, from address 0 of instruction memory) fill one 128-byte line
+  CHECK(misses == 1);
+  CHECK(rig.counter("icache.merged") == 3);
+  CHECK(rig.counter("readonly_port.requests") == misses);
+  CHECK(rig.counter("readonly_port.responses") == misses);
+  CHECK(rig.counter("mem.requests") >= misses);  // the fills went to memory
+}
+
+TEST_CASE("sm: instruction-cache MSHRs bound the lines in flight; a refused fetch waits for a fill") {
+  auto sets = icache_from_memory();
+  sets.push_back({"sm.icache.line", "16"});  // two instructions per line: the warps of a launch miss on many lines
+  sets.push_back({"sm.icache.mshr_entries", "1"});
+  sets.push_back({"sm.icache.mshr_merges", "2"});
+  Rig rig(sets);
+  const auto [clk, cycles] = first_clocks(rig, 4);
+  // One line in flight at a time: the third and fourth warp find the entry's two requests
+  // taken and are refused until the fill; every line of the kernel costs a full round trip
+  // in turn, so the launch takes at least (lines) x 100 cycles.
+  CHECK(rig.counter("icache.reservation_fails") > 0);
+  CHECK(rig.counter("icache.misses") >= 8);
+  CHECK(cycles >= uint64_t(rig.counter("icache.misses")) * 100);
+  CHECK(clk[0] == 103);
+  CHECK(clk[3] > clk[0]);
+}
+
+TEST_CASE("sm: kernel parameters read through the constant cache wait for its fill; a second launch hits") {
+  auto sets = simple_sm(4);
+  sets.push_back({"sm.ccache.fill", "memory"});
+  sets.push_back({"sm.ccache.params", "true"});
+  Rig rig(sets);
+  rig.dev->load_ptx(std::string(kHeader) + chain_kernel("chain4", 4), "chain.ptx");
+  DevPtr out = rig.dev->malloc(4 * 64);
+  rig.launch("chain4", Dim3(1), Dim3(64), {arg(out)});
+  const uint64_t first = rig.gpu->launches().back().cycles;
+  // one parameter (8 bytes): one 64-byte line, missed by the first warp, merged by the second
+  CHECK(rig.counter("ccache.misses") == 1);
+  CHECK(rig.counter("ccache.merged") == 1);
+  CHECK(rig.counter("readonly_port.requests") == 1);
+  rig.launch("chain4", Dim3(1), Dim3(64), {arg(out)});
+  const uint64_t second = rig.gpu->launches().back().cycles;
+  CHECK(rig.counter("ccache.misses") == 1);  // the line stayed: the same kernel's parameter slot
+  CHECK(rig.counter("ccache.hits") == 2);
+  // the miss cost the memory's 100-cycle round trip that the second launch does not pay
+  CHECK(first >= second + 100);
+}
+
+namespace {
 // Peak resident blocks per SM for fp (64 blocks of 256 threads) on 2 SMs of
 // ss_baseline (65536 registers per SM) with `sets`, a ptxas register table
 // (none if empty) and a launch's own register count (0: none).
