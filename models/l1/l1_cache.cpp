@@ -414,10 +414,11 @@ void L1DataCache::queue_fill(uint32_t m, uint64_t line) {
   mshrs_[m].queued = true;
 }
 
-void L1DataCache::enqueue_forward(tlm::tlm_generic_payload& p) {
+void L1DataCache::enqueue_forward(tlm::tlm_generic_payload& p, bool readonly) {
   DownReq d;
   d.kind = DownKind::Forward;
   d.fwd = &p;
+  d.readonly = readonly;
   down_q_.push_back(d);
 }
 
@@ -427,11 +428,7 @@ void L1DataCache::take_readonly(uint64_t c) {
   if (tlm::tlm_generic_payload* p = readonly_in_.admit_waiting(c)) send_end_req(readonly_upstream, *p);
   const RequestBuffer::Entry* h = readonly_in_.head(edge_value(period_, c));
   if (!h || !queue_room(1)) return;
-  DownReq d;
-  d.kind = DownKind::Forward;
-  d.fwd = h->p;
-  d.readonly = true;
-  down_q_.push_back(d);
+  enqueue_forward(*h->p, true);
   readonly_in_.pop(c);
 }
 

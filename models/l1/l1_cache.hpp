@@ -164,7 +164,7 @@ class L1DataCache : public sc_core::sc_module {
   uint32_t allocate_mshr(uint64_t line, uint32_t fetch, const GpuExtension& e);
   bool queue_room(size_t n) const { return down_q_.size() + n <= p_.miss_queue; }
   void queue_fill(uint32_t m, uint64_t line);
-  void enqueue_forward(tlm::tlm_generic_payload& p);
+  void enqueue_forward(tlm::tlm_generic_payload& p, bool readonly = false);
   void enqueue_writeback(const Line& l);
   void schedule_response(tlm::tlm_generic_payload* p, uint64_t due, bool readonly = false);
   void take_readonly(uint64_t c);

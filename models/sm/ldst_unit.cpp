@@ -74,7 +74,7 @@ void Sm::send_memory(WarpSlot& w, const Instr& in, uint64_t agen_done) {
   // the cycle it is done; sm.op.mem.latency 1 means the issue cycle itself.
   const uint64_t ready = agen_done;
   if (sp == Space::Const || sp == Space::Param || sp == Space::ParamFunc) {
-    if (p_.ccache_from_memory && (sp == Space::Const || (sp == Space::Param && p_.params_in_ccache))) {
+    if (p_.ccache_fill.from_memory && (sp == Space::Const || (sp == Space::Param && p_.params_in_ccache))) {
       read_constant_lines(w, in, sp, ready);
       return;
     }
@@ -84,8 +84,8 @@ void Sm::send_memory(WarpSlot& w, const Instr& in, uint64_t agen_done) {
       bool hit = true;
       for (uint32_t m = f.addr_mask; m; m &= m - 1)
         hit &= ccache_->access(uint64_t(uint32_t(f.addr[__builtin_ctz(m)] / 8)) * 8) == ReadOnlyCache::Lookup::Hit;
-      if (hit) ++*ccache_hits_;
-      else { ++*ccache_misses_; lat = p_.ccache_miss_latency; }
+      if (hit) ++*ccache_stats_.hits;
+      else { ++*ccache_stats_.misses; lat = p_.ccache_miss_latency; }
     }
     completions_.push(Completion{ready + lat, seq_++, w.slot, &in, false});
     return;
@@ -191,63 +191,62 @@ void Sm::read_constant_lines(WarpSlot& w, const Instr& in, Space sp, uint64_t re
   }
   memops_[mo].remaining = 1;  // held until every line is looked up
   for (uint32_t j = 0; j < n; ++j) look_up_constant_line(lines[j], mo, ready);
-  MemOp& m = memops_[mo];
-  if (--m.remaining) return;
-  free_memops_.push_back(mo);
-  completions_.push(Completion{ready + p_.ccache_hit_latency, seq_++, m.slot, m.in, false});
+  constant_line_present(mo, ready);
 }
 
+// One line of a constant load is looked up: a hit is present now; otherwise
+// the load counts one more line to wait for (a fill, or a retry once refused).
 void Sm::look_up_constant_line(uint64_t line, uint32_t mo, uint64_t ready) {
   switch (ccache_->access(line)) {
     case ReadOnlyCache::Lookup::Hit:
-      ++*ccache_hits_;
+      ++*ccache_stats_.hits;
       return;
     case ReadOnlyCache::Lookup::Miss:
-      ++*ccache_misses_;
+      ++*ccache_stats_.misses;
       request_fill(line, p_.ccache_line, true, ready);
       const_waits_.push_back(LineWait{line, mo});
       break;
     case ReadOnlyCache::Lookup::Pending:
-      ++*ccache_merged_;
+      ++*ccache_stats_.merged;
       const_waits_.push_back(LineWait{line, mo});
       break;
     case ReadOnlyCache::Lookup::ReservationFail:
-      ++*ccache_fails_;
+      ++*ccache_stats_.fails;
       const_retries_.push_back(LineWait{line, mo});
       break;
   }
   ++memops_[mo].remaining;
 }
 
-// A constant line came back: the accesses waiting for it are answered (a load
-// whose last line this was completes hit_latency later), then the refused
-// accesses try again, in order, now that an MSHR is free.
+// A line the load waited for is present at cycle `at`: after its last one the
+// load completes hit_latency later.
+void Sm::constant_line_present(uint32_t mo, uint64_t at) {
+  MemOp& m = memops_[mo];
+  if (--m.remaining) return;
+  free_memops_.push_back(mo);
+  completions_.push(Completion{at + p_.ccache_hit_latency, seq_++, m.slot, m.in, false});
+}
+
+// A constant line came back: the accesses waiting for it are answered, then
+// the refused accesses try again, in order, now that an MSHR is free (each
+// retry's own count is released after its new lookup has counted again).
 void Sm::constant_line_filled(uint64_t line) {
   if (!ccache_->fill(line)) {
-    if (on_run_error) on_run_error("memory conservation broken in " + std::string(name()) + ": a constant line fill came back that no access asked for");
+    conservation_broken(on_run_error, *this, "a constant line fill came back that no access asked for");
     return;
   }
   size_t keep = 0;
-  for (size_t i = 0; i < const_waits_.size(); ++i) {
-    const LineWait x = const_waits_[i];
-    if (x.line != line) { const_waits_[keep++] = x; continue; }
-    MemOp& m = memops_[x.mo];
-    if (--m.remaining) continue;
-    free_memops_.push_back(x.mo);
-    completions_.push(Completion{cycle_ + p_.ccache_hit_latency, seq_++, m.slot, m.in, false});
+  for (const LineWait& x : const_waits_) {
+    if (x.line == line) constant_line_present(x.mo, cycle_);
+    else const_waits_[keep++] = x;
   }
   const_waits_.resize(keep);
-  if (const_retries_.empty()) return;
-  std::vector<LineWait> retry;
-  retry.swap(const_retries_);
-  for (const LineWait& x : retry) {
-    --memops_[x.mo].remaining;  // look_up_constant_line counts it again unless it hits
+  retrying_.swap(const_retries_);
+  for (const LineWait& x : retrying_) {
     look_up_constant_line(x.line, x.mo, cycle_);
-    MemOp& m = memops_[x.mo];
-    if (m.remaining) continue;
-    free_memops_.push_back(x.mo);
-    completions_.push(Completion{cycle_ + p_.ccache_hit_latency, seq_++, m.slot, m.in, false});
+    constant_line_present(x.mo, cycle_);
   }
+  retrying_.clear();
 }
 
 // ---------------------------------------------------------------- the read-only port

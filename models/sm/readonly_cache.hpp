@@ -15,15 +15,17 @@
 #include <cstdint>
 #include <vector>
 
+#include "sm/sm_params.hpp"
+
 namespace warptlm {
 
 class ReadOnlyCache {
  public:
   enum class Lookup : uint8_t { Hit, Miss, Pending, ReservationFail };
 
-  ReadOnlyCache(uint32_t size, uint32_t line, uint32_t assoc, bool fill_from_memory, uint32_t mshrs, uint32_t merges)
-      : line_(line), assoc_(assoc), sets_(std::max<uint32_t>(1, size / (line * assoc))), from_memory_(fill_from_memory),
-        merges_(merges), ways_(size_t(sets_) * assoc), mshrs_(mshrs) {}
+  ReadOnlyCache(uint32_t size, uint32_t line, uint32_t assoc, const FillParams& fill)
+      : line_(line), assoc_(assoc), sets_(std::max<uint32_t>(1, size / (line * assoc))), from_memory_(fill.from_memory),
+        merges_(fill.merges), ways_(size_t(sets_) * assoc), mshrs_(fill.mshrs) {}
 
   bool fills_from_memory() const { return from_memory_; }
   uint32_t line_bytes() const { return line_; }

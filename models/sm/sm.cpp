@@ -41,8 +41,7 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
   needs_fetch_.assign((p_.max_warps + 63) / 64, 0);
   for (size_t k = 0; k < size_t(UnitKind::Count); ++k) unit_busy_[k].assign(p_.units[k].count, 0);
   if (!p_.icache_perfect)
-    icache_ = std::make_unique<ReadOnlyCache>(p_.icache_size, p_.icache_line, p_.icache_assoc, p_.icache_from_memory,
-                                              p_.icache_mshrs, p_.icache_merges);
+    icache_ = std::make_unique<ReadOnlyCache>(p_.icache_size, p_.icache_line, p_.icache_assoc, p_.icache_fill);
   order_.reserve(p_.max_warps);
 
   const std::string inst = "sm" + std::to_string(id);
@@ -68,25 +67,10 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
     for (size_t r = 0; r < size_t(Stall::Count); ++r)
       stall_[s][r] = &sg.counter(stall_name(Stall(r)), "scheduler cycles charged to this issue outcome");
   }
-  {
-    StatGroup cc(stats, inst + ".ccache", "ccache");
-    ccache_hits_ = &cc.counter("hits", "constant cache hits");
-    ccache_misses_ = &cc.counter("misses", "constant cache misses");
-    if (p_.ccache_from_memory) {
-      ccache_merged_ = &cc.counter("merged", "constant-cache accesses that found their line in flight and waited for its fill");
-      ccache_fails_ = &cc.counter("reservation_fails", "constant-cache accesses refused (no MSHR or way free), tried again at the next fill");
-    }
-  }
-  if (icache_) {
-    StatGroup ic(stats, inst + ".icache", "icache");
-    icache_hits_ = &ic.counter("hits", "instruction cache hits");
-    icache_misses_ = &ic.counter("misses", "instruction cache misses");
-    if (p_.icache_from_memory) {
-      icache_merged_ = &ic.counter("merged", "fetches that found their line in flight and waited for its fill");
-      icache_fails_ = &ic.counter("reservation_fails", "fetches refused (no MSHR or way free), tried again later");
-    }
-  }
-  if (p_.ccache_from_memory || (icache_ && p_.icache_from_memory)) {
+  ccache_stats_ = cache_counters(stats, inst + ".ccache", "constant cache", "constant-cache accesses", p_.ccache_fill.from_memory);
+  if (icache_)
+    icache_stats_ = cache_counters(stats, inst + ".icache", "instruction cache", "fetches", p_.icache_fill.from_memory);
+  if (p_.ccache_fill.from_memory || (icache_ && p_.icache_fill.from_memory)) {
     StatGroup rp(stats, inst + ".readonly_port", "readonly_port");
     fill_requests_ = &rp.counter("requests", "line fills the instruction and constant caches sent below");
     fill_responses_ = &rp.counter("responses", "line fills that came back");
@@ -109,11 +93,23 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
   gq_.init(p_.ldst_queue + 64);
   sq_.init(64);
   rq_.init(16);
-  ccache_ = std::make_unique<ReadOnlyCache>(p_.ccache_size, p_.ccache_line, p_.ccache_assoc, p_.ccache_from_memory,
-                                            p_.ccache_mshrs, p_.ccache_merges);
+  ccache_ = std::make_unique<ReadOnlyCache>(p_.ccache_size, p_.ccache_line, p_.ccache_assoc, p_.ccache_fill);
   if (build_inside) build_inside(*this);
   for (auto& s : scheds_)  // neither the SM nor a mechanism provides the named ordering
     if (!s->has_ordering()) throw InputError("unknown warp scheduler '" + p_.warp_scheduler + "'");
+}
+
+Sm::CacheCounters Sm::cache_counters(StatsRegistry& stats, const std::string& group, const std::string& what,
+                                     const char* requests, bool from_memory) {
+  StatGroup g(stats, group, group.substr(group.rfind('.') + 1));
+  CacheCounters c;
+  c.hits = &g.counter("hits", what + " hits");
+  c.misses = &g.counter("misses", what + " misses");
+  if (from_memory) {
+    c.merged = &g.counter("merged", std::string(requests) + " that found their line in flight and waited for its fill");
+    c.fails = &g.counter("reservation_fails", std::string(requests) + " refused (no MSHR or way free), tried again at a later fill");
+  }
+  return c;
 }
 
 void Sm::add_mechanism(std::unique_ptr<SmMechanism> m) {
@@ -601,13 +597,13 @@ uint32_t Sm::start_fetches() {
         if (i >= hi) { wd = words; break; }
         WarpSlot& w = slots_[i];
         const uint32_t pc = w.fw->stack.back().pc;
-        uint32_t lat = p_.icache_hit_latency;
+        uint64_t ready = cycle_ + p_.icache_hit_latency;
         fetch_rr_ = (i + 1 == n) ? 0 : i + 1;
         ++started;
-        if (icache_ && !fetch_from_icache(w, pc, lat)) continue;  // refused: the fetch slot is spent, the warp tries again
+        if (icache_ && !fetch_from_icache(w, pc, ready)) continue;  // refused: the fetch slot is spent, the warp tries again
         w.fetch_pending = true;
         ++fetches_pending_;
-        w.fetch_ready = lat == UINT32_MAX ? UINT64_MAX : cycle_ + lat;
+        w.fetch_ready = ready;
         w.fetch_pc = pc;
         w.ibuf_count = 0;
         set_needs_fetch(w, false);
@@ -621,36 +617,37 @@ uint32_t Sm::start_fetches() {
 // Timing address of instruction `pc`: in the kernel's place in instruction
 // memory when fills come from memory; else the tag array's own numbering.
 uint64_t Sm::fetch_address(const WarpSlot& w, uint32_t pc) const {
-  if (p_.icache_from_memory) return launch_->code_address + uint64_t(pc) * 8;
+  if (p_.icache_fill.from_memory) return launch_->code_address + uint64_t(pc) * 8;
   return (uint64_t(w.block->kernel.uid) << 32) | (uint64_t(pc) * 8);
 }
 
 // The instruction cache's answer to a fetch: false if refused (reservation
-// fail); else `latency` is the cycles until the instructions are in the
-// buffer, UINT32_MAX while the warp waits for its line's fill.
-bool Sm::fetch_from_icache(WarpSlot& w, uint32_t pc, uint32_t& latency) {
+// fail); else `ready` becomes the cycle the instructions are in the buffer
+// (a hit leaves the hit-latency cycle it holds), UINT64_MAX while the warp
+// waits for its line's fill.
+bool Sm::fetch_from_icache(WarpSlot& w, uint32_t pc, uint64_t& ready) {
   const uint64_t addr = fetch_address(w, pc);
   switch (icache_->access(addr)) {
     case ReadOnlyCache::Lookup::Hit:
-      ++*icache_hits_;
+      ++*icache_stats_.hits;
       return true;
     case ReadOnlyCache::Lookup::Miss:
-      ++*icache_misses_;
+      ++*icache_stats_.misses;
       if (!icache_->fills_from_memory()) {
-        latency = p_.icache_miss_latency;
+        ready = cycle_ + p_.icache_miss_latency;
         return true;
       }
       request_fill(icache_->line_address(addr), p_.icache_line, false, cycle_);
       break;
     case ReadOnlyCache::Lookup::Pending:
-      ++*icache_merged_;
+      ++*icache_stats_.merged;
       break;
     case ReadOnlyCache::Lookup::ReservationFail:
-      ++*icache_fails_;
+      ++*icache_stats_.fails;
       return false;
   }
   w.fetch_line = icache_->line_address(addr);
-  latency = UINT32_MAX;
+  ready = UINT64_MAX;
   return true;
 }
 
@@ -658,7 +655,7 @@ bool Sm::fetch_from_icache(WarpSlot& w, uint32_t pc, uint32_t& latency) {
 // instructions hit_latency later, as many per cycle as the fetch stage serves.
 void Sm::instruction_line_filled(uint64_t line) {
   if (!icache_ || !icache_->fill(line)) {
-    if (on_run_error) on_run_error("memory conservation broken in " + std::string(name()) + ": an instruction line fill came back that no fetch asked for");
+    conservation_broken(on_run_error, *this, "an instruction line fill came back that no fetch asked for");
     return;
   }
   uint32_t k = 0;

@@ -177,16 +177,17 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   // Read-only caches filled from memory (readonly_cache.hpp)
   struct LineWait { uint64_t line; uint32_t mo; };  // a constant access waiting for a line
   uint64_t fetch_address(const WarpSlot& w, uint32_t pc) const;
-  bool fetch_from_icache(WarpSlot& w, uint32_t pc, uint32_t& latency);
+  bool fetch_from_icache(WarpSlot& w, uint32_t pc, uint64_t& ready);
   void read_constant_lines(WarpSlot& w, const Instr& in, Space sp, uint64_t ready);
   void look_up_constant_line(uint64_t line, uint32_t mo, uint64_t ready);
+  void constant_line_present(uint32_t mo, uint64_t at);
   void request_fill(uint64_t line, uint32_t bytes, bool constant, uint64_t ready);
   void take_fills();
   void instruction_line_filled(uint64_t line);
   void constant_line_filled(uint64_t line);
   tlm::tlm_sync_enum readonly_bw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
   InputRegister<uint64_t> fills_in_;  // line address of each fill, | 1 for the constant cache
-  std::vector<LineWait> const_waits_, const_retries_;
+  std::vector<LineWait> const_waits_, const_retries_, retrying_;
   bool duplicate_fill_fault_ = false;  // WARPTLM_TEST_FAULT=sm_duplicate_readonly_fill
   void retire_warp(WarpSlot& w);
   void retire_block(Block* b);
@@ -258,8 +259,13 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
 
   // stats
   Counter *warp_insts_, *thread_insts_, *lane_insts_, *active_cycles_, *mem_requests_, *mem_responses_, *blocks_done_;
-  Counter *icache_hits_ = nullptr, *icache_misses_ = nullptr, *ccache_hits_ = nullptr, *ccache_misses_ = nullptr;
-  Counter *icache_merged_ = nullptr, *icache_fails_ = nullptr, *ccache_merged_ = nullptr, *ccache_fails_ = nullptr;
+  // a read-only cache's outcomes (merged and reservation fails only when it fills from memory)
+  struct CacheCounters {
+    Counter *hits = nullptr, *misses = nullptr, *merged = nullptr, *fails = nullptr;
+  };
+  static CacheCounters cache_counters(StatsRegistry& stats, const std::string& group, const std::string& what,
+                                      const char* requests, bool from_memory);
+  CacheCounters icache_stats_, ccache_stats_;
   Counter *fill_requests_ = nullptr, *fill_responses_ = nullptr;
   InstructionCounts retired_;  // by the blocks retired so far
   uint64_t progress_ = 0;

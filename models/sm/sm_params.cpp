@@ -59,6 +59,18 @@ CollectorGroup collector_group_of(UnitKind k) {
   }
 }
 
+namespace {
+// sm.<cache>.fill, .mshr_entries and .mshr_merges of a read-only cache (declare() names each key
+// literally: scripts/check-config-keys finds parameters that way).
+FillParams fill_from(const Config& c, const std::string& pre) {
+  FillParams f;
+  f.from_memory = c.get_string(pre + ".fill") == "memory";
+  f.mshrs = uint32_t(c.get_int(pre + ".mshr_entries"));
+  f.merges = uint32_t(c.get_int(pre + ".mshr_merges"));
+  return f;
+}
+}  // namespace
+
 void SmParams::declare(ParamTable& t) {
   t.int_param("sm.max_threads", 1536, 32, 65536, "resident threads per SM (occupancy limit)");
   t.int_param("sm.max_warps", 48, 1, 2048, "resident warps per SM (occupancy limit)");
@@ -154,9 +166,7 @@ SmParams SmParams::from(const Config& c) {
   p.icache_assoc = uint32_t(c.get_int("sm.icache.assoc"));
   p.icache_hit_latency = uint32_t(c.get_int("sm.icache.hit_latency"));
   p.icache_miss_latency = uint32_t(c.get_int("sm.icache.miss_latency"));
-  p.icache_from_memory = c.get_string("sm.icache.fill") == "memory";
-  p.icache_mshrs = uint32_t(c.get_int("sm.icache.mshr_entries"));
-  p.icache_merges = uint32_t(c.get_int("sm.icache.mshr_merges"));
+  p.icache_fill = fill_from(c, "sm.icache");
   p.ibuffer_entries = uint32_t(c.get_int("sm.ibuffer_entries"));
   p.fetch_warps_per_cycle = uint32_t(c.get_int("sm.fetch_warps_per_cycle"));
   p.num_schedulers = uint32_t(c.get_int("sm.num_schedulers"));
@@ -190,9 +200,7 @@ SmParams SmParams::from(const Config& c) {
   p.ccache_assoc = uint32_t(c.get_int("sm.ccache.assoc"));
   p.ccache_hit_latency = uint32_t(c.get_int("sm.ccache.hit_latency"));
   p.ccache_miss_latency = uint32_t(c.get_int("sm.ccache.miss_latency"));
-  p.ccache_from_memory = c.get_string("sm.ccache.fill") == "memory";
-  p.ccache_mshrs = uint32_t(c.get_int("sm.ccache.mshr_entries"));
-  p.ccache_merges = uint32_t(c.get_int("sm.ccache.mshr_merges"));
+  p.ccache_fill = fill_from(c, "sm.ccache");
   p.params_in_ccache = c.get_bool("sm.ccache.params");
   return p;
 }

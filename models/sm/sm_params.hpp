@@ -28,6 +28,12 @@ enum class CollectorGroup : uint8_t { Sp, Sfu, Mem, Count };
 CollectorGroup collector_group_of(UnitKind k);
 
 struct UnitParams { uint32_t count = 1, lanes = 32; };
+// How a read-only cache (instruction or constant) serves a miss: in a fixed
+// latency, or by a line fill through the memory hierarchy with MSHRs.
+struct FillParams {
+  bool from_memory = false;
+  uint32_t mshrs = 2, merges = 32;
+};
 struct OpClassParams { uint32_t latency = 1, ii = 1; };
 
 struct SmParams {
@@ -37,8 +43,7 @@ struct SmParams {
   // front end
   bool icache_perfect = true;
   uint32_t icache_size = 4096, icache_line = 128, icache_assoc = 4, icache_hit_latency = 1, icache_miss_latency = 20;
-  bool icache_from_memory = false;  // misses fetch their line through the memory hierarchy (else a fixed latency)
-  uint32_t icache_mshrs = 2, icache_merges = 32;
+  FillParams icache_fill;
   uint32_t ibuffer_entries = 2, fetch_warps_per_cycle = 1;
   // issue
   uint32_t num_schedulers = 2, issue_width = 1;
@@ -57,9 +62,8 @@ struct SmParams {
   bool coalesce_sectors = false;   // one request per 32-byte sector instead of per line
   uint32_t ldst_queue = 32;
   uint32_t ccache_size = 8192, ccache_line = 64, ccache_assoc = 2, ccache_hit_latency = 4, ccache_miss_latency = 200;
-  bool ccache_from_memory = false;  // misses fetch their line through the memory hierarchy (else a fixed latency)
+  FillParams ccache_fill;
   bool params_in_ccache = false;    // kernel parameters are read through the constant cache (else a parameter buffer)
-  uint32_t ccache_mshrs = 2, ccache_merges = 32;
 
   static void declare(ParamTable& t);
   static SmParams from(const Config& c);

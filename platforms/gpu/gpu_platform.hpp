@@ -190,7 +190,7 @@ class GpuPlatform : public sc_core::sc_module {
   std::vector<std::unique_ptr<Mechanism>> mechanisms_;
   std::vector<LaunchResult> launches_;
   std::vector<std::pair<const KernelInfo*, uint64_t>> code_layout_;  // kernels in instruction memory, first launched first
-  uint64_t code_end_ = 0;
+  uint64_t code_bytes_ = 0;  // instruction memory taken so far
   Counter *warp_insts_, *thread_insts_, *lane_insts_, *launches_ctr_, *blocks_ctr_, *cycles_ctr_;
   // Functional fast-forward (sim.fast_forward): what is left of it, and what it ran.
   uint64_t ff_launches_left_ = 0, ff_instructions_left_ = 0;

@@ -139,9 +139,8 @@ void GpuPlatform::place_in_instruction_memory(LaunchState& L, const KernelInfo& 
   size_t i = 0;
   while (i < code_layout_.size() && code_layout_[i].first != &k) ++i;
   if (i == code_layout_.size()) {
-    const uint64_t start = code_layout_.empty() ? kCodeBase : code_end_;
-    code_layout_.push_back({&k, start});
-    code_end_ = start + uint64_t(k.prog.size()) * 8;
+    code_layout_.push_back({&k, kCodeBase + code_bytes_});
+    code_bytes_ += uint64_t(k.prog.size()) * 8;
   }
   L.code_address = code_layout_[i].second;
   L.param_address = kParamBase + uint64_t(i) * 4096;
