@@ -1,6 +1,7 @@
 // TLM-2.0 plumbing shared by every block: the GPU extension carried by each
 // generic payload, and a payload pool (no allocation per access).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -22,7 +23,7 @@ struct GpuExtension : tlm::tlm_extension<GpuExtension> {
   uint8_t space = 0;      // isa Space
   uint64_t tag = 0;       // requester's cookie, returned untouched
   uint64_t issue_cycle = 0;
-  uint32_t sector_mask = 0;          // 32-byte sectors of the line the request needs (bit i = sector i)
+  uint32_t sector_mask = 0;          // 32-byte sectors of the line the request needs (bit i = sector i; see cache_sectors_of)
   uint8_t access_bytes = 0;          // bytes per lane (shared-memory requests)
   const uint64_t* lane_addr = nullptr;  // per-lane addresses (shared-memory requests: 32 entries, lane_mask says which)
 
@@ -36,6 +37,36 @@ struct GpuExtension : tlm::tlm_extension<GpuExtension> {
   tlm::tlm_extension_base* clone() const override { return new GpuExtension(*this); }
   void copy_from(const tlm::tlm_extension_base& e) override { *this = static_cast<const GpuExtension&>(e); }
 };
+
+// A request's sector mask counts 32-byte sectors of the line that holds its
+// address (bit i: bytes 32 i to 32 i + 31 of the line; the LD/ST unit and the
+// caches share one line size, sm.mem_line = l1d.line = l2.line); a cache keeps
+// valid bits per sector of its own size. These convert between the two for a
+// cache whose lines of `line` bytes (at most 1024) hold `sector`-byte sectors.
+constexpr uint32_t kRequestSectorBytes = 32;
+// The cache's sectors that a request's mask covers.
+inline uint32_t cache_sectors_of(uint32_t mask, uint32_t line, uint32_t sector) {
+  const uint32_t n = line / sector;
+  const uint32_t all = n >= 32 ? ~0u : (1u << n) - 1;
+  if (sector == kRequestSectorBytes) return mask & all;
+  uint32_t m = 0;
+  for (; mask; mask &= mask - 1) {
+    const uint64_t first = uint64_t(kRequestSectorBytes) * unsigned(__builtin_ctz(mask));
+    if (first >= line) break;  // past the line
+    for (uint64_t k = first / sector; k <= (first + kRequestSectorBytes - 1) / sector; ++k) m |= 1u << k;
+  }
+  return m & all;
+}
+// The request mask that a cache's sectors cover.
+inline uint32_t request_sectors_of(uint32_t cache_mask, uint32_t sector) {
+  if (sector == kRequestSectorBytes) return cache_mask;
+  uint32_t m = 0;
+  for (; cache_mask; cache_mask &= cache_mask - 1) {
+    const uint64_t first = uint64_t(sector) * unsigned(__builtin_ctz(cache_mask)), last = first + sector - 1;
+    for (uint64_t k = first / kRequestSectorBytes; k <= last / kRequestSectorBytes && k < 32; ++k) m |= 1u << k;
+  }
+  return m;
+}
 
 inline GpuExtension& gpu_ext(tlm::tlm_generic_payload& p) {
   GpuExtension* e = nullptr;

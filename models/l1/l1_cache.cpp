@@ -51,6 +51,9 @@ L1DataCache::L1DataCache(sc_core::sc_module_name name, uint32_t sm_id, const L1P
   writebacks_ = &g.counter("writebacks", "dirty lines written back below");
   evictions_ = &g.counter("evictions", "valid lines replaced");
   fill_requests_ = &g.counter("fill_requests", "fill reads sent below (one per MSHR entry)");
+  fills_done_ = &g.counter("fills", "MSHR entries completed by their fills");
+  fill_cycles_ = &g.counter("fill_cycles", "cycles from an MSHR entry's allocation to its completing fill, summed over "
+                                           "l1d.fills (their ratio is the L1 miss latency)");
   write_throughs_ = &g.counter("write_throughs", "stores sent below");
   bypasses_ = &g.counter("bypasses", "atomics, and every request of a disabled cache, passed below untouched");
   {
@@ -154,7 +157,9 @@ void L1DataCache::schedule_response(tlm::tlm_generic_payload* p, uint64_t due, b
 bool L1DataCache::access(tlm::tlm_generic_payload& p, uint64_t c) {
   const GpuExtension& e = gpu_ext(p);
   const uint64_t line = p.get_address() >> line_bits_;
-  const uint32_t want = e.sector_mask ? (e.sector_mask & full_mask_) : full_mask_;
+  // the request's 32-byte sectors as this cache's sectors (a mask outside the line: the whole line)
+  const uint32_t asked = e.sector_mask ? cache_sectors_of(e.sector_mask, p_.line, p_.sector) : 0;
+  const uint32_t want = asked ? asked : full_mask_;
   if (!p_.enabled) {  // no cache: everything goes below, in order
     if (!queue_room(1)) return false;
     ++*bypasses_;
@@ -198,7 +203,7 @@ bool L1DataCache::load(tlm::tlm_generic_payload& p, uint64_t line, uint32_t want
     outcome_ = kMerge;
   } else {
     if (free_mshrs_.empty() || !queue_room(1)) return false;
-    const uint32_t idx = allocate_mshr(line, need, e);
+    const uint32_t idx = allocate_mshr(line, need, e, c);
     mshrs_[idx].waiting.push_back(&p);
     queue_fill(idx, line);
     outcome_ = kMiss;
@@ -286,6 +291,8 @@ void L1DataCache::fill(uint32_t m, uint64_t c) {
   touch(*l);
   for (L1Observer* o : observers_) o->line_filled(M.line_addr << line_bits_, M.warp);
   for (tlm::tlm_generic_payload* p : M.waiting) schedule_response(p, c + p_.hit_latency);
+  ++*fills_done_;
+  *fill_cycles_ += c - M.allocated;
   M.waiting.clear();
   M.busy = false;
   M.requested = 0;
@@ -387,11 +394,12 @@ int L1DataCache::find_mshr(uint64_t line) const {
   return -1;
 }
 
-uint32_t L1DataCache::allocate_mshr(uint64_t line, uint32_t fetch, const GpuExtension& e) {
+uint32_t L1DataCache::allocate_mshr(uint64_t line, uint32_t fetch, const GpuExtension& e, uint64_t c) {
   const uint32_t idx = free_mshrs_.back();
   free_mshrs_.pop_back();
   Mshr& M = mshrs_[idx];
   M.busy = true;
+  M.allocated = c;
   M.queued = false;
   M.requested = 0;
   M.outstanding = 0;
@@ -469,8 +477,9 @@ void L1DataCache::issue_downstream(uint64_t c) {
       e.block = M.block;
       e.pc = M.pc;
       e.space = M.space;
-      e.sector_mask = M.fetch & ~M.requested;
-      M.requested |= e.sector_mask;
+      const uint32_t fetch = M.fetch & ~M.requested;
+      e.sector_mask = request_sectors_of(fetch, p_.sector);
+      M.requested |= fetch;
       ++M.outstanding;
       e.tag = d.mshr;
       e.push_route(int16_t(d.mshr));
@@ -480,7 +489,7 @@ void L1DataCache::issue_downstream(uint64_t c) {
       e.kind = MemKind::Store;
       e.warp = d.warp;
       e.space = d.space;
-      e.sector_mask = d.mask;
+      e.sector_mask = request_sectors_of(d.mask, p_.sector);
       e.push_route(kWriteBack);
     }
   }

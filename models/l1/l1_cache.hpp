@@ -109,6 +109,7 @@ class L1DataCache : public sc_core::sc_module {
     uint16_t warp = 0;       // the allocating warp (the evicting warp when the fill replaces a line)
     uint8_t space = 0;
     uint32_t block = 0, pc = 0;
+    uint64_t allocated = 0;  // cycle the entry was allocated (for the miss latency)
     std::vector<tlm::tlm_generic_payload*> waiting;  // merged requests, answered by the fill
   };
   enum class DownKind : uint8_t { Fill, Forward, WriteBack };
@@ -161,7 +162,7 @@ class L1DataCache : public sc_core::sc_module {
 
   // MSHRs and queues
   int find_mshr(uint64_t line) const;
-  uint32_t allocate_mshr(uint64_t line, uint32_t fetch, const GpuExtension& e);
+  uint32_t allocate_mshr(uint64_t line, uint32_t fetch, const GpuExtension& e, uint64_t c);
   bool queue_room(size_t n) const { return down_q_.size() + n <= p_.miss_queue; }
   void queue_fill(uint32_t m, uint64_t line);
   void enqueue_forward(tlm::tlm_generic_payload& p, bool readonly = false);
@@ -223,7 +224,7 @@ class L1DataCache : public sc_core::sc_module {
   // stats
   std::vector<L1Observer*> observers_;
   Counter *requests_, *responses_, *hits_, *misses_, *merges_, *reservation_fails_, *writebacks_, *evictions_,
-      *fill_requests_, *write_throughs_, *bypasses_, *readonly_requests_, *readonly_responses_;
+      *fill_requests_, *write_throughs_, *bypasses_, *readonly_requests_, *readonly_responses_, *fills_done_, *fill_cycles_;
 };
 
 }  // namespace warptlm

@@ -123,8 +123,8 @@ uint32_t L2Slice::sectors_covering(uint64_t addr, uint64_t bytes) const {
 // A request's sectors: its sector mask, or the sectors its bytes cover.
 uint32_t L2Slice::sectors_of(const tlm::tlm_generic_payload& p) const {
   const GpuExtension* e = p.get_extension<GpuExtension>();
-  if (e && e->sector_mask) return e->sector_mask & all_sectors_;
-  return sectors_covering(p.get_address(), p.get_data_length());
+  const uint32_t asked = e && e->sector_mask ? cache_sectors_of(e->sector_mask, p_.line, p_.sector) : 0;
+  return asked ? asked : sectors_covering(p.get_address(), p.get_data_length());
 }
 
 // Write-back: a dirty victim goes to DRAM through the miss queue.

@@ -7,6 +7,10 @@
 //   shared:         one request per warp instruction with the lanes'
 //                   offsets, toward the banked shared memory (which finds the
 //                   conflict degree);
+//   call frames:    a device function's parameters and a call's arguments
+//                   and results (ld/st.param outside the kernel's own
+//                   parameters) are local memory with sm.call_params: local,
+//                   as GPGPU-Sim places them; otherwise the parameter buffer;
 //   const, param:   the constant cache (a tag array) answers a hit in its hit
 //                   latency; a miss costs a fixed latency or (sm.ccache.fill:
 //                   memory) waits for a line filled through the read-only
@@ -73,7 +77,7 @@ void Sm::send_memory(WarpSlot& w, const Instr& in, uint64_t agen_done) {
   // Address generation: requests leave (or the constant cache answers from)
   // the cycle it is done; sm.op.mem.latency 1 means the issue cycle itself.
   const uint64_t ready = agen_done;
-  if (sp == Space::Const || sp == Space::Param || sp == Space::ParamFunc) {
+  if (sp == Space::Const || sp == Space::Param || (sp == Space::ParamFunc && !p_.call_params_local)) {
     if (p_.ccache_fill.from_memory && (sp == Space::Const || (sp == Space::Param && p_.params_in_ccache))) {
       read_constant_lines(w, in, sp, ready);
       return;
@@ -101,16 +105,20 @@ void Sm::send_memory(WarpSlot& w, const Instr& in, uint64_t agen_done) {
 void Sm::coalesce_global(WarpSlot& w, const Instr& in, Space sp, uint32_t mo, uint64_t ready) {
   Warp& f = *w.fw;
   const uint32_t line_bytes = p_.mem_line;
+  // A warp slot's local memory: each thread's local variables, then (sm.call_params: local) its call frame.
   const uint32_t lb = f.kernel.local_bytes ? (f.kernel.local_bytes + 3) & ~3u : 4;
+  const uint32_t fb = p_.call_params_local ? (f.kernel.frame_bytes + 3) & ~3u : 0;
+  const uint64_t slot_base = kLocalTimingBase + (uint64_t(id_) * slots_.size() + w.slot) * (lb + fb) * 32;
+  const Space timing_space = sp == Space::ParamFunc ? Space::Local : sp;
   uint64_t lines[64];
   uint32_t sectors[64], masks[64];
   uint32_t n = 0;
   for (uint32_t m = f.addr_mask; m; m &= m - 1) {
     const unsigned l = unsigned(__builtin_ctz(m));
     uint64_t a = f.addr[l];
-    if (sp == Space::Local) {
-      const uint64_t off = a >= kLocalWindow ? a - kLocalWindow : a;
-      a = kLocalTimingBase + ((uint64_t(id_) * slots_.size() + w.slot) * lb * 32) + (off / 4) * 128 + l * 4 + off % 4;
+    if (timing_space == Space::Local) {
+      const uint64_t off = sp == Space::ParamFunc ? lb + a : a >= kLocalWindow ? a - kLocalWindow : a;
+      a = slot_base + (off / 4) * 128 + l * 4 + off % 4;
     }
     // a lane's access may straddle into the next sector (vector accesses)
     for (uint64_t b = a; b < a + f.addr_bytes; b = (b / 32 + 1) * 32) {
@@ -131,7 +139,7 @@ void Sm::coalesce_global(WarpSlot& w, const Instr& in, Space sp, uint32_t mo, ui
       GpuExtension& e = gpu_ext(*p);
       e.sector_mask = sectors[j];
       e.lane_mask = masks[j];
-      e.space = uint8_t(sp);
+      e.space = uint8_t(timing_space);
       gq_.push(p, ready);
     } else {
       for (uint32_t s = sectors[j]; s; s &= s - 1) {
@@ -142,7 +150,7 @@ void Sm::coalesce_global(WarpSlot& w, const Instr& in, Space sp, uint32_t mo, ui
         GpuExtension& e = gpu_ext(*p);
         e.sector_mask = 1u << sec;
         e.lane_mask = masks[j];
-        e.space = uint8_t(sp);
+        e.space = uint8_t(timing_space);
         gq_.push(p, ready);
       }
     }

@@ -445,7 +445,7 @@ Stall Sm::check(WarpScheduler& s, WarpSlot& w, const Instr*& in, uint32_t& unit)
   if (exits_at_decode(*in)) return Stall::Issued;  // needs no functional unit
   const OpClass cls = op_class_of(*in);
   if (cls == OpClass::Mem && gq_.size() >= p_.ldst_queue) return Stall::Structural;  // requests still waiting to leave
-  const UnitKind kind = unit_of_class(cls);
+  const UnitKind kind = unit_of(*in, cls);
   // With an operand collector, issue needs a free collector unit (the functional
   // unit is taken at dispatch); without, a free functional unit.
   bool free = false;
@@ -523,7 +523,7 @@ uint64_t Sm::collect_operands(const WarpSlot& w, const Instr& in, UnitKind kind,
 void Sm::execute(WarpSlot& w, const Instr& in, uint32_t unit, bool on_unit) {
   Warp& f = *w.fw;
   const OpClass cls = op_class_of(in);
-  const UnitKind kind = unit_of_class(cls);
+  const UnitKind kind = unit_of(in, cls);
   const uint32_t groups = lane_groups(p_.units[size_t(kind)].lanes);
   const OpClassParams& op = p_.ops[size_t(cls)];
   // the cycle the functional unit takes it: now, or after the operand collector

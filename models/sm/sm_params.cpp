@@ -4,7 +4,8 @@
 
 namespace warptlm {
 
-static const char* const kOpClassNames[] = {"alu", "imul", "idiv", "fp", "fdiv", "sfu", "dp", "mem", "branch", "barrier"};
+static const char* const kOpClassNames[] = {"alu", "simple", "imul", "imad", "imax", "idiv", "shfl", "fp",
+                                            "fma", "fmax", "fdiv", "sfu",  "dp",   "mem",  "branch", "barrier"};
 static const char* const kUnitNames[] = {"sp", "int", "sfu", "dp", "ldst", "branch"};
 
 const char* op_class_name(OpClass c) { return kOpClassNames[size_t(c)]; }
@@ -26,24 +27,31 @@ constexpr std::array<OpClass, size_t(Op::Count)> kFixedClass = fixed_classes();
 OpClass op_class_of(const Instr& in) {
   if (const OpClass fixed = kFixedClass[size_t(in.op)]; fixed != OpClass::Count) return fixed;
   const bool f64 = in.type == DType::F64 || in.type2 == DType::F64;
+  const bool fp = dtype_float(in.type) || dtype_float(in.type2);
   switch (in.op) {
     case Op::Sqrt: case Op::Rsqrt: case Op::Rcp: case Op::Sin: case Op::Cos: case Op::Lg2: case Op::Ex2: case Op::Tanh:
       return f64 ? OpClass::Dp : OpClass::Sfu;
     case Op::Div: case Op::Rem:
-      if (f64) return OpClass::Dp;
-      return dtype_float(in.type) ? OpClass::Fdiv : OpClass::Idiv;
+      return f64 ? OpClass::Dp : fp ? OpClass::Fdiv : OpClass::Idiv;
     default: break;
   }
   if (f64) return OpClass::Dp;
-  if (dtype_float(in.type) || dtype_float(in.type2)) return OpClass::Fp;
-  if (in.op == Op::Mul || in.op == Op::Mad || in.op == Op::Mul24 || in.op == Op::Mad24 || in.op == Op::Sad) return OpClass::Imul;
-  return OpClass::Alu;
+  switch (in.op) {
+    case Op::Add: case Op::Sub: return fp ? OpClass::Fp : OpClass::Alu;
+    case Op::Mul: case Op::Mul24: return fp ? OpClass::Fp : OpClass::Imul;
+    case Op::Mad: case Op::Mad24: case Op::Fma: return fp ? OpClass::Fma : OpClass::Imad;
+    case Op::Min: case Op::Max: return fp ? OpClass::Fmax : OpClass::Imax;
+    case Op::Shfl: return OpClass::Shfl;
+    default: return OpClass::Simple;  // moves, conversions, compares, selects, logic, shifts, bit ops
+  }
 }
 
-UnitKind unit_of_class(OpClass c) {
+UnitKind unit_of(const Instr& in, OpClass c) {
   switch (c) {
-    case OpClass::Alu: case OpClass::Imul: case OpClass::Idiv: return UnitKind::INT;
-    case OpClass::Fp: return UnitKind::SP;
+    case OpClass::Simple: return dtype_float(in.type) || dtype_float(in.type2) ? UnitKind::SP : UnitKind::INT;
+    case OpClass::Alu: case OpClass::Imul: case OpClass::Imad: case OpClass::Imax: case OpClass::Idiv: case OpClass::Shfl:
+      return UnitKind::INT;
+    case OpClass::Fp: case OpClass::Fma: case OpClass::Fmax: return UnitKind::SP;
     case OpClass::Fdiv: case OpClass::Sfu: return UnitKind::SFU;
     case OpClass::Dp: return UnitKind::DP;
     case OpClass::Mem: return UnitKind::LDST;
@@ -114,8 +122,12 @@ void SmParams::declare(ParamTable& t) {
     t.int_param(p + ".lanes", u.lanes, 1, 32, std::string("lanes of each ") + u.what + " pipeline (a warp holds it ceil(32/lanes) cycles)");
   }
   struct OpDef { OpClass c; uint32_t lat, ii; const char* what; };
-  const OpDef ops[] = {{OpClass::Alu, 4, 1, "integer add/logic/shift/compare/move"}, {OpClass::Imul, 5, 1, "integer multiply"},
-                       {OpClass::Idiv, 40, 8, "integer divide/remainder"}, {OpClass::Fp, 4, 1, "FP32 add/mul/fma/compare/convert"},
+  const OpDef ops[] = {{OpClass::Alu, 4, 1, "integer add/subtract"},
+                       {OpClass::Simple, 4, 1, "move, conversion, compare, select, logic, shift and bit operation"},
+                       {OpClass::Imul, 5, 1, "integer multiply"}, {OpClass::Imad, 5, 1, "integer multiply-add"},
+                       {OpClass::Imax, 4, 1, "integer minimum/maximum"}, {OpClass::Idiv, 40, 8, "integer divide/remainder"},
+                       {OpClass::Shfl, 4, 1, "warp shuffle"}, {OpClass::Fp, 4, 1, "FP32 add/subtract/multiply"},
+                       {OpClass::Fma, 4, 1, "FP32 fused multiply-add"}, {OpClass::Fmax, 4, 1, "FP32 minimum/maximum"},
                        {OpClass::Fdiv, 20, 4, "FP32 divide"}, {OpClass::Sfu, 8, 1, "transcendental and reciprocal"},
                        {OpClass::Dp, 8, 2, "FP64 arithmetic"}, {OpClass::Mem, 1, 1, "address generation of a memory instruction"},
                        {OpClass::Branch, 1, 1, "branch/call/return/exit"}, {OpClass::Barrier, 1, 1, "barrier and fence"}};
@@ -149,6 +161,10 @@ void SmParams::declare(ParamTable& t) {
   t.bool_param("sm.ccache.params", false,
                "kernel parameters (ld.param) are read through the constant cache, from a parameter buffer in memory; "
                "otherwise a parameter buffer in the SM answers in sm.ccache.hit_latency cycles");
+  t.enum_param("sm.call_params", "buffer", {"buffer", "local"},
+               "where ld.param and st.param of a device function's parameters and of a call's arguments and results "
+               "go: the parameter buffer (sm.ccache.hit_latency cycles), or the thread's local memory through the L1 "
+               "data cache, each parameter a word of the call frame laid out after the thread's local variables");
 }
 
 SmParams SmParams::from(const Config& c) {
@@ -202,6 +218,7 @@ SmParams SmParams::from(const Config& c) {
   p.ccache_miss_latency = uint32_t(c.get_int("sm.ccache.miss_latency"));
   p.ccache_fill = fill_from(c, "sm.ccache");
   p.params_in_ccache = c.get_bool("sm.ccache.params");
+  p.call_params_local = c.get_string("sm.call_params") == "local";
   return p;
 }
 

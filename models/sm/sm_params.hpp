@@ -10,9 +10,12 @@
 
 namespace warptlm {
 
-// Opcode classes: each has a latency and an initiation interval and runs on one
-// functional-unit kind.
-enum class OpClass : uint8_t { Alu, Imul, Idiv, Fp, Fdiv, Sfu, Dp, Mem, Branch, Barrier, Count };
+// Opcode classes: each has a latency and an initiation interval. The classes
+// follow the rows of GPGPU-Sim's per-opcode tables (ADD, MAX, MUL, MAD, DIV and
+// SHFL for integers and FP32; every opcode without a row is a simple ALU op).
+enum class OpClass : uint8_t {
+  Alu, Simple, Imul, Imad, Imax, Idiv, Shfl, Fp, Fma, Fmax, Fdiv, Sfu, Dp, Mem, Branch, Barrier, Count
+};
 const char* op_class_name(OpClass c);
 OpClass op_class_of(const Instr& in);
 
@@ -20,7 +23,9 @@ OpClass op_class_of(const Instr& in);
 // kind for ceil(32 / lanes) * initiation-interval cycles.
 enum class UnitKind : uint8_t { SP, INT, SFU, DP, LDST, BRANCH, Count };
 const char* unit_kind_name(UnitKind k);
-UnitKind unit_of_class(OpClass c);
+// The unit an instruction of class c runs on (a simple op: FP32 operands on
+// the SP pipes, others on the integer pipes).
+UnitKind unit_of(const Instr& in, OpClass c);
 
 // Operand collector groups: the collector units an instruction may take, by
 // the kind of unit it goes to (GPGPU-Sim's SP, SFU and MEM collector sets).
@@ -64,6 +69,7 @@ struct SmParams {
   uint32_t ccache_size = 8192, ccache_line = 64, ccache_assoc = 2, ccache_hit_latency = 4, ccache_miss_latency = 200;
   FillParams ccache_fill;
   bool params_in_ccache = false;    // kernel parameters are read through the constant cache (else a parameter buffer)
+  bool call_params_local = false;   // a call's parameters live in local memory (else the parameter buffer)
 
   static void declare(ParamTable& t);
   static SmParams from(const Config& c);

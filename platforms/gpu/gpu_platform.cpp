@@ -83,12 +83,11 @@ void check_consistency(const Config& c) {
     bad("smem.size", "smem.size " + std::to_string(v("smem.size")) + " is smaller than sm.shared_mem " +
                          std::to_string(v("sm.shared_mem")) + ", the shared memory blocks may be given on the SM");
   if (c.get_string("mem.model") != "hierarchy") return;
-  if (mem_line > v("l1d.line"))
-    bad("sm.mem_line", "sm.mem_line " + std::to_string(mem_line) + " is larger than l1d.line " + std::to_string(v("l1d.line")) +
-                           ": one request must fall in one L1D line");
-  if (mem_line > v("l2.line"))
-    bad("sm.mem_line", "sm.mem_line " + std::to_string(mem_line) + " is larger than l2.line " + std::to_string(v("l2.line")) +
-                           ": one request must fall in one L2 line");
+  // A request's sector mask counts 32-byte sectors of a line: the LD/ST unit and both caches must mean one line.
+  for (const char* key : {"l1d.line", "l2.line"})
+    if (v(key) != mem_line)
+      bad("sm.mem_line", "sm.mem_line " + std::to_string(mem_line) + " differs from " + key + " " + std::to_string(v(key)) +
+                             ": a request names the 32-byte sectors of one line, the same line in the LD/ST unit and both caches");
   if (v("icn.interleave") % v("l2.line") != 0)
     bad("icn.interleave", "icn.interleave " + std::to_string(v("icn.interleave")) + " is not a multiple of l2.line " +
                               std::to_string(v("l2.line")) + ": a line must live in one memory partition");

@@ -475,8 +475,9 @@ TEST_CASE("memory: the contract's summed counters are present and non-zero where
   for (const char* k : {"l1d.hits", "dram.writes", "shmem_bank_conflicts"}) CHECK(counter(st, k) >= 0);
   // matmul reuses tiles of A and B across blocks: the L2 catches most of what the L1s miss.
   // A request that merges into a fetch in flight counts as an L2 miss but costs no DRAM
-  // access, so the claim is on what reaches DRAM: fewer than half of the L1 misses.
-  CHECK(2 * counter(st, "dram.reads") < counter(st, "l1d.misses"));
+  // access, so the claim is on what reaches DRAM, in 32-byte sectors (gtx480's L1D fills
+  // whole 128-byte lines, the DRAM reads sectors): fewer than half of what the fills asked for.
+  CHECK(2 * counter(st, "dram.reads") < 4 * counter(st, "l1d.fill_requests"));
   CHECK(counter(st, "l2.hits") + counter(st, "l2.mshr_merges") > counter(st, "l2.fetches"));
   // conservation through every level
   for (const char* b : {"ldst", "l1d", "smem", "icn", "l2", "dram"}) {

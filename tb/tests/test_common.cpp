@@ -14,6 +14,7 @@
 
 #include "common/config.hpp"
 #include "common/errors.hpp"
+#include "common/gpu_payload.hpp"
 #include "common/params.hpp"
 #include "common/stats.hpp"
 
@@ -534,4 +535,22 @@ TEST_CASE("write_file is atomic and reports unwritable paths", "[common][stats]"
   auto e = input_error([&] { write_file(bad, "x"); });
   CHECK_THAT(e.what(), Catch::StartsWith("cannot write output file '" + bad + "'"));
   CHECK_FALSE(fs::exists(bad + ".tmp"));
+}
+
+TEST_CASE("payload: a request's 32-byte sector mask converts to a cache's sectors and back", "[common]") {
+  // into the cache's sectors (bit i of a request: bytes 32 i to 32 i + 31 of the line)
+  CHECK(cache_sectors_of(0xF, 128, 32) == 0xF);
+  CHECK(cache_sectors_of(0x2, 128, 128) == 0x1);  // any part of a one-sector line
+  CHECK(cache_sectors_of(0x4, 128, 64) == 0x2);
+  CHECK(cache_sectors_of(0xC, 128, 64) == 0x2);
+  CHECK(cache_sectors_of(0x1, 128, 16) == 0x3);   // 32 bytes span two 16-byte sectors
+  CHECK(cache_sectors_of(0x30, 128, 32) == 0x0);  // sectors past a 128-byte line
+  CHECK(cache_sectors_of(0x30, 128, 64) == 0x0);
+  CHECK(cache_sectors_of(0x8000'0001, 1024, 32) == 0x8000'0001);
+  // back into 32-byte sectors
+  CHECK(request_sectors_of(0x5, 32) == 0x5);
+  CHECK(request_sectors_of(0x1, 128) == 0xF);
+  CHECK(request_sectors_of(0x2, 64) == 0xC);
+  CHECK(request_sectors_of(0x3, 16) == 0x1);
+  CHECK(request_sectors_of(0xC, 16) == 0x2);
 }

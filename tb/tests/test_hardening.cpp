@@ -330,7 +330,8 @@ TEST_CASE("barriers: a barrier id from a register beyond 15 is a fault at run ti
 
 TEST_CASE("config: values in range that do not fit together are refused naming the key", "[hardening][config]") {
   struct Case { std::string set, key, says; };
-  for (const Case& c : {Case{"sm.mem_line=256", "sm.mem_line", "larger than l1d.line 128"},
+  for (const Case& c : {Case{"sm.mem_line=256", "sm.mem_line", "differs from l1d.line 128"},
+                        Case{"l2.line=256", "sm.mem_line", "differs from l2.line 256"},
                         Case{"smem.size=0", "smem.size", "smaller than sm.shared_mem"},
                         Case{"icn.interleave=64", "icn.interleave", "not a multiple of l2.line"},
                         Case{"dram.row_bytes=128 --set dram.burst_length=32", "dram.burst_length", "larger than dram.row_bytes 128"},

@@ -157,6 +157,46 @@ TEST_CASE("l1d: a sector miss fetches only the missing sectors", "[l1d]") {
   CHECK(b.l1.holds(A, 0xF));
 }
 
+TEST_CASE("l1d: a line of one sector (a cache that is not sectored) fetches the whole line for any part of it", "[l1d]") {
+  L1Params p;
+  p.sector = 128;  // GPGPU-Sim's non-sectored L1D: a miss fetches the line
+  Bench b(p, 20);
+  const uint64_t A = 0x2000;
+  b.lsu.add(load(A, 0, 0x2));   // the request's second 32 bytes only
+  b.lsu.add(load(A, 50, 0x8));  // its last 32 bytes: brought by the first fill
+  sc_core::sc_start();
+  REQUIRE(b.mem.seen.size() == 1);
+  CHECK(b.mem.seen[0].sector_mask == 0xF);  // below, in 32-byte sectors: all four
+  CHECK(b.stat("sm0.l1d.misses") == 1);
+  CHECK(b.stat("sm0.l1d.hits") == 1);
+  CHECK(b.done(1).responded == 50 + kIn + p.hit_latency);
+  CHECK(b.l1.holds(A, 0x1));
+}
+
+TEST_CASE("l1d: 64-byte sectors are fetched and written back as pairs of 32-byte sectors", "[l1d]") {
+  L1Params p;
+  p.sector = 64;
+  p.sets = 1;
+  p.ways = 1;
+  Bench b(p, 20);
+  const uint64_t A = 0x2000, B = 0x4000;
+  b.lsu.add(load(A, 0, 0x1));             // 32-byte sector 0: the cache's sector 0 (bytes 0-63)
+  b.lsu.add(load(A, 40, 0x2));            // bytes 32-63: present
+  b.lsu.add(load(A, 80, 0x4));            // bytes 64-95: the cache's sector 1
+  b.lsu.add(store(B, 120, kLocal, 0x8));  // a local store allocates B (evicting A) and dirties its sector 1
+  b.lsu.add(load(A, 160, 0x1));           // A again: its fill replaces B, whose dirty sector is written back
+  sc_core::sc_start();
+  REQUIRE(b.mem.seen.size() == 4);
+  CHECK(b.mem.seen[0].sector_mask == 0x3);
+  CHECK(b.mem.seen[1].sector_mask == 0xC);
+  CHECK(b.stat("sm0.l1d.hits") == 1);
+  CHECK(b.mem.seen[2].addr == A);
+  CHECK(b.mem.seen[2].sector_mask == 0x3);
+  CHECK(b.mem.seen[3].addr == B);
+  CHECK(b.mem.seen[3].write);
+  CHECK(b.mem.seen[3].sector_mask == 0xC);  // the dirty 64 bytes, as 32-byte sectors 2 and 3
+}
+
 TEST_CASE("l1d: two loads to one line merge into one MSHR entry", "[l1d]") {
   L1Params p;
   p.hit_latency = 2;

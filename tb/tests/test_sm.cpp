@@ -57,6 +57,7 @@ std::vector<std::pair<std::string, std::string>> simple_sm(uint32_t alu_latency)
           {"sm.unit.int.count", "1"}, {"sm.unit.int.lanes", "32"}, {"sm.unit.sp.lanes", "32"},
           {"sm.unit.branch.lanes", "32"}, {"sm.unit.ldst.lanes", "32"},
           {"sm.op.alu.latency", std::to_string(alu_latency)}, {"sm.op.alu.ii", "1"},
+          {"sm.op.simple.latency", std::to_string(alu_latency)}, {"sm.op.simple.ii", "1"},
           {"sm.ibuffer_entries", "4"}, {"mem.model", "flat"}, {"mem.fixed_latency", "100"}};
 }
 
@@ -531,6 +532,83 @@ TEST_CASE("sm: kernel parameters read through the constant cache wait for its fi
   CHECK(rig.counter("ccache.hits") == 2);
   // the miss cost the memory's 100-cycle round trip that the second launch does not pay
   CHECK(first >= second + 100);
+}
+
+namespace {
+// callk: each thread passes its index to a device function that doubles it; the
+// argument and the result travel through .param (st.param a0, ld.param x in the
+// callee, st.param r, ld.param rv at the call site).
+const char* kCallKernel = R"(
+.func (.param .b32 r) twice(.param .b32 x)
+{
+  .reg .b32 %r<3>;
+  ld.param.b32 %r1, [x];
+  add.s32 %r2, %r1, %r1;
+  st.param.b32 [r], %r2;
+  ret;
+}
+.visible .entry callk(.param .u64 out)
+{
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<8>;
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r5, %clock;
+  {
+  .param .b32 a0;
+  st.param.b32 [a0], %r1;
+  .param .b32 rv;
+  call.uni (rv), twice, (a0);
+  ld.param.b32 %r2, [rv];
+  }
+  add.s32 %r3, %r2, 0;
+  mov.u32 %r6, %clock;
+  sub.s32 %r7, %r6, %r5;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  st.global.u32 [%rd4], %r3;
+  st.global.u32 [%rd4+128], %r7;
+  ret;
+}
+)";
+
+// Runs callk with one warp: the cycles from before the call to after the first use of
+// its result (the same for every lane), checking the result.
+uint32_t call_cycles(Rig& rig) {
+  rig.dev->load_ptx(std::string(kHeader) + kCallKernel, "call.ptx");
+  DevPtr out = rig.dev->malloc(4 * 64);
+  rig.launch("callk", Dim3(1), Dim3(32), {arg(out)});
+  const auto v = rig.dev->download<uint32_t>(out, 64);
+  for (uint32_t i = 0; i < 32; ++i) CHECK(v[i] == 2 * i);  // the value went through both copies
+  for (uint32_t i = 1; i < 32; ++i) CHECK(v[32 + i] == v[32]);
+  return v[32];
+}
+std::vector<std::pair<std::string, std::string>> call_params(const std::string& where) {
+  auto sets = simple_sm(4);
+  sets.push_back({"sm.call_params", where});
+  return sets;
+}
+}  // namespace
+
+TEST_CASE("sm: from the parameter buffer a call's parameters cost no memory access (reference for the next test)") {
+  Rig rig(call_params("buffer"));
+  const uint32_t cycles = call_cycles(rig);
+  // only the kernel's two global stores are memory requests
+  CHECK(rig.counter("mem.requests") == 2);
+  CHECK(cycles < 100);  // no memory round trip on the way
+}
+
+TEST_CASE("sm: with sm.call_params local a call's parameters are local-memory accesses that wait for memory") {
+  Rig rig(call_params("local"));
+  const uint32_t cycles = call_cycles(rig);
+  // Each of the four parameter accesses is one more request: a warp's word of a frame slot
+  // is one 128-byte line of local memory, the lanes interleaved.
+  CHECK(rig.counter("mem.requests") == 2 + 4);
+  // The callee's load of its argument and the call site's load of the result read frame
+  // words nothing has filled (the stores went to other words: the caller's argument, the
+  // callee's result): each waits for the flat memory's 100-cycle round trip.
+  CHECK(cycles >= 2 * 100);
 }
 
 namespace {
