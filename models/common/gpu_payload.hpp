@@ -1,7 +1,6 @@
 // TLM-2.0 plumbing shared by every block: the GPU extension carried by each
 // generic payload, and a payload pool (no allocation per access).
 #pragma once
-#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -41,21 +40,19 @@ struct GpuExtension : tlm::tlm_extension<GpuExtension> {
 // A request's sector mask counts 32-byte sectors of the line that holds its
 // address (bit i: bytes 32 i to 32 i + 31 of the line; the LD/ST unit and the
 // caches share one line size, sm.mem_line = l1d.line = l2.line); a cache keeps
-// valid bits per sector of its own size. These convert between the two for a
-// cache whose lines of `line` bytes (at most 1024) hold `sector`-byte sectors.
+// valid bits per sector of its own size (at most 32 per line). These convert
+// between the two for a cache of `sector`-byte sectors whose line's sectors
+// are `line_sectors` (its mask of every sector).
 constexpr uint32_t kRequestSectorBytes = 32;
 // The cache's sectors that a request's mask covers.
-inline uint32_t cache_sectors_of(uint32_t mask, uint32_t line, uint32_t sector) {
-  const uint32_t n = line / sector;
-  const uint32_t all = n >= 32 ? ~0u : (1u << n) - 1;
-  if (sector == kRequestSectorBytes) return mask & all;
+inline uint32_t cache_sectors_of(uint32_t mask, uint32_t sector, uint32_t line_sectors) {
+  if (sector == kRequestSectorBytes) return mask & line_sectors;
   uint32_t m = 0;
   for (; mask; mask &= mask - 1) {
-    const uint64_t first = uint64_t(kRequestSectorBytes) * unsigned(__builtin_ctz(mask));
-    if (first >= line) break;  // past the line
-    for (uint64_t k = first / sector; k <= (first + kRequestSectorBytes - 1) / sector; ++k) m |= 1u << k;
+    const uint32_t first = kRequestSectorBytes * unsigned(__builtin_ctz(mask));
+    for (uint32_t k = first / sector; k <= (first + kRequestSectorBytes - 1) / sector && k < 32; ++k) m |= 1u << k;
   }
-  return m & all;
+  return m & line_sectors;
 }
 // The request mask that a cache's sectors cover.
 inline uint32_t request_sectors_of(uint32_t cache_mask, uint32_t sector) {

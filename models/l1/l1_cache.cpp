@@ -158,7 +158,7 @@ bool L1DataCache::access(tlm::tlm_generic_payload& p, uint64_t c) {
   const GpuExtension& e = gpu_ext(p);
   const uint64_t line = p.get_address() >> line_bits_;
   // the request's 32-byte sectors as this cache's sectors (a mask outside the line: the whole line)
-  const uint32_t asked = e.sector_mask ? cache_sectors_of(e.sector_mask, p_.line, p_.sector) : 0;
+  const uint32_t asked = e.sector_mask ? cache_sectors_of(e.sector_mask, p_.sector, full_mask_) : 0;
   const uint32_t want = asked ? asked : full_mask_;
   if (!p_.enabled) {  // no cache: everything goes below, in order
     if (!queue_room(1)) return false;

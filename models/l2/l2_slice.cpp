@@ -123,7 +123,7 @@ uint32_t L2Slice::sectors_covering(uint64_t addr, uint64_t bytes) const {
 // A request's sectors: its sector mask, or the sectors its bytes cover.
 uint32_t L2Slice::sectors_of(const tlm::tlm_generic_payload& p) const {
   const GpuExtension* e = p.get_extension<GpuExtension>();
-  const uint32_t asked = e && e->sector_mask ? cache_sectors_of(e->sector_mask, p_.line, p_.sector) : 0;
+  const uint32_t asked = e && e->sector_mask ? cache_sectors_of(e->sector_mask, p_.sector, all_sectors_) : 0;
   return asked ? asked : sectors_covering(p.get_address(), p.get_data_length());
 }
 
@@ -332,7 +332,7 @@ void L2Slice::send_miss(uint64_t now) {
   p->set_data_length(popcount(sectors) * p_.sector);
   GpuExtension& e = gpu_ext(*p);
   e.kind = r.write ? MemKind::Store : MemKind::Load;
-  e.sector_mask = sectors;
+  e.sector_mask = sectors;  // in this slice's sectors: only the slice reads it back (miss_accepted, fill)
   e.tag = r.write ? kWritebackTag : uint64_t(r.mshr);
   e.sm = r.sm;
   e.warp = r.warp;

@@ -40,10 +40,10 @@
 #include "common/clock.hpp"
 #include "common/gpu_payload.hpp"
 #include "common/input_register.hpp"
+#include "common/ring.hpp"
 #include "common/stats.hpp"
 #include "common/trace.hpp"
 #include "interconnect/partition_map.hpp"
-#include "common/ring.hpp"
 #include "l2/l2_params.hpp"
 
 namespace warptlm {

@@ -87,7 +87,7 @@ void Sm::send_memory(WarpSlot& w, const Instr& in, uint64_t agen_done) {
     if (sp == Space::Const) {
       bool hit = true;
       for (uint32_t m = f.addr_mask; m; m &= m - 1)
-        hit &= ccache_->access(uint64_t(uint32_t(f.addr[__builtin_ctz(m)] / 8)) * 8) == ReadOnlyCache::Lookup::Hit;
+        hit &= ccache_->access(f.addr[__builtin_ctz(m)]) == ReadOnlyCache::Lookup::Hit;
       if (hit) ++*ccache_stats_.hits;
       else { ++*ccache_stats_.misses; lat = p_.ccache_miss_latency; }
     }

@@ -539,14 +539,14 @@ TEST_CASE("write_file is atomic and reports unwritable paths", "[common][stats]"
 
 TEST_CASE("payload: a request's 32-byte sector mask converts to a cache's sectors and back", "[common]") {
   // into the cache's sectors (bit i of a request: bytes 32 i to 32 i + 31 of the line)
-  CHECK(cache_sectors_of(0xF, 128, 32) == 0xF);
-  CHECK(cache_sectors_of(0x2, 128, 128) == 0x1);  // any part of a one-sector line
-  CHECK(cache_sectors_of(0x4, 128, 64) == 0x2);
-  CHECK(cache_sectors_of(0xC, 128, 64) == 0x2);
-  CHECK(cache_sectors_of(0x1, 128, 16) == 0x3);   // 32 bytes span two 16-byte sectors
-  CHECK(cache_sectors_of(0x30, 128, 32) == 0x0);  // sectors past a 128-byte line
-  CHECK(cache_sectors_of(0x30, 128, 64) == 0x0);
-  CHECK(cache_sectors_of(0x8000'0001, 1024, 32) == 0x8000'0001);
+  CHECK(cache_sectors_of(0xF, 32, 0xF) == 0xF);
+  CHECK(cache_sectors_of(0x2, 128, 0x1) == 0x1);  // any part of a one-sector line
+  CHECK(cache_sectors_of(0x4, 64, 0x3) == 0x2);
+  CHECK(cache_sectors_of(0xC, 64, 0x3) == 0x2);
+  CHECK(cache_sectors_of(0x1, 16, 0xFF) == 0x3);   // 32 bytes span two 16-byte sectors
+  CHECK(cache_sectors_of(0x30, 32, 0xF) == 0x0);  // sectors past a 128-byte line
+  CHECK(cache_sectors_of(0x30, 64, 0x3) == 0x0);
+  CHECK(cache_sectors_of(0x8000'0001, 32, ~0u) == 0x8000'0001);
   // back into 32-byte sectors
   CHECK(request_sectors_of(0x5, 32) == 0x5);
   CHECK(request_sectors_of(0x1, 128) == 0xF);
