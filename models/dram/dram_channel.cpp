@@ -193,15 +193,6 @@ int64_t DramChannel::schedule(int64_t now) {
   const bool fifo = p_.scheduler == DramScheduler::Fifo;
   int64_t next = kNone;
 
-  for (Bank& b : banks_) {
-    b.queued_hits = 0;
-    b.seen = false;
-  }
-  for (uint16_t s : order_) {
-    const Entry& e = entries_[s];
-    if (e.arrive <= now && banks_[e.bank].open_row == int64_t(e.row)) ++banks_[e.bank].queued_hits;
-  }
-
   // Column command.
   for (size_t i = 0; i < order_.size(); ++i) {
     const Entry& e = entries_[order_[i]];
@@ -218,7 +209,17 @@ int64_t DramChannel::schedule(int64_t now) {
     if (fifo) break;
   }
 
-  // Row command for the oldest request of each bank, oldest bank first.
+  // Row command for the oldest request of each bank, oldest bank first (the
+  // open rows' queued hits counted only now: a cycle with a column command
+  // never needs them).
+  for (Bank& b : banks_) {
+    b.queued_hits = 0;
+    b.seen = false;
+  }
+  for (uint16_t s : order_) {
+    const Entry& e = entries_[s];
+    if (e.arrive <= now && banks_[e.bank].open_row == int64_t(e.row)) ++banks_[e.bank].queued_hits;
+  }
   for (uint16_t s : order_) {
     Entry& e = entries_[s];
     if (e.arrive > now) continue;

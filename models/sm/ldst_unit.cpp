@@ -17,7 +17,10 @@
 //                   port. Kernel parameters are read through it (sm.ccache.
 //                   params) or from a parameter buffer in fixed time.
 // Requests leave one per cycle per path and wait for END_REQ, so a full L1 or
-// busy shared-memory banks back-pressure the unit.
+// busy shared-memory banks back-pressure the unit. With sm.ldst_occupancy:
+// accesses an instruction also holds the unit one cycle per access it makes
+// (hold_ldst_unit in sm.cpp), so memory instructions of every space queue
+// behind one another as in a unit with one dispatch register.
 #include <algorithm>
 
 #include "sm/sm.hpp"
@@ -63,7 +66,7 @@ tlm::tlm_generic_payload* Sm::new_request(WarpSlot& w, const Instr& in, uint32_t
   return p;
 }
 
-void Sm::send_memory(WarpSlot& w, const Instr& in, uint64_t agen_done) {
+uint32_t Sm::send_memory(WarpSlot& w, const Instr& in, uint64_t agen_done) {
   Warp& f = *w.fw;
   Space sp = f.addr_space;
   const uint32_t first = unsigned(__builtin_ctz(f.addr_mask));
@@ -79,8 +82,7 @@ void Sm::send_memory(WarpSlot& w, const Instr& in, uint64_t agen_done) {
   const uint64_t ready = agen_done;
   if (sp == Space::Const || sp == Space::Param || (sp == Space::ParamFunc && !p_.call_params_local)) {
     if (p_.ccache_fill.from_memory && (sp == Space::Const || (sp == Space::Param && p_.params_in_ccache))) {
-      read_constant_lines(w, in, sp, ready);
-      return;
+      return read_constant_lines(w, in, sp, ready);
     }
     // Constant cache (tags only) and the parameter buffer: fixed time.
     uint32_t lat = p_.ccache_hit_latency;
@@ -92,17 +94,14 @@ void Sm::send_memory(WarpSlot& w, const Instr& in, uint64_t agen_done) {
       else { ++*ccache_stats_.misses; lat = p_.ccache_miss_latency; }
     }
     completions_.push(Completion{ready + lat, seq_++, w.slot, &in, false});
-    return;
+    return 1;
   }
-  if (sp == Space::Shared) {
-    send_shared(w, in, alloc_memop(w, in, false), ready);
-    return;
-  }
+  if (sp == Space::Shared) return send_shared(w, in, alloc_memop(w, in, false), ready);
   for (unsigned i = 0; i < in.nwrites; ++i) ++w.pending_long[in.writes[i]];
-  coalesce_global(w, in, sp, alloc_memop(w, in, true), ready);
+  return coalesce_global(w, in, sp, alloc_memop(w, in, true), ready);
 }
 
-void Sm::coalesce_global(WarpSlot& w, const Instr& in, Space sp, uint32_t mo, uint64_t ready) {
+uint32_t Sm::coalesce_global(WarpSlot& w, const Instr& in, Space sp, uint32_t mo, uint64_t ready) {
   Warp& f = *w.fw;
   const uint32_t line_bytes = p_.mem_line;
   // A warp slot's local memory: each thread's local variables, then (sm.call_params: local) its call frame.
@@ -155,9 +154,10 @@ void Sm::coalesce_global(WarpSlot& w, const Instr& in, Space sp, uint32_t mo, ui
       }
     }
   }
+  return memops_[mo].remaining;
 }
 
-void Sm::send_shared(WarpSlot& w, const Instr& in, uint32_t mo, uint64_t ready) {
+uint32_t Sm::send_shared(WarpSlot& w, const Instr& in, uint32_t mo, uint64_t ready) {
   Warp& f = *w.fw;
   MemOp& m = memops_[mo];
   // a mechanism may map a block's offsets into a physical layout of its own
@@ -179,13 +179,14 @@ void Sm::send_shared(WarpSlot& w, const Instr& in, uint32_t mo, uint64_t ready) 
   e.access_bytes = f.addr_bytes;
   e.space = uint8_t(Space::Shared);
   sq_.push(p, ready);
+  return p_.ldst_per_access && shared_service_cycles ? shared_service_cycles(m.lanes, f.addr_mask, f.addr_bytes) : 1;
 }
 
 // ---------------------------------------------------------------- constant cache filled from memory
 
 // A constant or parameter load: one lookup per distinct line the lanes touch;
 // the load completes hit_latency after its last line is present.
-void Sm::read_constant_lines(WarpSlot& w, const Instr& in, Space sp, uint64_t ready) {
+uint32_t Sm::read_constant_lines(WarpSlot& w, const Instr& in, Space sp, uint64_t ready) {
   Warp& f = *w.fw;
   const uint32_t mo = alloc_memop(w, in, false);
   uint64_t lines[32];
@@ -200,6 +201,7 @@ void Sm::read_constant_lines(WarpSlot& w, const Instr& in, Space sp, uint64_t re
   memops_[mo].remaining = 1;  // held until every line is looked up
   for (uint32_t j = 0; j < n; ++j) look_up_constant_line(lines[j], mo, ready);
   constant_line_present(mo, ready);
+  return n;
 }
 
 // One line of a constant load is looked up: a hit is present now; otherwise

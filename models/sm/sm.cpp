@@ -495,7 +495,7 @@ uint64_t Sm::reserve_bank_read(uint32_t bank, uint64_t earliest) {
 // and its functional unit takes it the cycle after, or when one of its kind is
 // free (the collector unit is held until the register ahead of it empties).
 // Returns the cycle the functional unit takes it.
-uint64_t Sm::collect_operands(const WarpSlot& w, const Instr& in, UnitKind kind, uint64_t occupancy) {
+uint64_t Sm::collect_operands(const WarpSlot& w, const Instr& in, UnitKind kind, uint64_t occupancy, uint32_t& unit) {
   if (cycle_ > bank_base_) {  // slide the booking window to this cycle
     const uint64_t shift = cycle_ - bank_base_;
     for (uint64_t& b : bank_bits_) b = shift >= 64 ? 0 : b >> shift;
@@ -516,8 +516,20 @@ uint64_t Sm::collect_operands(const WarpSlot& w, const Instr& in, UnitKind kind,
   const size_t u = size_t(std::min_element(units.begin(), units.end()) - units.begin());
   const uint64_t start = std::max(last + 2, units[u]);
   units[u] = start + occupancy;
+  unit = uint32_t(u);
   *free_collector(collector_group_of(kind)) = start - 1;  // check() found one free
   return start;
+}
+
+// sm.ldst_occupancy: accesses. The LD/ST unit takes one access of the
+// instruction it holds per cycle (GPGPU-Sim's dispatch register: one request
+// per cycle toward the L1, a bank-conflicted shared access held for its
+// conflict cycles), so the unit that took it at `start` is busy for at least
+// `accesses` cycles and the next memory instruction, of any space, waits in
+// its collector unit.
+void Sm::hold_ldst_unit(UnitKind kind, uint32_t unit, uint64_t start, uint32_t accesses) {
+  uint64_t& busy = unit_busy_[size_t(kind)][unit];
+  busy = std::max(busy, start + accesses);
 }
 
 void Sm::execute(WarpSlot& w, const Instr& in, uint32_t unit, bool on_unit) {
@@ -529,7 +541,7 @@ void Sm::execute(WarpSlot& w, const Instr& in, uint32_t unit, bool on_unit) {
   // the cycle the functional unit takes it: now, or after the operand collector
   uint64_t start = cycle_;
   if (on_unit) {
-    if (p_.regfile_banks) start = collect_operands(w, in, kind, uint64_t(groups) * op.ii);
+    if (p_.regfile_banks) start = collect_operands(w, in, kind, uint64_t(groups) * op.ii, unit);
     else unit_busy_[size_t(kind)][unit] = cycle_ + uint64_t(groups) * op.ii;
   }
   const uint32_t pc_before = f.pc();
@@ -549,7 +561,8 @@ void Sm::execute(WarpSlot& w, const Instr& in, uint32_t unit, bool on_unit) {
   else { ++w.ibuf_pc; --w.ibuf_count; }
   if (w.ibuf_count == 0 && !f.done) set_needs_fetch(w, true);
   if (in.is_mem && f.addr_mask) {
-    send_memory(w, in, start + (op.latency - 1) + (groups - 1));
+    const uint32_t accesses = send_memory(w, in, start + (op.latency - 1) + (groups - 1));
+    if (on_unit && p_.ldst_per_access) hold_ldst_unit(kind, unit, start, accesses);
   } else if (in.nwrites) {
     for (unsigned i = 0; i < in.nwrites; ++i) ++w.pending[in.writes[i]];
     ++w.inflight;

@@ -70,6 +70,10 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   // A kernel fault or deadlock found inside the simulation: the platform stops
   // the simulation and reports it once sc_start returns.
   std::function<void(const std::string&)> on_run_error;
+  // Cycles a shared-memory access with these lane offsets holds the bank array
+  // (the platform asks the shared memory it connected); the LD/ST unit is held
+  // as long with sm.ldst_occupancy: accesses. Unset: one cycle.
+  std::function<uint32_t(const uint64_t* lane_offsets, uint32_t lane_mask, unsigned bytes)> shared_service_cycles;
 
   // Issue filters added by mechanisms apply to every scheduler of this SM.
   void add_issue_filter(std::shared_ptr<IssueFilter> f);
@@ -154,12 +158,14 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   // Operand collector (sm.regfile_banks > 0)
   uint64_t* free_collector(CollectorGroup g);
   uint64_t reserve_bank_read(uint32_t bank, uint64_t earliest);
-  uint64_t collect_operands(const WarpSlot& w, const Instr& in, UnitKind kind, uint64_t occupancy);
+  uint64_t collect_operands(const WarpSlot& w, const Instr& in, UnitKind kind, uint64_t occupancy, uint32_t& unit);
+  void hold_ldst_unit(UnitKind kind, uint32_t unit, uint64_t start, uint32_t accesses);
   bool exits_at_decode(const Instr& in) const { return p_.exit_at_decode && in.op == Op::Exit; }
   // LD/ST unit (ldst_unit.cpp)
-  void send_memory(WarpSlot& w, const Instr& in, uint64_t agen_done);
-  void coalesce_global(WarpSlot& w, const Instr& in, Space sp, uint32_t mo, uint64_t ready);
-  void send_shared(WarpSlot& w, const Instr& in, uint32_t mo, uint64_t ready);
+  // Each returns the accesses the instruction makes (requests, shared-array cycles or constant lines).
+  uint32_t send_memory(WarpSlot& w, const Instr& in, uint64_t agen_done);
+  uint32_t coalesce_global(WarpSlot& w, const Instr& in, Space sp, uint32_t mo, uint64_t ready);
+  uint32_t send_shared(WarpSlot& w, const Instr& in, uint32_t mo, uint64_t ready);
   uint32_t alloc_memop(WarpSlot& w, const Instr& in, bool long_latency);
   tlm::tlm_generic_payload* new_request(WarpSlot& w, const Instr& in, uint32_t mo);
   bool send_requests();
@@ -178,7 +184,7 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   struct LineWait { uint64_t line; uint32_t mo; };  // a constant access waiting for a line
   uint64_t fetch_address(const WarpSlot& w, uint32_t pc) const;
   bool fetch_from_icache(WarpSlot& w, uint32_t pc, uint64_t& ready);
-  void read_constant_lines(WarpSlot& w, const Instr& in, Space sp, uint64_t ready);
+  uint32_t read_constant_lines(WarpSlot& w, const Instr& in, Space sp, uint64_t ready);
   void look_up_constant_line(uint64_t line, uint32_t mo, uint64_t ready);
   void constant_line_present(uint32_t mo, uint64_t at);
   void request_fill(uint64_t line, uint32_t bytes, bool constant, uint64_t ready);

@@ -148,6 +148,11 @@ void SmParams::declare(ParamTable& t) {
   t.enum_param("sm.coalesce", "line", {"line", "sector"},
                "coalescing: one request per line with a sector mask (Fermi, L1-cached) or one per 32-byte sector (Kepler global loads)");
   t.int_param("sm.ldst_queue", 32, 1, 4096, "line requests the LD/ST unit holds before it stops taking memory instructions");
+  t.enum_param("sm.ldst_occupancy", "interval", {"interval", "accesses"},
+               "how long a memory instruction holds the LD/ST unit: its class's initiation interval, or one cycle per "
+               "access it makes and at least that interval (global and local: a request per line or sector; shared: "
+               "the cycles its bank conflicts hold the array; constant: a lookup per line), so that the next memory "
+               "instruction of any space waits behind it");
   t.int_param("sm.ccache.size", 8192, 64, 1 << 20, "constant cache bytes");
   t.int_param("sm.ccache.line", 64, 8, 4096, "constant cache line bytes");
   t.int_param("sm.ccache.assoc", 2, 1, 64, "constant cache ways");
@@ -211,6 +216,7 @@ SmParams SmParams::from(const Config& c) {
   p.mem_line = uint32_t(c.get_int("sm.mem_line"));
   p.coalesce_sectors = c.get_string("sm.coalesce") == "sector";
   p.ldst_queue = uint32_t(c.get_int("sm.ldst_queue"));
+  p.ldst_per_access = c.get_string("sm.ldst_occupancy") == "accesses";
   p.ccache_size = uint32_t(c.get_int("sm.ccache.size"));
   p.ccache_line = uint32_t(c.get_int("sm.ccache.line"));
   p.ccache_assoc = uint32_t(c.get_int("sm.ccache.assoc"));

@@ -66,6 +66,7 @@ struct SmParams {
   uint32_t mem_line = 128;         // global/local accesses coalesce per line
   bool coalesce_sectors = false;   // one request per 32-byte sector instead of per line
   uint32_t ldst_queue = 32;
+  bool ldst_per_access = false;    // a memory instruction holds the LD/ST unit one cycle per access (else its initiation interval)
   uint32_t ccache_size = 8192, ccache_line = 64, ccache_assoc = 2, ccache_hit_latency = 4, ccache_miss_latency = 200;
   FillParams ccache_fill;
   bool params_in_ccache = false;    // kernel parameters are read through the constant cache (else a parameter buffer)

@@ -260,6 +260,10 @@ void GpuPlatform::build_sms(const Config& cfg, StatsRegistry& stats) {
     Sm& sm = *sms.back();
     sm.attach_clock(*core_clock);
     connect(sm.smem_socket, smems.back()->socket);
+    const SharedMemoryParams& banks = smems.back()->params();
+    sm.shared_service_cycles = [&banks](const uint64_t* lanes, uint32_t mask, unsigned bytes) {
+      return service_cycles(lanes, mask, bytes, banks);
+    };
     clock_of("core", p_.core_clock_mhz, sm);
     clock_of("core", p_.core_clock_mhz, *smems.back());
     if (icn) {

@@ -976,3 +976,74 @@ TEST_CASE("sm: an instruction holds its collector unit until its functional unit
   CHECK(v[1] - v[0] == hold + 2 * K);
   CHECK(rig.counter("sched.structural") > 0);
 }
+
+namespace {
+// One warp: a store that sets up the shared words, then three independent
+// loads: a global load whose lanes are 128 B apart (32 line requests), a
+// shared load whose lanes are 128 B apart (all 32 in bank 0 of 32 four-byte
+// banks: a 32-way conflict) and a global load of one word. Returns the
+// issue-cycle gaps (shared - first global, second global - shared).
+std::pair<uint64_t, uint64_t> ldst_gaps(const std::string& occupancy) {
+  auto sets = simple_sm(1);
+  sets.push_back({"sm.ldst_occupancy", occupancy});
+  sets.push_back({"sm.ldst_queue", "64"});  // the request queue never fills here: the gaps are the unit's
+  sets.push_back({"smem.banks", "32"});
+  sets.push_back({"smem.bank_width", "4"});
+  sets.push_back({"smem.warp_parts", "1"});
+  Rig rig(sets);
+  const char* k = R"(
+.visible .entry lsu(.param .u64 p)
+{
+ .reg .b32 %r<10>;
+ .reg .b64 %rd<6>;
+ .shared .align 4 .b8 buf[4096];
+ mov.u32 %r1, %tid.x;
+ ld.param.u64 %rd1, [p];
+ cvta.to.global.u64 %rd2, %rd1;
+ mul.wide.u32 %rd3, %r1, 128;
+ add.s64 %rd4, %rd2, %rd3;
+ mov.u32 %r6, buf;
+ shl.b32 %r2, %r1, 7;
+ add.u32 %r7, %r6, %r2;
+ st.shared.u32 [%r7], %r1;
+ ld.global.u32 %r3, [%rd4];
+ ld.shared.u32 %r4, [%r7];
+ ld.global.u32 %r5, [%rd2];
+ add.s32 %r8, %r3, %r4;
+ add.s32 %r9, %r8, %r5;
+ st.global.u32 [%rd4], %r9;
+ ret;
+}
+)";
+  rig.dev->load_ptx(std::string(kHeader) + k, "lsu.ptx");
+  const KernelInfo* kin = rig.dev->driver().find_kernel("lsu");
+  REQUIRE(kin);
+  std::vector<uint32_t> loads;  // ld.param, then the three measured loads
+  for (uint32_t pc = 0; pc < kin->prog.size(); ++pc)
+    if (kin->prog[pc].op == Op::Ld) loads.push_back(pc);
+  REQUIRE(loads.size() == 4);
+  std::vector<uint32_t> init(32 * 32, 0);
+  init[0] = 5;
+  DevPtr p = rig.dev->upload(init);
+  std::map<uint32_t, uint64_t> at;
+  rig.gpu->sm(0).on_issue = [&](uint64_t cyc, uint32_t, uint32_t, uint32_t pc) { at.emplace(pc, cyc); };
+  rig.launch("lsu", Dim3(1), Dim3(32), {arg(p)});
+  const auto v = rig.dev->download<uint32_t>(p, 32 * 32);
+  for (uint32_t t = 0; t < 32; ++t) CHECK(v[32 * t] == (t == 0 ? 5u : 0u) + t + 5);  // each lane's three loads
+  return {at.at(loads[2]) - at.at(loads[1]), at.at(loads[3]) - at.at(loads[2])};
+}
+}  // namespace
+
+TEST_CASE("sm: with sm.ldst_occupancy interval memory instructions of any space follow one another each cycle") {
+  const auto gaps = ldst_gaps("interval");
+  CHECK(gaps.first == 1);
+  CHECK(gaps.second == 1);
+}
+
+TEST_CASE("sm: with sm.ldst_occupancy accesses a memory instruction holds the LD/ST unit one cycle per access") {
+  // 32 line requests hold the unit 32 cycles before the shared load; its
+  // 32-way bank conflict holds it 32 more before the next global load.
+  const auto gaps = ldst_gaps("accesses");
+  CHECK(gaps.first == 32);
+  CHECK(gaps.second == 32);
+}
