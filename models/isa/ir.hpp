@@ -77,9 +77,6 @@ const char* op_name(Op op);
 // issues it like a barrier-class instruction and leaves its effect to the mechanism.
 constexpr bool is_mechanism_op(Op op) { return op > Op::Match && op < Op::Count; }
 
-// Functional-unit class an instruction occupies in the SM timing model.
-enum class UnitClass : uint8_t { SP, INT, SFU, DP, LDST, BRANCH, BARRIER, NONE };
-
 enum class Cmp : uint8_t { None, Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan };
 enum class Rnd : uint8_t { None, Rn, Rz, Rm, Rp, Rni, Rzi, Rmi, Rpi };
 // setp/set combiner, atom/red operation, shfl mode, vote mode share one field.
@@ -121,7 +118,6 @@ struct Instr {
   uint8_t nops = 0;
   Operand ops[6];
   ExecFn fn = nullptr;
-  UnitClass unit = UnitClass::SP;
   bool is_control = false;     // handler sets the warp's next pc itself
   bool is_mem = false;         // produces per-lane addresses
   uint32_t target = kNoPc;     // branch / call target pc

@@ -1,8 +1,9 @@
 // Linking: each kernel becomes one flat program. Called .func bodies are
 // appended with their own register, local and parameter-frame ranges (calls
 // are not recursive, so every activation has a fixed frame), symbols become
-// addresses, and every instruction gets its handler, unit class and
-// reconvergence point.
+// addresses, and every instruction gets its handler and reconvergence
+// point (its opcode class and functional unit are the SM's to decide:
+// op_class_of and unit_of in models/sm/sm_params.hpp).
 #include "isa/module.hpp"
 
 #include <algorithm>
@@ -34,24 +35,6 @@ bool parse_sreg(const std::string& n, SReg& out) {
   if (it == t.end()) return false;
   out = it->second;
   return true;
-}
-
-static UnitClass unit_of(const Instr& in) {
-  switch (in.op) {
-    case Op::Ld: case Op::Ldu: case Op::St: case Op::Atom: case Op::Red: case Op::Prefetch: return UnitClass::LDST;
-    case Op::Bra: case Op::Call: case Op::Ret: case Op::Exit: case Op::Trap: return UnitClass::BRANCH;
-    case Op::Bar: case Op::BarArrive: case Op::BarRed: case Op::Membar: case Op::Fence: return UnitClass::BARRIER;
-    case Op::Sqrt: case Op::Rsqrt: case Op::Rcp: case Op::Sin: case Op::Cos: case Op::Lg2: case Op::Ex2: case Op::Tanh:
-      return in.type == DType::F64 ? UnitClass::DP : UnitClass::SFU;
-    case Op::Div:
-      if (in.type == DType::F64) return UnitClass::DP;
-      return dtype_float(in.type) ? UnitClass::SFU : UnitClass::INT;
-    case Op::Rem: return UnitClass::INT;
-    default: break;
-  }
-  if (in.type == DType::F64 || in.type2 == DType::F64) return UnitClass::DP;
-  if (dtype_float(in.type)) return UnitClass::SP;
-  return UnitClass::INT;
 }
 
 namespace {
@@ -263,7 +246,6 @@ struct Linker {
           o.immv = k->imm_pool[it->second].data();
         }
         collect_dependences(in, k->num_regs);
-        in.unit = unit_of(in);
         in.is_control = in.op == Op::Bra || in.op == Op::Call || in.op == Op::Ret || in.op == Op::Exit ||
                         in.op == Op::Bar || in.op == Op::BarRed || in.op == Op::Trap;
         in.is_mem = in.op == Op::Ld || in.op == Op::Ldu || in.op == Op::St || in.op == Op::Atom || in.op == Op::Red;

@@ -527,8 +527,8 @@ uint64_t Sm::collect_operands(const WarpSlot& w, const Instr& in, UnitKind kind,
 // conflict cycles), so the unit that took it at `start` is busy for at least
 // `accesses` cycles and the next memory instruction, of any space, waits in
 // its collector unit.
-void Sm::hold_ldst_unit(UnitKind kind, uint32_t unit, uint64_t start, uint32_t accesses) {
-  uint64_t& busy = unit_busy_[size_t(kind)][unit];
+void Sm::hold_ldst_unit(uint32_t unit, uint64_t start, uint32_t accesses) {
+  uint64_t& busy = unit_busy_[size_t(UnitKind::LDST)][unit];
   busy = std::max(busy, start + accesses);
 }
 
@@ -562,7 +562,7 @@ void Sm::execute(WarpSlot& w, const Instr& in, uint32_t unit, bool on_unit) {
   if (w.ibuf_count == 0 && !f.done) set_needs_fetch(w, true);
   if (in.is_mem && f.addr_mask) {
     const uint32_t accesses = send_memory(w, in, start + (op.latency - 1) + (groups - 1));
-    if (on_unit && p_.ldst_per_access) hold_ldst_unit(kind, unit, start, accesses);
+    if (on_unit && p_.ldst_per_access) hold_ldst_unit(unit, start, accesses);
   } else if (in.nwrites) {
     for (unsigned i = 0; i < in.nwrites; ++i) ++w.pending[in.writes[i]];
     ++w.inflight;

@@ -159,7 +159,7 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   uint64_t* free_collector(CollectorGroup g);
   uint64_t reserve_bank_read(uint32_t bank, uint64_t earliest);
   uint64_t collect_operands(const WarpSlot& w, const Instr& in, UnitKind kind, uint64_t occupancy, uint32_t& unit);
-  void hold_ldst_unit(UnitKind kind, uint32_t unit, uint64_t start, uint32_t accesses);
+  void hold_ldst_unit(uint32_t unit, uint64_t start, uint32_t accesses);
   bool exits_at_decode(const Instr& in) const { return p_.exit_at_decode && in.op == Op::Exit; }
   // LD/ST unit (ldst_unit.cpp)
   // Each returns the accesses the instruction makes (requests, shared-array cycles or constant lines).

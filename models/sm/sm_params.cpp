@@ -22,12 +22,13 @@ constexpr std::array<OpClass, size_t(Op::Count)> fixed_classes() {
   return t;
 }
 constexpr std::array<OpClass, size_t(Op::Count)> kFixedClass = fixed_classes();
+bool float_operands(const Instr& in) { return dtype_float(in.type) || dtype_float(in.type2); }
 }  // namespace
 
 OpClass op_class_of(const Instr& in) {
   if (const OpClass fixed = kFixedClass[size_t(in.op)]; fixed != OpClass::Count) return fixed;
   const bool f64 = in.type == DType::F64 || in.type2 == DType::F64;
-  const bool fp = dtype_float(in.type) || dtype_float(in.type2);
+  const bool fp = float_operands(in);
   switch (in.op) {
     case Op::Sqrt: case Op::Rsqrt: case Op::Rcp: case Op::Sin: case Op::Cos: case Op::Lg2: case Op::Ex2: case Op::Tanh:
       return f64 ? OpClass::Dp : OpClass::Sfu;
@@ -48,7 +49,7 @@ OpClass op_class_of(const Instr& in) {
 
 UnitKind unit_of(const Instr& in, OpClass c) {
   switch (c) {
-    case OpClass::Simple: return dtype_float(in.type) || dtype_float(in.type2) ? UnitKind::SP : UnitKind::INT;
+    case OpClass::Simple: return float_operands(in) ? UnitKind::SP : UnitKind::INT;
     case OpClass::Alu: case OpClass::Imul: case OpClass::Imad: case OpClass::Imax: case OpClass::Idiv: case OpClass::Shfl:
       return UnitKind::INT;
     case OpClass::Fp: case OpClass::Fma: case OpClass::Fmax: return UnitKind::SP;
