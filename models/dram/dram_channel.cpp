@@ -12,7 +12,12 @@ unsigned bits_for(uint64_t max) { return max ? unsigned(64 - __builtin_clzll(max
 DramChannel::DramChannel(sc_core::sc_module_name name, uint32_t id, const DramParams& p, sc_core::sc_time period,
                          StatsRegistry& stats)
     : sc_core::sc_module(name), socket("socket"), p_(p), id_(id), period_(period) {
+  p_.check();
   banks_.resize(p_.banks);
+  for (uint32_t b = 0; b < p_.banks; ++b) banks_[b].group = b & (p_.bank_groups - 1);
+  groups_.resize(p_.bank_groups);
+  for (auto it = p_.address_bits.rbegin(); it != p_.address_bits.rend(); ++it)
+    if (*it != '.') bit_field_.push_back(uint8_t(*it == 'S' ? 'C' : *it));
   entries_.resize(p_.queue);
   free_.reserve(p_.queue);
   for (uint32_t i = p_.queue; i-- > 0;) free_.push_back(uint16_t(i));
@@ -52,6 +57,11 @@ DramChannel::DramChannel(sc_core::sc_module_name name, uint32_t id, const DramPa
   dont_initialize();
 }
 
+void DramChannel::end_of_elaboration() {
+  in_.resize(socket.size());
+  last_port_ = uint32_t(in_.size()) - 1;  // port 0 is served first
+}
+
 uint64_t DramChannel::elapsed_cycles() const {
   if (first_request_ < 0) return 0;
   const int64_t now = window_end_ >= 0 ? window_end_ : int64_t(cycle());
@@ -71,8 +81,27 @@ double DramChannel::bw_util() const {
 // 11 column bits, 4 bank bits, row above). The _xor variant hashes the bank
 // index with the low row bits (permutation interleaving) so that strides of
 // banks * row_bytes spread over banks instead of conflicting in one.
+// With dram.address_bits, each address bit goes to the field its letter names,
+// in order from the least significant bit of each field (GPGPU-Sim's address
+// masks); bits above the string are row bits.
 DramChannel::Location DramChannel::locate(uint64_t a) const {
   Location l;
+  if (!bit_field_.empty()) {
+    uint64_t row = 0, bank = 0, col = 0;
+    unsigned nr = 0, nb = 0, nc = 0;
+    for (size_t i = 0; i < bit_field_.size(); ++i) {
+      const uint64_t bit = (a >> i) & 1;
+      switch (bit_field_[i]) {
+        case 'R': row |= bit << nr++; break;
+        case 'B': bank |= bit << nb++; break;
+        default: col |= bit << nc++; break;
+      }
+    }
+    l.row = row | ((a >> bit_field_.size()) << nr);
+    l.bank = uint32_t(bank);
+    l.column = uint32_t(col);
+    return l;
+  }
   l.column = uint32_t(a % p_.row_bytes);
   const uint64_t chunk = a / p_.row_bytes;
   l.bank = uint32_t(chunk % p_.banks);
@@ -83,43 +112,62 @@ DramChannel::Location DramChannel::locate(uint64_t a) const {
 
 // ---------------------------------------------------------------- requests
 
-tlm::tlm_sync_enum DramChannel::nb_transport_fw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph,
+tlm::tlm_sync_enum DramChannel::nb_transport_fw(int port, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph,
                                                 sc_core::sc_time&) {
   if (ph == tlm::END_RESP) return tlm::TLM_COMPLETED;
   if (ph != tlm::BEGIN_REQ) return tlm::TLM_ACCEPTED;
   // Taken at the next edge; while the queue is full the column command that frees a slot
   // wakes the channel anyway (either order in this instant gives that same next edge).
-  if (!free_.empty()) wake_.notify(edge_time(period_, next_edge_after_now(period_)) - sc_core::sc_time_stamp());
-  return answer_offer(in_.offer(p, cycle()), ph);  // into the input buffer
+  // A request refused by a full buffer is admitted into it at an edge where a slot is free.
+  const bool taken = in_[size_t(port)].offer(p, cycle());  // into the port's input buffer
+  if (!free_.empty() || !taken) wake_.notify(edge_time(period_, next_edge_after_now(period_)) - sc_core::sc_time_stamp());
+  return answer_offer(taken, ph);
 }
 
-// The input buffer's requests enter the controller's queue, oldest first, at
-// the first edge after they arrived, while the queue has a free slot; the
-// latency counts from the edge of arrival.
+// The requests that arrived enter the controller's queue at the first edge
+// after their arrival, one a cycle, while the queue has a free slot: the oldest
+// of the first port, round robin from the one after the port served last, that
+// has one (GPGPU-Sim's arbitration between the sub-partitions of a channel).
+// The latency counts from the edge of arrival.
 // With dram.latency, a request first crosses the delay line: it enters it
 // while the queue has a free entry and joins the queue `latency` cycles
 // later, once an entry is free then.
 void DramChannel::take_requests(int64_t now) {
-  if (tlm::tlm_generic_payload* p = in_.admit_waiting(uint64_t(now))) send_end_req(socket, *p);
-  while (!free_.empty()) {
-    const RequestBuffer::Entry* h = in_.head(edge_value(period_, uint64_t(now)));
-    if (!h) break;
-    tlm::tlm_generic_payload* p = h->p;
-    const int64_t sent = int64_t(edge_at_or_after(period_, sc_core::sc_time::from_value(h->time)));
-    in_.pop(uint64_t(now));
-    ++*requests_;
-    if (first_request_ < 0) {
-      first_request_ = sent;
-      for (Probe& r : row_probes_) r.set(kClosedRow);  // every bank starts precharged
+  for (size_t i = 0; i < in_.size(); ++i)
+    if (tlm::tlm_generic_payload* p = in_[i].admit_waiting(uint64_t(now))) send_end_req(socket[int(i)], *p);
+  uint32_t port = 0;
+  if (!free_.empty())
+    if (const RequestBuffer::Entry* h = next_request(now, port)) {
+      tlm::tlm_generic_payload* p = h->p;
+      const int64_t sent = int64_t(edge_at_or_after(period_, sc_core::sc_time::from_value(h->time)));
+      in_[port].pop(uint64_t(now));
+      last_port_ = port;
+      gpu_ext(*p).push_route(int16_t(port));
+      ++*requests_;
+      if (first_request_ < 0) {
+        first_request_ = sent;
+        for (Probe& r : row_probes_) r.set(kClosedRow);  // every bank starts precharged
+      }
+      if (p_.latency) delay_.push_back(Delayed{p, sent, now + int64_t(p_.latency)});
+      else admit(*p, sent, now);
     }
-    if (p_.latency) delay_.push_back(Delayed{p, sent, now + int64_t(p_.latency)});
-    else admit(*p, sent, now);
-  }
   while (!delay_.empty() && delay_.front().ready <= now && !free_.empty()) {
     const Delayed d = delay_.front();
     delay_.pop_front();
     admit(*d.p, d.sent, now);
   }
+}
+
+const RequestBuffer::Entry* DramChannel::next_request(int64_t now, uint32_t& port) const {
+  const uint32_t n = uint32_t(in_.size());
+  for (uint32_t k = 1; k <= n; ++k) {
+    const uint32_t i = (last_port_ + k) % n;
+    if (const RequestBuffer::Entry* h = in_[i].head(edge_value(period_, uint64_t(now)))) {
+      port = i;
+      return h;
+    }
+  }
+  return nullptr;
 }
 
 void DramChannel::admit(tlm::tlm_generic_payload& p, int64_t sent, int64_t arrive) {
@@ -151,8 +199,8 @@ void DramChannel::tick() {
   if (ring_count_) next = std::min(next, ring_[ring_head_].done);
   // The buffer moves on while the queue has room, and a refused request is admitted once a
   // buffer slot is free; while the queue is full the column command that frees it wakes us.
-  if ((!in_.empty() && !free_.empty()) || (in_.has_waiting() && in_.size() < RequestBuffer::kDepth))
-    next = std::min(next, now + 1);
+  for (const RequestBuffer& b : in_)
+    if ((!b.empty() && !free_.empty()) || (b.has_waiting() && b.size() < RequestBuffer::kDepth)) next = std::min(next, now + 1);
   if (!delay_.empty() && !free_.empty()) next = std::min(next, std::max(delay_.front().ready, now + 1));
   if (next == kNone) {
     next_trigger(wake_);  // idle: sleep until a request arrives
@@ -177,7 +225,8 @@ void DramChannel::respond(int64_t now) {
     f.payload->set_response_status(tlm::TLM_OK_RESPONSE);
     tlm::tlm_phase ph = tlm::BEGIN_RESP;
     sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-    socket->nb_transport_bw(*f.payload, ph, t);  // TLM_COMPLETED, or END_RESP later: nothing waits on it
+    const int port = gpu_ext(*f.payload).pop_route();
+    socket[port]->nb_transport_bw(*f.payload, ph, t);  // TLM_COMPLETED, or END_RESP later: nothing waits on it
   }
 }
 
@@ -229,12 +278,13 @@ int64_t DramChannel::schedule(int64_t now) {
     if (b.open_row == int64_t(e.row)) continue;  // waits for its column command
     if (b.open_row >= 0) {
       if (!fifo && b.queued_hits) continue;  // FR-FCFS: serve the open row's hits first
-      if (b.pre_ok <= now) {
+      const int64_t r = std::max(b.pre_ok, groups_[b.group].pre_ok);
+      if (r <= now) {
         precharge(b, now);
         last_cmd_ = now;
         return now + 1;
       }
-      next = std::min(next, b.pre_ok);
+      next = std::min(next, r);
     } else {
       const int64_t r = std::max(b.act_ok, last_act_ + p_.tRRD);
       if (r <= now) {
@@ -249,7 +299,8 @@ int64_t DramChannel::schedule(int64_t now) {
 
 // Earliest cycle the column command of `e` (its row open) may issue.
 int64_t DramChannel::column_ready(const Entry& e) const {
-  int64_t r = std::max({banks_[e.bank].col_ok, next_col_, last_cmd_ + 1, e.arrive});
+  const Bank& b = banks_[e.bank];
+  int64_t r = std::max({b.col_ok, next_col_, groups_[b.group].col_ok, last_cmd_ + 1, e.arrive});
   if (e.write) {
     // Read-to-write: the write data may only follow the read data on the bus.
     r = std::max(r, bus_free_ - int64_t(p_.tWL));
@@ -267,12 +318,17 @@ void DramChannel::issue_column(size_t pos, int64_t now) {
   const uint32_t bc = p_.burst_cycles();
   const uint32_t bursts = e.bytes ? (e.bytes + p_.burst_bytes() - 1) / p_.burst_bytes() : 1;
   const uint32_t xfer = bursts * bc;
-  // A line is several bursts: one column command per burst, tCCD apart and a
-  // burst's bus time apart, modelled here as one command of that length.
+  // A line is several bursts: one column command per burst to the same bank,
+  // tCCD (tCCDL within a bank group) and a burst's bus time apart, modelled
+  // here as one command of that length.
+  const int64_t step = int64_t(std::max({p_.tCCD, bc, p_.bank_groups > 1 ? p_.tCCDL : 0u}));
+  const int64_t last = now + int64_t(bursts - 1) * step;  // the last burst's column command
   const int64_t start = now + int64_t(e.write ? p_.tWL : p_.tCL);
-  const int64_t end = start + xfer;
+  const int64_t end = start + (last - now) + int64_t(bc);  // the last burst's data
   last_cmd_ = now;
-  next_col_ = now + int64_t(bursts) * int64_t(std::max(p_.tCCD, bc));
+  next_col_ = last + int64_t(std::max(p_.tCCD, bc));
+  Group& g = groups_[b.group];
+  if (p_.bank_groups > 1) g.col_ok = last + int64_t(p_.tCCDL);
   bus_free_ = end;
   *busy_ += xfer;
   if (e.write) {
@@ -280,6 +336,7 @@ void DramChannel::issue_column(size_t pos, int64_t now) {
     b.pre_ok = std::max(b.pre_ok, end + int64_t(p_.tWR));  // write recovery
   } else {
     b.pre_ok = std::max(b.pre_ok, next_col_);  // read-to-precharge: one burst after the last column command
+    g.pre_ok = std::max(g.pre_ok, last + int64_t(p_.tRTPL));
   }
   ++*(e.activated ? row_misses_ : row_hits_);
 

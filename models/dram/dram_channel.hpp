@@ -1,15 +1,20 @@
 // One DRAM channel behind one memory partition: a memory controller with a
 // request queue and a row-buffer-aware scheduler in front of `banks` banks
-// that share one command bus and one data bus. The L2 slice above is the
-// channel's only initiator. Transactions carry timing only: data was moved by
+// that share one command bus and one data bus. Transactions carry timing only: data was moved by
 // the functional model when the instruction issued.
 //
 // Each bank is closed (precharged) or has one open row. A request to the open
 // row is a row hit and needs only a column command; any other request is a row
 // miss: precharge the open row (tRP, not before tRAS after its activate), then
 // activate (tRCD; tRRD after any activate, tRC after this bank's last one),
-// then the column command. Read data appears tCL after its column command,
+// then the column command. With GDDR5 bank groups, column commands to one
+// group are tCCDL apart (tCCD between groups). Read data appears tCL after its column command,
 // write data tWL after, and holds the shared data bus for whole bursts.
+//
+// Above the channel are the L2 slices of its partition (one, or its
+// sub-partitions): each binds to `socket`; the channel takes at most one
+// request a cycle from them, round robin from the slice after the one served
+// last, and answers each on the port it came from.
 //
 // Smart ticking: tick() runs only at DRAM clock edges where a command may
 // issue or a response is due, computed from the timing state; an idle channel
@@ -19,7 +24,7 @@
 #include <functional>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
 #include <vector>
 
 #include "common/clock.hpp"
@@ -34,7 +39,7 @@ namespace warptlm {
 
 class DramChannel : public sc_core::sc_module {
  public:
-  tlm_utils::simple_target_socket<DramChannel> socket;
+  tlm_utils::multi_passthrough_target_socket<DramChannel> socket;  // one binding per L2 slice above
 
   // `id` names the stats ("dram<id>.reads", summed as "dram.reads");
   // `period` is the DRAM clock period (all timing is counted in it).
@@ -76,6 +81,12 @@ class DramChannel : public sc_core::sc_module {
     int64_t act_ok = kNever;    // earliest activate (precharge + tRP, last activate + tRC)
     uint16_t queued_hits = 0;   // scratch: queued requests to the open row
     bool seen = false;          // scratch: oldest request of this bank already looked at
+    uint32_t group = 0;         // bank group
+  };
+  // One bank group's column-command spacing (GDDR5).
+  struct Group {
+    int64_t col_ok = kNever;  // tCCDL after the group's last column command
+    int64_t pre_ok = kNever;  // tRTPL after the group's last read command
   };
   // One request-queue entry.
   struct Entry {
@@ -95,7 +106,8 @@ class DramChannel : public sc_core::sc_module {
     int64_t sent;
   };
 
-  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
+  tlm::tlm_sync_enum nb_transport_fw(int port, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
+  void end_of_elaboration() override;
   void tick();
   void admit(tlm::tlm_generic_payload& p, int64_t sent, int64_t arrive);
   void respond(int64_t now);
@@ -111,13 +123,17 @@ class DramChannel : public sc_core::sc_module {
   uint32_t id_;
   sc_core::sc_time period_;
   sc_core::sc_event wake_;
-  RequestBuffer in_;  // requests from the L2 slice (common/input_register.hpp)
+  std::vector<RequestBuffer> in_;  // per L2 slice above: requests (common/input_register.hpp)
+  uint32_t last_port_ = 0;         // the port served last (round robin)
+  const RequestBuffer::Entry* next_request(int64_t now, uint32_t& port) const;
+  std::vector<uint8_t> bit_field_;  // dram.address_bits: per address bit, LSB first, 'R', 'B' or 'C'
   struct Delayed { tlm::tlm_generic_payload* p; int64_t sent, ready; };
   Ring<Delayed> delay_;         // dram.latency: requests on their way to the queue, in order
   void take_requests(int64_t now);
   int64_t window_end_ = -1;  // DRAM cycle the utilisation window ends (-1: now)
 
   std::vector<Bank> banks_;
+  std::vector<Group> groups_;
   std::vector<Entry> entries_;     // queue storage, `queue` slots
   std::vector<uint16_t> free_;     // free slots
   std::vector<uint16_t> order_;    // occupied slots, oldest first

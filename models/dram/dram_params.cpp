@@ -1,5 +1,7 @@
 #include "dram/dram_params.hpp"
 
+#include <algorithm>
+
 #include "common/errors.hpp"
 
 namespace warptlm {
@@ -18,6 +20,11 @@ void DramParams::declare(ParamTable& t) {
   t.int_param("dram.tWR", 12, 0, 1000, "DRAM cycles from the end of write data to a precharge of that bank");
   t.int_param("dram.tWTR", 5, 0, 1000, "DRAM cycles from the end of write data to the next read command");
   t.int_param("dram.tWL", 4, 0, 1000, "DRAM cycles from a write command to its first data (write latency)");
+  t.int_param("dram.bank_groups", 1, 1, 64,
+              "GDDR5 bank groups per channel: bank b is in group b mod bank_groups (a power of 2 dividing dram.banks)");
+  t.int_param("dram.tCCDL", 0, 0, 1000,
+              "DRAM cycles between column commands to banks of the same group (bank_groups > 1; tCCD between groups)");
+  t.int_param("dram.tRTPL", 0, 0, 1000, "DRAM cycles from a read command to a precharge of any bank of its group");
   t.int_param("dram.burst_length", 8, 1, 64, "transfers per column access; a request moves whole bursts");
   t.int_param("dram.bus_width", 8, 1, 1024, "bytes per transfer on one channel's data bus");
   t.int_param("dram.data_rate", 4, 1, 8, "transfers per DRAM clock: 1 SDR, 2 DDR, 4 QDR (GDDR5)");
@@ -32,6 +39,10 @@ void DramParams::declare(ParamTable& t) {
                "open: a row stays open until a conflict; closed: auto-precharge after the last queued hit");
   t.enum_param("dram.address_mapping", "row_bank_column", {"row_bank_column", "row_bank_column_xor"},
                "channel-local address bits, high to low; _xor hashes the bank with the low row bits (banks: power of 2)");
+  t.string_param("dram.address_bits", "",
+                 "channel-local address bits, most significant first, as GPGPU-Sim's address mask: R row, B bank, C "
+                 "column, S byte of a burst ('.' separates groups); bits above the string are row bits. Its B bits "
+                 "must number log2(dram.banks) and its C and S bits log2(dram.row_bytes). Empty: dram.address_mapping");
   t.float_param("dram.clock_mhz", 924, 1, 100000, "DRAM command clock in MHz (data moves data_rate times per clock)");
 }
 
@@ -49,6 +60,9 @@ DramParams DramParams::from(const Config& c) {
   p.tWR = uint32_t(c.get_int("dram.tWR"));
   p.tWTR = uint32_t(c.get_int("dram.tWTR"));
   p.tWL = uint32_t(c.get_int("dram.tWL"));
+  p.bank_groups = uint32_t(c.get_int("dram.bank_groups"));
+  p.tCCDL = uint32_t(c.get_int("dram.tCCDL"));
+  p.tRTPL = uint32_t(c.get_int("dram.tRTPL"));
   p.burst_length = uint32_t(c.get_int("dram.burst_length"));
   p.bus_width = uint32_t(c.get_int("dram.bus_width"));
   p.data_rate = uint32_t(c.get_int("dram.data_rate"));
@@ -58,7 +72,19 @@ DramParams DramParams::from(const Config& c) {
   p.page_policy = c.get_string("dram.page_policy") == "closed" ? DramPagePolicy::Closed : DramPagePolicy::Open;
   p.address_mapping = c.get_string("dram.address_mapping") == "row_bank_column_xor" ? DramMapping::RowBankColumnXor
                                                                                      : DramMapping::RowBankColumn;
+  p.address_bits = c.get_string("dram.address_bits");
   p.clock_mhz = c.get_float("dram.clock_mhz");
+  p.check();
+  return p;
+}
+
+namespace {
+uint32_t count_of(const std::string& s, char c) { return uint32_t(std::count(s.begin(), s.end(), c)); }
+bool power_of_two(uint64_t v) { return v && !(v & (v - 1)); }
+}  // namespace
+
+void DramParams::check() const {
+  const DramParams& p = *this;
   if (p.row_bytes % 128 != 0)
     throw InputError(Place{"", 0, "dram.row_bytes"}, "dram.row_bytes " + std::to_string(p.row_bytes) +
                                                          " is not a multiple of 128 (a line would straddle two rows)");
@@ -66,7 +92,25 @@ DramParams DramParams::from(const Config& c) {
     throw InputError(Place{"", 0, "dram.address_mapping"},
                      "dram.address_mapping row_bank_column_xor needs dram.banks to be a power of 2, not " +
                          std::to_string(p.banks));
-  return p;
+  auto bad = [](const char* key, const std::string& why) { throw InputError(Place{"", 0, key}, why); };
+  if (!power_of_two(p.bank_groups) || p.banks % p.bank_groups != 0)
+    bad("dram.bank_groups", "dram.bank_groups " + std::to_string(p.bank_groups) +
+                                " is not a power of 2 that divides dram.banks " + std::to_string(p.banks));
+  if (!p.address_bits.empty()) {
+    const std::string& a = p.address_bits;
+    const size_t odd = a.find_first_not_of("RBCS.");
+    if (odd != std::string::npos)
+      bad("dram.address_bits", "dram.address_bits '" + a + "' has '" + a[odd] + "': only R, B, C, S and '.' may be used");
+    const uint32_t b = count_of(a, 'B'), cs = count_of(a, 'C') + count_of(a, 'S');
+    if (a.size() - count_of(a, '.') > 63)
+      bad("dram.address_bits", "dram.address_bits '" + a + "' has more than 63 address bits");
+    if (b >= 32 || (1ull << b) != p.banks)
+      bad("dram.address_bits", "dram.address_bits '" + a + "' has " + std::to_string(b) + " bank bits (B) for dram.banks " +
+                                   std::to_string(p.banks) + " (it needs log2 of a power of 2)");
+    if (cs >= 32 || (1ull << cs) != p.row_bytes)
+      bad("dram.address_bits", "dram.address_bits '" + a + "' has " + std::to_string(cs) + " column and burst bits (C, S) for dram.row_bytes " +
+                                   std::to_string(p.row_bytes) + " (it needs log2 of a power of 2)");
+  }
 }
 
 double peak_bytes_per_second(const DramParams& p) {

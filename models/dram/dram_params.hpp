@@ -30,6 +30,10 @@ struct DramParams {
   uint32_t tWR = 12;   // end of write data to precharge (write recovery)
   uint32_t tWTR = 5;   // end of write data to read command (GPGPU-Sim's CDLR)
   uint32_t tWL = 4;    // write command to first data
+  // bank groups (GDDR5): column commands to one group tCCDL apart, precharges tRTPL after a read in the group
+  uint32_t bank_groups = 1;  // group of bank b = b mod bank_groups (GPGPU-Sim's lower-bits indexing)
+  uint32_t tCCDL = 0;
+  uint32_t tRTPL = 0;
   // data bus
   uint32_t burst_length = 8;  // transfers per column access (a burst)
   uint32_t bus_width = 8;     // bytes per transfer on the channel (64 bits: 2 x32 chips)
@@ -40,6 +44,9 @@ struct DramParams {
   DramScheduler scheduler = DramScheduler::FrFcfs;
   DramPagePolicy page_policy = DramPagePolicy::Open;
   DramMapping address_mapping = DramMapping::RowBankColumn;
+  // dram.address_bits: the channel-local address, most significant bit first,
+  // R row, B bank, C column, S byte of a burst; empty: address_mapping decides.
+  std::string address_bits;
   double clock_mhz = 924;
 
   // Bytes one burst moves, and the DRAM cycles it holds the data bus.
@@ -55,6 +62,7 @@ struct DramParams {
 
   static void declare(ParamTable& t);
   static DramParams from(const Config& c);  // InputError when the values do not fit together
+  void check() const;                       // the same checks, for hand-built params
 };
 
 // Peak data-bus bandwidth of one channel: clock x transfers per clock x bytes per transfer.

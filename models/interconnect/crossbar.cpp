@@ -10,15 +10,15 @@ unsigned bits_for(uint64_t max) { return max ? unsigned(64 - __builtin_clzll(max
 }  // namespace
 
 Crossbar::Crossbar(sc_core::sc_module_name name, const IcnParams& p, uint32_t partitions, sc_core::sc_time period,
-                   StatsRegistry& stats)
+                   StatsRegistry& stats, uint32_t subpartitions)
     : sc_core::sc_module(name),
       sm_socket("sm_socket"),
-      part_socket("part_socket", partitions),
+      part_socket("part_socket", partitions * subpartitions),
       p_(p),
-      map_(p.map(partitions)),
+      map_(p.map(partitions, subpartitions)),
       period_(period),
       stats_(stats),
-      out_(partitions) {
+      out_(map_.slices()) {
   StatGroup g(stats, "icn", "icn");
   requests_ = &g.counter("requests", "requests taken from the SM side");
   responses_ = &g.counter("responses", "responses delivered to the SM side");
@@ -26,7 +26,7 @@ Crossbar::Crossbar(sc_core::sc_module_name name, const IcnParams& p, uint32_t pa
   resp_queue_wait_ = &g.counter("resp_queue_wait_cycles", "cycles responses waited for their SM return port");
   backpressured_ = &g.counter("backpressure_stalls", "requests whose END_REQ was withheld (output FIFO full)");
   backpressure_cycles_ = &g.counter("backpressure_cycles", "cycles requests waited for an output FIFO slot");
-  for (uint32_t q = 0; q < partitions; ++q) {
+  for (uint32_t q = 0; q < out_.size(); ++q) {
     OutPort& o = out_[q];
     o.fifo.reserve(p_.queue);
     o.busy = &g.counter("to_part" + std::to_string(q) + ".busy_cycles", "cycles this output port moved a request");
@@ -90,7 +90,7 @@ tlm::tlm_sync_enum Crossbar::nb_transport_fw(int port, tlm::tlm_generic_payload&
 // The head of SM port i's input buffer goes to its partition's output FIFO,
 // or waits at the head, blocking the port, until the FIFO has a slot.
 void Crossbar::request_arrived(uint32_t i, tlm::tlm_generic_payload& p, uint64_t now) {
-  const uint32_t q = map_.partition_of(p.get_address());
+  const uint32_t q = map_.slice_of(p.get_address());
   OutPort& o = out_[q];
   if (o.fifo.size() < p_.queue) {
     enqueue_request(i, q, p, now);

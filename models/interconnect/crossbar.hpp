@@ -2,8 +2,9 @@
 // L2 slices): two disjoint subnetworks, one per direction (the switch the
 // HAWS thesis describes, spec 004 section 2.8; GPGPU-Sim's local crossbar).
 //
-// Forward: a request arriving on SM port i goes to partition
-// PartitionMap::partition_of(addr) and waits in that output port's FIFO. Each
+// Forward: a request arriving on SM port i goes to the L2 slice
+// PartitionMap::slice_of(addr) (its partition, or its sub-partition) and
+// waits in that output port's FIFO. Each
 // output port moves one transfer at a time: a transfer of D bytes holds it
 // ceil(D / port_width) cycles (reads send a header only: 1 cycle; writes and
 // atomics carry their data), then takes `latency` cycles through the switch.
@@ -44,12 +45,14 @@ class Crossbar : public sc_core::sc_module {
  public:
   // SM side: every L1 (or SM) binds its initiator socket here; port i is the i-th binding.
   tlm_utils::multi_passthrough_target_socket<Crossbar> sm_socket;
-  // Partition side: part_socket[p] binds to the upstream target of L2 slice p.
+  // Partition side: part_socket[q] binds to the upstream target of L2 slice q
+  // (partition q, or with sub-partitions sub-partition q mod S of partition q / S).
   sc_core::sc_vector<tlm_utils::simple_initiator_socket_tagged<Crossbar>> part_socket;
 
-  // `partitions`: memory partitions (output ports); `period`: the crossbar clock.
+  // `partitions`: memory partitions, each with `subpartitions` L2 slices (one
+  // output port per slice); `period`: the crossbar clock.
   Crossbar(sc_core::sc_module_name name, const IcnParams& p, uint32_t partitions, sc_core::sc_time period,
-           StatsRegistry& stats);
+           StatsRegistry& stats, uint32_t subpartitions = 1);
   SC_HAS_PROCESS(Crossbar);
 
   const PartitionMap& map() const { return map_; }

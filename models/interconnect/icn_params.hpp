@@ -17,7 +17,9 @@ struct IcnParams {
   std::string mapping = "linear";  // linear | hash (see partition_map.hpp)
 
   double period_ps() const { return 1e6 / clock_mhz; }
-  PartitionMap map(uint32_t partitions) const { return PartitionMap{interleave, partitions, mapping == "hash"}; }
+  PartitionMap map(uint32_t partitions, uint32_t subpartitions = 1) const {
+    return PartitionMap{interleave, partitions, mapping == "hash", subpartitions};
+  }
 
   static void declare(ParamTable& t);
   static IcnParams from(const Config& c);

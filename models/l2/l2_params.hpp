@@ -4,6 +4,7 @@
 // stock GPGPU-Sim 3.x MSHR and miss-queue sizes and its rop_latency
 // (spec 002 section 1.2).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -19,7 +20,10 @@ struct L2Params {
   uint32_t ways = 8;
   uint32_t line = 128;           // bytes per line (tag granularity)
   uint32_t sector = 32;          // bytes per sector (valid/dirty and DRAM fetch granularity)
-  uint32_t latency = 120;        // L2 cycles from lookup to a hit's response
+  uint32_t latency = 120;        // L2 cycles from the end of a lookup to a hit's response
+  uint32_t rop_latency = 0;      // L2 cycles every request spends in the ROP stage before the tag array (0: none)
+  uint32_t input_queue = 64;     // sectors of requests past the ROP stage that may wait for the tag array
+  uint32_t data_port = 0;        // bytes the arrays serve per L2 cycle (0: one request per cycle, whatever its size)
   uint32_t mshr_entries = 32;    // lines with fetches in flight
   uint32_t mshr_merges = 4;      // requests one MSHR entry holds, the first included
   uint32_t miss_queue = 4;       // requests (fetches and write-backs) waiting to go to DRAM
@@ -31,6 +35,10 @@ struct L2Params {
 
   uint32_t sets() const { return slice_size / (line * ways); }
   uint32_t sectors_per_line() const { return line / sector; }
+  // L2 cycles a request for `sectors` sectors holds the tag and data arrays.
+  uint32_t access_cycles(uint32_t sectors) const {
+    return data_port ? std::max(1u, (sectors * sector + data_port - 1) / data_port) : 1;
+  }
   double period_ps() const { return 1e6 / clock_mhz; }
 
   static void declare(ParamTable& t);

@@ -15,11 +15,11 @@ unsigned bits_for(uint64_t max) { return max ? unsigned(64 - __builtin_clzll(max
 uint64_t L2Slice::model_bytes(const L2Params& p) {
   const uint64_t lines = p.sets() * uint64_t(p.ways);
   return lines * sizeof(Line) + uint64_t(p.mshr_entries) * (sizeof(Mshr) + uint64_t(p.mshr_merges) * (sizeof(Waiter) + sizeof(void*))) +
-         uint64_t(p.miss_queue) * 64;
+         uint64_t(p.miss_queue) * 64 + (uint64_t(p.rop_latency) + p.input_queue) * sizeof(RopEntry);
 }
 
 L2Slice::L2Slice(sc_core::sc_module_name name, uint32_t id, const L2Params& p, const PartitionMap& map,
-                 sc_core::sc_time period, StatsRegistry& stats, PayloadPool& pool)
+                 sc_core::sc_time period, StatsRegistry& stats, PayloadPool& pool, int sub)
     : sc_core::sc_module(name),
       up("up"),
       down("down"),
@@ -28,7 +28,8 @@ L2Slice::L2Slice(sc_core::sc_module_name name, uint32_t id, const L2Params& p, c
       map_(map),
       period_(period),
       pool_(pool),
-      miss_q_(p.miss_queue) {
+      miss_q_(p.miss_queue),
+      rop_(size_t(p.rop_latency) + p.input_queue + 8) {
   p_.check();
   sets_ = p_.sets();
   const uint32_t n = p_.sectors_per_line();
@@ -39,7 +40,7 @@ L2Slice::L2Slice(sc_core::sc_module_name name, uint32_t id, const L2Params& p, c
   for (uint32_t m = p_.mshr_entries; m-- > 0;) free_mshrs_.push_back(m);
   resp_heap_.reserve(size_t(p_.mshr_entries) * p_.mshr_merges + 64);
 
-  const std::string inst = "part" + std::to_string(id) + ".l2";
+  const std::string inst = "part" + std::to_string(id) + ".l2" + (sub >= 0 ? "_" + std::to_string(sub) : "");
   StatGroup g(stats, inst, "l2");
   hits_ = &g.counter("hits", "L2 accesses whose sectors were all present");
   misses_ = &g.counter("misses", "L2 accesses that missed a line or a sector (merged ones included)");
@@ -70,11 +71,11 @@ void L2Slice::end_of_elaboration() {
 
 // ---------------------------------------------------------------- tag array
 
-// The slice indexes with its partition-local line number: the address bits
-// that chose the partition are dropped, so consecutive chunks of this
-// partition use consecutive sets.
+// The slice indexes with its slice-local line number: the address bits that
+// chose the partition (and the sub-partition) are dropped, so consecutive
+// chunks of this slice use consecutive sets.
 uint32_t L2Slice::set_index(uint64_t addr) const {
-  const uint64_t local_line = map_.local_address(addr) / p_.line;
+  const uint64_t local_line = map_.slice_address(addr) / p_.line;
   if (p_.index == L2Index::Xor) return uint32_t((local_line ^ (local_line / sets_)) % sets_);
   return uint32_t(local_line % sets_);
 }
@@ -175,6 +176,7 @@ L2Slice::Outcome L2Slice::lookup(tlm::tlm_generic_payload& p, uint32_t, uint64_t
   const bool store = !atomic && p.is_write();
   const bool writes = store || atomic;  // atomics are read-modify-writes performed here
   const bool full_write = store && p.get_data_length() >= popcount(need) * p_.sector;
+  const uint64_t done = now + p_.access_cycles(popcount(need)) - 1;  // the arrays' last cycle for this request
   const size_t queue_free = p_.miss_queue - miss_q_.size();
   const int32_t way = find_way(set, line_no);
 
@@ -187,7 +189,7 @@ L2Slice::Outcome L2Slice::lookup(tlm::tlm_generic_payload& p, uint32_t, uint64_t
       l.valid |= need;
       if (writes) l.dirty |= need;
       touch(l, false);
-      respond_at(p, now + p_.latency);
+      respond_at(p, done + p_.latency);
       return Outcome::Accepted;
     }
     if (l.mshr >= 0) {  // the line is being fetched: merge
@@ -225,7 +227,7 @@ L2Slice::Outcome L2Slice::lookup(tlm::tlm_generic_payload& p, uint32_t, uint64_t
   ++*misses_;
   if (full_write) {
     v.valid = v.dirty = need;
-    respond_at(p, now + p_.latency);
+    respond_at(p, done + p_.latency);
     return Outcome::Accepted;
   }
   const int32_t m = allocate_mshr(idx, line_no, e);
@@ -398,44 +400,89 @@ void L2Slice::fill(tlm::tlm_generic_payload& p, uint64_t now) {
 void L2Slice::tick() {
   const uint64_t now = cycle();
   take_inputs(now);
-  lookup_oldest(now);
+  if (p_.rop_latency) {
+    lookup_past_rop(now);
+    enter_rop(now);
+  } else {
+    lookup_oldest(now);
+  }
   send_miss(now);
   send_response(now);
   // Sleep until the earliest cycle something can move.
   uint64_t next = UINT64_MAX;
+  const bool rop_room = rop_past_sectors_ + p_.sectors_per_line() <= p_.input_queue;
   for (const RequestBuffer& b : in_) {
-    if (!b.empty() && !blocked_) next = std::min(next, std::max(next_lookup_, now + 1));
+    if (!b.empty() && (p_.rop_latency ? rop_room : !blocked_)) next = std::min(next, std::max(p_.rop_latency ? 0 : next_lookup_, now + 1));
     if (b.has_waiting() && b.size() < RequestBuffer::kDepth) next = std::min(next, now + 1);  // a slot frees now
   }
+  if (rop_past_ && !blocked_) next = std::min(next, std::max(next_lookup_, now + 1));
+  if (rop_past_ < rop_.size()) next = std::min(next, std::max(rop_[rop_past_].ready, now + 1));
   if (!miss_q_.empty() && !down_inflight_) next = std::min(next, std::max(miss_q_.front().ready, now + 1));
   if (!resp_heap_.empty() && !up_awaiting_end_resp_) next = std::min(next, std::max(resp_heap_.front().ready, now + 1));
   if (!from_up_.empty() || !from_dram_.empty()) next = std::min(next, now + 1);
   if (next != UINT64_MAX) wake_at(next);
 }
 
-// The oldest request at the head of an input buffer (port order on a tie)
-// takes the tag array if it can be served whole; else the slice is blocked
-// until a fill, a write-back or a DRAM acceptance frees something.
-void L2Slice::lookup_oldest(uint64_t now) {
-  if (blocked_ || next_lookup_ > now) return;
+// The tag lookup of request p from upstream port `port`; true when it was
+// taken. A request that cannot be served whole leaves the slice blocked until
+// a fill, a write-back or a DRAM acceptance frees something; it counts as one
+// reservation fail however often it is retried.
+bool L2Slice::try_lookup(tlm::tlm_generic_payload& p, uint32_t port, uint64_t now, bool& counted_fail) {
+  if (lookup(p, port, now) == Outcome::Accepted) {
+    counted_fail = false;
+    ++*requests_;
+    gpu_ext(p).push_route(int16_t(port));
+    next_lookup_ = now + p_.access_cycles(popcount(sectors_of(p)));
+    return true;
+  }
+  if (!counted_fail) ++*res_fails_;
+  counted_fail = true;
+  blocked_ = true;
+  return false;
+}
+
+// The oldest request at the head of an input buffer that arrived before this
+// edge (port order on a tie), or null.
+const RequestBuffer::Entry* L2Slice::oldest_buffered(uint64_t now, size_t& port) const {
   const RequestBuffer::Entry* h = nullptr;
-  size_t port = 0;
   for (size_t i = 0; i < in_.size(); ++i)
     if (const RequestBuffer::Entry* e = in_[i].head(edge_value(period_, now)))
       if (!h || e->time < h->time) { h = e; port = i; }
+  return h;
+}
+
+// Without a ROP stage: the oldest buffered request takes the tag array.
+void L2Slice::lookup_oldest(uint64_t now) {
+  if (blocked_ || next_lookup_ > now) return;
+  size_t port = 0;
+  const RequestBuffer::Entry* h = oldest_buffered(now, port);
   if (!h) return;
-  tlm::tlm_generic_payload* p = h->p;
-  if (lookup(*p, uint32_t(port), now) == Outcome::Accepted) {
-    in_[port].pop(now);
-    head_failed_[port] = false;
-    ++*requests_;
-    gpu_ext(*p).push_route(int16_t(port));
-    next_lookup_ = now + 1;
-    return;
-  }
-  if (!head_failed_[port]) ++*res_fails_;
-  head_failed_[port] = true;
-  blocked_ = true;
+  bool failed = head_failed_[port];
+  if (try_lookup(*h->p, uint32_t(port), now, failed)) in_[port].pop(now);
+  head_failed_[port] = failed;
+}
+
+// The ROP stage's requests whose delay is over join the tag array's queue, and
+// its head takes the tag array.
+void L2Slice::lookup_past_rop(uint64_t now) {
+  while (rop_past_ < rop_.size() && rop_[rop_past_].ready <= now) rop_past_sectors_ += rop_[rop_past_++].sectors;
+  if (blocked_ || next_lookup_ > now || rop_past_ == 0) return;
+  const RopEntry h = rop_.front();
+  if (!try_lookup(*h.p, h.port, now, rop_head_failed_)) return;
+  rop_.pop_front();
+  --rop_past_;
+  rop_past_sectors_ -= h.sectors;
+}
+
+// One request a cycle, the oldest buffered (port order on a tie), enters the
+// ROP stage while the queue past it has room for a whole line's sectors.
+void L2Slice::enter_rop(uint64_t now) {
+  if (rop_past_sectors_ + p_.sectors_per_line() > p_.input_queue) return;
+  size_t port = 0;
+  const RequestBuffer::Entry* h = oldest_buffered(now, port);
+  if (!h) return;
+  rop_.push_back(RopEntry{h->p, now + p_.rop_latency, uint32_t(port), popcount(sectors_of(*h->p))});
+  in_[port].pop(now);
 }
 
 }  // namespace warptlm

@@ -7,13 +7,19 @@
 //  - input: each upstream port has a two-entry input buffer; a request is
 //    accepted into it (END_REQ) while it has room, else END_REQ is withheld
 //    until a slot frees (common/input_register.hpp).
-//  - lookup: from the cycle after it arrived, the oldest buffered request takes
-//    the tag array (one per cycle) if everything it needs is free: an MSHR
+//  - ROP stage (l2.rop_latency > 0, GPGPU-Sim's sub-partition front end): the
+//    oldest buffered request moves on, one a cycle, into a delay line of
+//    rop_latency cycles, while the requests past it that wait for the tag array
+//    leave room for a whole line's sectors (l2.input_queue); hits and misses
+//    alike pay it. Without the stage, the input buffers feed the tag array.
+//  - lookup: from the cycle after it arrived (or left the ROP stage), the
+//    oldest request takes the tag array if everything it needs is free: an MSHR
 //    entry or a merge slot, miss-queue slots for its fetch and its victim's
 //    write-back, and a victim way that is not waiting for a fill. Otherwise
 //    it stays at the head (a reservation fail), the buffer fills behind it,
-//    and it is retried when something frees.
-//  - hit: the response leaves `latency` cycles after the lookup.
+//    and it is retried when something frees. A request holds the tag and data
+//    arrays for l2.data_port's share of its sectors (one cycle without it).
+//  - hit: the response leaves `latency` cycles after the lookup's last cycle.
 //  - miss: allocate-on-miss: the line is reserved at lookup (a dirty victim is
 //    written back), the missing sectors are fetched through the miss queue
 //    (one DRAM request per cycle, from the cycle after the lookup); when all
@@ -24,9 +30,9 @@
 //    dirty, and respond like a hit. Partial-sector stores and atomics fetch
 //    the missing sectors first, then dirty them.
 //
-// Addresses are global; the set index uses the partition-local address
-// (PartitionMap::local_address), i.e. the bits above the partition interleave,
-// so every set of every slice is used. The tag is the global line number.
+// Addresses are global; the set index uses the slice-local address
+// (PartitionMap::slice_address), i.e. the bits above the partition (and
+// sub-partition) interleave, so every set of every slice is used. The tag is the global line number.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -53,14 +59,15 @@ class L2Slice : public sc_core::sc_module {
   tlm_utils::multi_passthrough_target_socket<L2Slice> up;  // from the crossbar (or any initiator)
   tlm_utils::simple_initiator_socket<L2Slice> down;        // to this partition's DRAM channel
 
-  // `id`: partition number (stats "part<id>.l2"); `map`: the crossbar's
-  // interleaving, for the set index; `pool`: payloads for DRAM requests.
+  // `id`: partition number (stats "part<id>.l2", or "part<id>.l2_<sub>" for
+  // sub-partition `sub` >= 0); `map`: the crossbar's interleaving, for the
+  // set index; `pool`: payloads for DRAM requests.
   // Bytes of simulator state a slice of this geometry keeps (tags, MSHRs,
   // waiting requests), for the memory budget checked before it is built.
   static uint64_t model_bytes(const L2Params& p);
 
   L2Slice(sc_core::sc_module_name name, uint32_t id, const L2Params& p, const PartitionMap& map,
-          sc_core::sc_time period, StatsRegistry& stats, PayloadPool& pool);
+          sc_core::sc_time period, StatsRegistry& stats, PayloadPool& pool, int sub = -1);
   SC_HAS_PROCESS(L2Slice);
 
   uint32_t set_index(uint64_t addr) const;
@@ -117,6 +124,10 @@ class L2Slice : public sc_core::sc_module {
   // hardware steps
   void take_inputs(uint64_t now);
   void lookup_oldest(uint64_t now);
+  const RequestBuffer::Entry* oldest_buffered(uint64_t now, size_t& port) const;
+  void enter_rop(uint64_t now);
+  void lookup_past_rop(uint64_t now);
+  bool try_lookup(tlm::tlm_generic_payload& p, uint32_t port, uint64_t now, bool& counted_fail);
   Outcome lookup(tlm::tlm_generic_payload& p, uint32_t port, uint64_t now);
   int32_t find_way(uint32_t set, uint64_t line_no) const;
   int32_t choose_victim(uint32_t set) const;
@@ -148,6 +159,18 @@ class L2Slice : public sc_core::sc_module {
   std::vector<Resp> resp_heap_;
   std::vector<RequestBuffer> in_;  // per upstream port: requests (common/input_register.hpp)
   std::vector<bool> head_failed_;  // per port: its head already counted as a reservation fail
+  // The ROP stage (l2.rop_latency): requests in arrival order, each with the
+  // cycle it reaches the tag array's queue; the first rop_past_ have, and hold
+  // rop_past_sectors_ sectors.
+  struct RopEntry {
+    tlm::tlm_generic_payload* p;
+    uint64_t ready;
+    uint32_t port, sectors;
+  };
+  Ring<RopEntry> rop_;
+  size_t rop_past_ = 0;
+  uint32_t rop_past_sectors_ = 0;
+  bool rop_head_failed_ = false;
   uint64_t stamp_ = 0, seq_ = 0;
   uint64_t next_lookup_ = 0;              // first cycle the tag array is free
   uint64_t last_send_ = UINT64_MAX, last_resp_ = UINT64_MAX;

@@ -47,7 +47,11 @@ void GpuParams::declare(ParamTable& t) {
               "cycles between sampled statistics (IPC, stalls, hit rates, DRAM bandwidth, active warps) in stats.json; 0 = off");
   t.enum_param("mem.model", "hierarchy", {"hierarchy", "flat"},
                "global memory below the SMs: L1D, crossbar, L2 slices and DRAM channels, or one fixed-latency target");
-  t.int_param("mem.partitions", 6, 1, 64, "memory partitions: one L2 slice and one DRAM channel each");
+  t.int_param("mem.partitions", 6, 1, 64, "memory partitions: one DRAM channel and mem.subpartitions L2 slices each");
+  t.int_param("mem.subpartitions", 1, 1, 8,
+              "L2 slices per memory partition (GPGPU-Sim's sub-partitions): each has its own crossbar port and l2.slice_size "
+              "of L2, the partition's chunks alternate between them, and they share its DRAM channel, which takes one "
+              "request a cycle from them in turn");
   t.int_param("mem.fixed_latency", 400, 1, 100000, "core cycles of the flat global memory (mem.model: flat)");
   RunLimits::declare(t);
   SmParams::declare(t);
@@ -110,6 +114,7 @@ GpuParams GpuParams::from(const Config& c) {
   p.mem_latency = uint32_t(c.get_int("mem.fixed_latency"));
   p.mem_model = c.get_string("mem.model");
   p.partitions = uint32_t(c.get_int("mem.partitions"));
+  p.subpartitions = uint32_t(c.get_int("mem.subpartitions"));
   p.placement = c.get_string("gpu.placement");
   p.max_memory = uint64_t(c.get_int("sim.max_memory_mb")) << 20;
   p.fast_forward = uint64_t(c.get_int("sim.fast_forward"));
@@ -144,7 +149,7 @@ void GpuPlatform::check_config(const Config& cfg) {
     per_sm += L1DataCache::model_bytes(L1Params::from(cfg));
     per_partition = L2Slice::model_bytes(L2Params::from(cfg));
   }
-  const uint64_t total = per_sm * p.num_sms + per_partition * p.partitions;
+  const uint64_t total = per_sm * p.num_sms + per_partition * p.partitions * p.subpartitions;
   if (total > p.max_memory)
     throw InputError(Place{"", 0, "sim.max_memory_mb"},
                      "the caches of this config take " + std::to_string(total >> 20) + " MiB of simulator memory (" +
@@ -202,8 +207,9 @@ Mechanism* GpuPlatform::mechanism(const std::string& name) const {
 
 const Samples* GpuPlatform::samples() const { return monitor ? &monitor->samples() : nullptr; }
 
-// Below the SMs: the crossbar, one partition (L2 slice) and one DRAM channel per
-// memory partition, every link a TLM-2.0 AT socket; or one flat memory.
+// Below the SMs: the crossbar, and per memory partition its L2 slice (or one
+// per sub-partition) and its DRAM channel, every link a TLM-2.0 AT socket; or
+// one flat memory.
 void GpuPlatform::build_memory(const Config& cfg, StatsRegistry& stats) {
   if (p_.mem_model != "hierarchy") {
     flat = std::make_unique<FlatMemory>("memory", period * double(p_.mem_latency), stats);
@@ -213,20 +219,28 @@ void GpuPlatform::build_memory(const Config& cfg, StatsRegistry& stats) {
   const IcnParams icn_p = IcnParams::from(cfg);
   const L2Params l2_p = L2Params::from(cfg);
   const DramParams dram_p = DramParams::from(cfg);
-  icn = std::make_unique<Crossbar>("icn", icn_p, p_.partitions, sc_core::sc_time(icn_p.period_ps(), sc_core::SC_PS), stats);
+  const uint32_t subs = p_.subpartitions;
+  icn = std::make_unique<Crossbar>("icn", icn_p, p_.partitions, sc_core::sc_time(icn_p.period_ps(), sc_core::SC_PS), stats, subs);
   clock_of("interconnect", icn_p.clock_mhz, *icn);
+  const PartitionMap& map = icn->map();
   for (uint32_t q = 0; q < p_.partitions; ++q) {
     const std::string n = std::to_string(q);
     partitions.push_back(std::make_unique<MemoryPartition>(("part" + n).c_str(), [&] {
-      l2s.push_back(std::make_unique<L2Slice>("l2", q, l2_p, icn->map(), sc_core::sc_time(l2_p.period_ps(), sc_core::SC_PS), stats, *pool));
+      for (uint32_t s = 0; s < subs; ++s) {
+        const std::string name = subs == 1 ? "l2" : "l2_" + std::to_string(s);
+        l2s.push_back(std::make_unique<L2Slice>(name.c_str(), q, l2_p, map, sc_core::sc_time(l2_p.period_ps(), sc_core::SC_PS),
+                                                stats, *pool, subs == 1 ? -1 : int(s)));
+      }
     }));
     drams.push_back(std::make_unique<DramChannel>(("dram" + n).c_str(), q, dram_p, sc_core::sc_time(dram_p.period_ps(), sc_core::SC_PS), stats));
-    connect(icn->part_socket[q], l2s.back()->up);
-    connect(l2s.back()->down, drams.back()->socket);
-    l2s.back()->on_run_error = [this](const std::string& msg) { fault(msg); };
-    clock_of("l2", l2_p.clock_mhz, *l2s.back());
+    for (uint32_t s = 0; s < subs; ++s) {
+      L2Slice& l2 = *l2s[q * subs + s];
+      connect(icn->part_socket[q * subs + s], l2.up);
+      connect(l2.down, drams.back()->socket);
+      l2.on_run_error = [this](const std::string& msg) { fault(msg); };
+      clock_of("l2", l2_p.clock_mhz, l2);
+    }
     clock_of("dram", dram_p.clock_mhz, *drams.back());
-    const PartitionMap& map = icn->map();
     drams.back()->local_address = [&map](uint64_t a) { return map.local_address(a); };
   }
   stats.derived("dram.bw_util", [this] {

@@ -64,6 +64,7 @@ struct GpuParams {
   uint32_t mem_latency = 400;     // flat global memory (mem.model: flat), core cycles
   std::string mem_model;          // hierarchy | flat
   uint32_t partitions = 6;
+  uint32_t subpartitions = 1;     // L2 slices per partition
   std::string placement;
   uint64_t max_memory = 8192ull << 20;  // sim.max_memory_mb, in bytes
   uint64_t fast_forward = 0;            // sim.fast_forward: launches, or warp instructions

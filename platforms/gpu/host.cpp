@@ -54,13 +54,13 @@ void GpuPlatform::copy(tlm::tlm_generic_payload& p) {
 }
 
 // A host-to-device copy passes through the L2 (l2.preload_copies): each
-// partition's slice takes the chunks of the copy that map to it.
+// L2 slice takes the chunks of the copy that map to it.
 void GpuPlatform::place_copy_in_l2(uint64_t addr, uint64_t bytes) {
   if (l2s.empty() || bytes == 0) return;
   const PartitionMap& map = icn->map();
   for (uint64_t a = addr, end = addr + bytes; a < end;) {
     const uint64_t chunk_end = std::min(end, (a / map.interleave + 1) * map.interleave);
-    l2s[map.partition_of(a)]->preload(a, chunk_end - a);
+    l2s[map.slice_of(a)]->preload(a, chunk_end - a);
     a = chunk_end;
   }
 }

@@ -159,7 +159,8 @@ TEST_CASE("dram: FR-FCFS serves a younger row hit before an older row miss") {
   p.scheduler = DramScheduler::FrFcfs;
   Bench b(p);
   // Both later requests are accepted into the input buffer at t1 and reach the queue
-  // together, kIn later, while the older miss cannot start yet: tRAS since row 10's
+  // one a cycle (the channel takes one request a cycle), the older kIn later and the
+  // younger the cycle after, while the older miss cannot start yet: tRAS since row 10's
   // activate (at kIn) still forbids its precharge. They are sent after the first column
   // command (kIn + tRCD) so that the younger hit finds the bank and the bus free.
   const uint64_t t1 = 20;
@@ -172,7 +173,7 @@ TEST_CASE("dram: FR-FCFS serves a younger row hit before an older row miss") {
   REQUIRE(b.l2.done.size() == 3);
   CHECK(b.l2.done[1].sent == t1);
   CHECK(b.l2.done[2].sent == b.l2.done[1].sent);
-  CHECK(b.latency(2) == kIn + p.tCL + line_cycles(p));
+  CHECK(b.latency(2) == kIn + 1 + p.tCL + line_cycles(p));
   CHECK(b.l2.done[2].responded < b.l2.done[1].responded);
   CHECK(b.latency(1) > p.tRP + p.tRCD + p.tCL + line_cycles(p));  // it also waited for the hit
   CHECK(b.stat("dram0.row_hits") == 1);
@@ -204,29 +205,30 @@ TEST_CASE("dram: a full queue withholds END_REQ until a column command frees a s
   for (int i = 0; i < 8; ++i) b.l2.add(rd(0, addr_of(p, 0, 0, 128 * i)));  // one row: one miss, then hits
   sc_core::sc_start();
   REQUIRE(b.l2.done.size() == 8);
-  // The two-entry input buffer accepts two at once; they enter the queue at kIn and their
-  // slots free the cycle after, when the next two are accepted (the 3rd waited for it).
+  // The two-entry input buffer accepts two at once; the channel takes one a cycle into
+  // the queue, at kIn and 2 * kIn, and each slot frees the cycle after: the 3rd is
+  // accepted at 2 * kIn, the 4th (sent then, finding the buffer full) at 3 * kIn.
   CHECK(b.l2.done[0].accepted == 0);
   CHECK(b.l2.done[1].accepted == 0);
   CHECK(b.l2.done[2].accepted == 2 * kIn);
-  CHECK(b.l2.done[3].accepted == 2 * kIn);
-  // The 3rd and 4th fill the queue (4 entries) at 3 * kIn; the 5th and 6th then wait in
-  // the buffer, accepted when its slots free the cycle after.
-  CHECK(b.l2.done[4].sent == 2 * kIn);
+  CHECK(b.l2.done[3].accepted == 3 * kIn);
+  // The 3rd and 4th fill the queue (4 entries) at 4 * kIn; the 5th and 6th then wait in
+  // the buffer, accepted one a cycle as its slots free.
+  CHECK(b.l2.done[4].sent == 3 * kIn);
   CHECK(b.l2.done[4].accepted == 4 * kIn);
-  CHECK(b.l2.done[5].accepted == 4 * kIn);
+  CHECK(b.l2.done[5].accepted == 5 * kIn);
   // The 7th finds the buffer full: END_REQ is withheld until the first column command
   // (kIn + tRCD: the activate was at kIn) frees a queue entry, the 5th moves into it at
   // the next edge, and its buffer slot frees the edge after that; the 8th waits likewise
   // for the next column command, one column gap later.
   const uint64_t first_col = kIn + p.tRCD;
   const uint64_t col_gap = std::max<uint64_t>(line_cycles(p), uint64_t(p.tCCD) * (128 / (p.burst_length * p.bus_width)));
-  CHECK(b.l2.done[6].sent == 4 * kIn);
+  CHECK(b.l2.done[6].sent == 5 * kIn);
   CHECK(b.l2.done[6].accepted == first_col + 2 * kIn);
   CHECK(b.l2.done[7].accepted == first_col + col_gap + 2 * kIn);
-  // Latency counts from BEGIN_REQ (the 5th at 2 * kIn), back-pressure included; the 5th
+  // Latency counts from BEGIN_REQ (the 5th at 3 * kIn), back-pressure included; the 5th
   // column command is 4 column gaps after the first.
-  CHECK(b.latency(4) == first_col + 4 * col_gap + p.tCL + line_cycles(p) - 2 * kIn);
+  CHECK(b.latency(4) == first_col + 4 * col_gap + p.tCL + line_cycles(p) - 3 * kIn);
   CHECK(b.stat("dram0.row_misses") == 1);
   CHECK(b.stat("dram0.row_hits") == 7);
   b.check_conservation();
@@ -387,4 +389,135 @@ TEST_CASE("dram: parameters default to the GTX480 GDDR5 values and reject a row 
   c.set("dram.address_mapping", "row_bank_column_xor");
   CHECK_THROWS_AS(DramParams::from(c), InputError);
   CHECK_THROWS_AS(c.set("dram.scheduler", "random"), InputError);
+}
+
+TEST_CASE("dram: column commands to one bank group are tCCDL apart, to different groups tCCD apart") {
+  DramParams p = gtx480();
+  p.bank_groups = 4;  // bank b is in group b mod 4
+  p.tCCDL = 3;
+  const uint64_t bc = p.burst_length / p.data_rate;  // a 32-byte read moves one burst: 2 bus cycles
+  REQUIRE(bc == 2);
+  REQUIRE(p.tCCD == 2);
+  Bench b(p);
+  for (uint64_t bank : {0, 1, 4}) b.l2.add(rd(0, addr_of(p, bank, 5), 32));  // open row 5 in banks 0, 1 and 4
+  // Phase 1 at 100: banks 0 and 1 in turn (groups 0 and 1). Phase 2 at 300: banks 0 and 4 (both group 0).
+  for (int k = 0; k < 8; ++k) b.l2.add(rd(100, addr_of(p, k % 2 ? 1 : 0, 5, 128 * uint64_t(k / 2 + 1)), 32));
+  for (int k = 0; k < 8; ++k) b.l2.add(rd(300, addr_of(p, k % 2 ? 4 : 0, 5, 128 * uint64_t(k / 2 + 8)), 32));
+  sc_core::sc_start();
+  REQUIRE(b.l2.done.size() == 19);
+  // The channel takes one request a cycle, from kIn after they were sent; every read is a row
+  // hit, so its column command waits only for the spacing: tCCD (2) across groups, tCCDL (3)
+  // within one. Its data ends tCL plus a burst later.
+  for (int k = 0; k < 8; ++k) {
+    INFO("read " << k);
+    CHECK(b.l2.done[size_t(3 + k)].responded == 100 + kIn + p.tCCD * uint64_t(k) + p.tCL + bc);
+    CHECK(b.l2.done[size_t(11 + k)].responded == 300 + kIn + p.tCCDL * uint64_t(k) + p.tCL + bc);
+  }
+  CHECK(b.stat("dram0.row_hits") == 16);
+  b.check_conservation();
+}
+
+TEST_CASE("dram: a precharge waits tRTPL after a read to a bank of its group") {
+  DramParams p = gtx480();
+  p.bank_groups = 4;
+  p.tCCDL = 3;
+  p.tRTPL = 6;
+  const uint64_t bc = p.burst_length / p.data_rate;
+  Bench b(p);
+  b.l2.add(rd(0, addr_of(p, 4, 1), 32));    // open row 1 in bank 4 (group 0)
+  b.l2.add(rd(0, addr_of(p, 0, 7), 32));    // open row 7 in bank 0 (group 0)
+  b.l2.add(rd(200, addr_of(p, 0, 7, 128), 32));  // a row hit in bank 0: its column command at 200 + kIn
+  b.l2.add(rd(200, addr_of(p, 4, 2), 32));   // a conflict in bank 4: its precharge waits tRTPL after that read
+  sc_core::sc_start();
+  REQUIRE(b.l2.done.size() == 4);
+  const uint64_t read0 = 200 + kIn;
+  CHECK(b.l2.done[2].responded == read0 + p.tCL + bc);
+  CHECK(b.l2.done[3].responded == read0 + p.tRTPL + p.tRP + p.tRCD + p.tCL + bc);
+  b.check_conservation();
+}
+
+TEST_CASE("dram: address_bits places each address bit in the field its letter names") {
+  DramParams p = gtx480();
+  p.row_bytes = 4096;
+  p.address_bits = "RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS";  // GPGPU-Sim 4.2's GTX480 mask of a channel-local address
+  Bench b(p);
+  struct Case { uint64_t addr, row; uint32_t bank, column; };
+  const Case cases[] = {
+      {0x000, 0, 0, 0},
+      {0x03F, 0, 0, 0x3F},        // bits 0-5: byte of the burst
+      {0x0C0, 0, 0, 0xC0},        // bits 6-7: column
+      {0x100, 0, 1, 0},           // bit 8: bank bit 0, so 256-byte chunks alternate two banks
+      {0x200, 0, 0, 0x100},       // bit 9: the next column bit
+      {0x1E00, 0, 0, 0xF00},      // bits 9-12: column bits 8-11
+      {0x2000, 0, 2, 0},          // bits 13-15: bank bits 1-3
+      {0x8100, 0, 9, 0},
+      {0x10000, 1, 0, 0},         // bit 16: row
+      {0xFFF0000, 0xFFF, 0, 0},
+      {1ull << 40, 1ull << 24, 0, 0},  // above the string's 28 bits: more row bits
+  };
+  for (const Case& c : cases) {
+    INFO("address " << c.addr);
+    const auto l = b.dram.locate(c.addr);
+    CHECK(l.row == c.row);
+    CHECK(l.bank == c.bank);
+    CHECK(l.column == c.column);
+  }
+  // A stream of 256-byte chunks alternates banks 0 and 1 inside one row of each.
+  for (uint64_t k = 0; k < 32; ++k) {
+    CHECK(b.dram.locate(k * 256).bank == k % 2);
+    CHECK(b.dram.locate(k * 256).row == 0);
+  }
+}
+
+TEST_CASE("dram: address_bits and bank_groups that do not fit the geometry are refused naming the key") {
+  ParamTable t;
+  DramParams::declare(t);
+  Config c(t);
+  c.set("dram.row_bytes", "4096");
+  c.set("dram.address_bits", "RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS");
+  CHECK(DramParams::from(c).address_bits == "RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS");
+  auto refused = [&](const char* key, const char* value, const char* named) {
+    Config d = c;
+    d.set(key, value);
+    INFO(key << " = " << value);
+    try {
+      DramParams::from(d);
+      FAIL("accepted");
+    } catch (const InputError& e) {
+      CHECK(std::string(e.what()).find(named) != std::string::npos);
+    }
+  };
+  refused("dram.address_bits", "RRRR.RRRRRRRR.BBXCCCCB.CCSSSSSS", "dram.address_bits");  // a letter that is no field
+  refused("dram.address_bits", "RRRR.RRRRRRRR.RBBCCCCB.CCSSSSSS", "dram.address_bits");  // 3 bank bits for 16 banks
+  refused("dram.address_bits", "RRRR.RRRRRRRR.BBBCCCCB.CSSSSSS", "dram.address_bits");   // 11 column bits for 4 KB rows
+  refused("dram.address_bits", (std::string(40, 'R') + "RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS").c_str(), "dram.address_bits");  // over 63 bits
+  refused("dram.bank_groups", "3", "dram.bank_groups");
+  refused("dram.bank_groups", "32", "dram.bank_groups");  // more groups than banks
+}
+
+TEST_CASE("dram: two L2 slices above one channel are served one request a cycle in turn") {
+  const DramParams p = gtx480();
+  const uint64_t bc = p.burst_length / p.data_rate;
+  StatsRegistry stats;
+  const sc_core::sc_time period(1, sc_core::SC_NS);
+  tb::TrafficInitiator sub0("sub0", period), sub1("sub1", period);
+  DramChannel dram("dram0", 0, p, period, stats);
+  sub0.socket.bind(dram.socket);
+  sub1.socket.bind(dram.socket);
+  for (uint64_t k = 0; k < 3; ++k) {  // all to row 3 of bank 0: one activate, then row hits in queue order
+    sub0.add(rd(0, addr_of(p, 0, 3, 128 * (2 * k)), 32));
+    sub1.add(rd(0, addr_of(p, 0, 3, 128 * (2 * k + 1)), 32));
+  }
+  sc_core::sc_start();
+  REQUIRE(sub0.done.size() == 3);
+  REQUIRE(sub1.done.size() == 3);
+  // Queue order sub0, sub1, sub0, ... one a cycle from kIn; the activate is at kIn and the
+  // column commands follow tRCD later, tCCD apart, each answered on its own port.
+  for (uint64_t k = 0; k < 3; ++k) {
+    INFO("request " << k);
+    CHECK(sub0.done[k].responded == kIn + p.tRCD + p.tCCD * (2 * k) + p.tCL + bc);
+    CHECK(sub1.done[k].responded == kIn + p.tRCD + p.tCCD * (2 * k + 1) + p.tCL + bc);
+  }
+  CHECK(stats.values().at("dram0.requests") == 6);
+  CHECK(stats.values().at("dram0.responses") == 6);
 }

@@ -35,8 +35,9 @@ struct Rig {
   std::vector<std::unique_ptr<TrafficInitiator>> sms;
   std::vector<std::unique_ptr<FixedLatencySink>> parts;
 
-  Rig(const IcnParams& params, uint32_t n_sms, const std::vector<uint64_t>& sink_latency) : p(params) {
-    xbar = std::make_unique<Crossbar>("icn", p, uint32_t(sink_latency.size()), kPeriod, stats);
+  // One sink per crossbar output port: sink_latency.size() = partitions x subpartitions.
+  Rig(const IcnParams& params, uint32_t n_sms, const std::vector<uint64_t>& sink_latency, uint32_t subpartitions = 1) : p(params) {
+    xbar = std::make_unique<Crossbar>("icn", p, uint32_t(sink_latency.size()) / subpartitions, kPeriod, stats, subpartitions);
     for (uint32_t i = 0; i < n_sms; ++i) {
       sms.push_back(std::make_unique<TrafficInitiator>(("sm" + std::to_string(i)).c_str(), kPeriod));
       sms.back()->socket.bind(xbar->sm_socket);
@@ -87,6 +88,53 @@ TEST_CASE("icn: addresses route to partition (addr div interleave) mod partition
     for (auto& s : rig.parts[q]->seen) got[q].insert(s.addr);
   for (uint32_t q = 0; q < 4; ++q) CHECK(got[q] == expect[q]);
   for (uint64_t a : addrs) CHECK(rig.xbar->map().partition_of(a) == (a / p.interleave) % 4);
+}
+
+TEST_CASE("icn: with sub-partitions a partition's chunks alternate between its L2 slices") {
+  // GTX480 in GPGPU-Sim 4.2: 6 channels of 2 sub-partitions, 256-byte chunks; chunk k is in
+  // channel k mod 6 and sub-partition (k / 6) mod 2 (the channel-local address's bit 8).
+  const PartitionMap m{256, 6, false, 2};
+  CHECK(m.slices() == 12);
+  struct Case { uint64_t addr; uint32_t part, slice; uint64_t channel_local, slice_local; };
+  const Case cases[] = {
+      {0, 0, 0, 0, 0},
+      {255, 0, 0, 255, 255},
+      {256 * 5 + 3, 5, 10, 3, 3},
+      {256 * 6 + 9, 0, 1, 256 + 9, 9},          // the next row of channels: the other sub-partition
+      {256 * 7, 1, 3, 256, 0},
+      {256 * 12 + 4, 0, 0, 512 + 4, 256 + 4},   // two rows on: sub-partition 0 again, its second chunk
+      {256 * 13 + 5, 1, 2, 512 + 5, 256 + 5},
+      {256 * 19 + 7, 1, 3, 768 + 7, 256 + 7},
+  };
+  for (const Case& c : cases) {
+    INFO("address " << c.addr);
+    CHECK(m.partition_of(c.addr) == c.part);
+    CHECK(m.slice_of(c.addr) == c.slice);
+    CHECK(m.local_address(c.addr) == c.channel_local);
+    CHECK(m.slice_address(c.addr) == c.slice_local);
+  }
+  // Without sub-partitions a slice is its partition and sees the channel-local address.
+  const PartitionMap one{256, 6, false};
+  for (uint64_t a = 0; a < 256 * 40; a += 97) {
+    CHECK(one.slice_of(a) == one.partition_of(a));
+    CHECK(one.slice_address(a) == one.local_address(a));
+  }
+}
+
+TEST_CASE("icn: with sub-partitions a request goes to the output port of its L2 slice") {
+  const IcnParams p = params(4, 32, 8);
+  Rig rig(p, 1, {3, 3, 3, 3}, 2);  // 2 partitions x 2 sub-partitions: ports 0,1 (partition 0) and 2,3 (partition 1)
+  // chunks 0..7: partition k mod 2, sub-partition (k / 2) mod 2, port = partition x 2 + sub
+  const uint32_t port_of_chunk[8] = {0, 2, 1, 3, 0, 2, 1, 3};
+  for (uint64_t k = 0; k < 8; ++k) rig.sms[0]->add(read(k, k * 256 + 64));
+  sc_core::sc_start();
+  for (uint32_t q = 0; q < 4; ++q) {
+    INFO("port " << q);
+    REQUIRE(rig.parts[q]->seen.size() == 2);
+    for (const auto& s : rig.parts[q]->seen) CHECK(port_of_chunk[s.addr / 256] == q);
+  }
+  CHECK(rig.counter("icn.requests") == 8);
+  CHECK(rig.counter("icn.responses") == 8);
 }
 
 TEST_CASE("icn: hashed mapping is a permutation per row and spreads a camping stride") {

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "common/errors.hpp"
 #include "interconnect/partition_map.hpp"
 #include "l2/l2_slice.hpp"
 #include "tlm_tb.hpp"
@@ -350,3 +351,82 @@ TEST_CASE("l2: with dram_fetch line a miss sends one DRAM read carrying all its 
 TEST_CASE("l2: with dram_fetch sector a miss sends one DRAM read per missing sector, one per cycle") { check_dram_fetch(true); }
 TEST_CASE("l2: without preload_copies a copy leaves the L2 as it was") { check_preload(false); }
 TEST_CASE("l2: a preloaded copy leaves its sectors valid and clean, so its reads hit") { check_preload(true); }
+
+TEST_CASE("l2: the ROP stage delays hits and misses alike before the tag array") {
+  L2Params p = small(4, 2, 10);
+  p.rop_latency = 30;
+  Rig rig(p, 20);
+  rig.src->add(load(0, 0x1000));    // a miss
+  rig.src->add(load(100, 0x1000));  // then a hit
+  sc_core::sc_start();
+  REQUIRE(rig.dram->seen.size() == 1);
+  // It enters the ROP stage at kIn and reaches the tag array rop_latency later; the fetch
+  // leaves the cycle after the lookup, the fill is taken kIn after the DRAM answers, and
+  // the response leaves the cycle after.
+  const uint64_t lookup0 = kIn + p.rop_latency;
+  CHECK(rig.dram->seen[0].cycle == lookup0 + 1);
+  CHECK(rig.done(0).responded == lookup0 + 1 + rig.S + kIn + 1);
+  // The hit pays the stage too, then l2.latency.
+  CHECK(rig.done(1).responded == 100 + kIn + p.rop_latency + p.latency);
+  CHECK(rig.counter("part0.l2.hits") == 1);
+  CHECK(rig.counter("part0.l2.misses") == 1);
+}
+
+TEST_CASE("l2: with a data port a request holds the arrays one cycle per port's worth of sectors") {
+  L2Params p = small(16, 4, 10);
+  p.data_port = 32;  // one 32 B sector a cycle
+  Rig rig(p, 20);
+  rig.src->add(store(0, 0x000, 0xF, 128));  // whole-line stores: no fetch, they answer like hits
+  rig.src->add(store(0, 0x080, 0xF, 128));
+  rig.src->add(load(0, 0x000, 0x1));        // one sector, a hit on the first line
+  sc_core::sc_start();
+  REQUIRE(rig.dram->seen.empty());
+  // Lookups at kIn (4 sectors: holds the arrays 4 cycles), kIn + 4 (4 more), kIn + 8 (1);
+  // each answers l2.latency after its last cycle in the arrays.
+  CHECK(rig.done(0).responded == kIn + 3 + p.latency);
+  CHECK(rig.done(1).responded == kIn + 4 + 3 + p.latency);
+  CHECK(rig.done(2).responded == kIn + 8 + p.latency);
+  CHECK(rig.counter("part0.l2.hits") == 1);
+}
+
+TEST_CASE("l2: a request enters the ROP stage only while the queue past it has room for a line") {
+  L2Params p = small(16, 4, 10);
+  p.rop_latency = 10;
+  p.data_port = 32;     // each whole-line store holds the arrays 4 cycles
+  p.input_queue = 4;    // one line's sectors may wait past the ROP stage
+  Rig rig(p, 20);
+  const int n = 12;
+  for (int k = 0; k < n; ++k) rig.src->add(store(0, uint64_t(k) * 128, 0xF, 128));
+  sc_core::sc_start();
+  REQUIRE(rig.src->done.size() == size_t(n));
+  // Requests 0..10 enter the stage one a cycle from kIn, before any of them is past it
+  // (request 10 in the cycle request 0 leaves it and takes the arrays). From then the
+  // queue past the stage holds a waiting line until request 10 takes the arrays, so the
+  // stage takes nothing more: request 11 enters only in that cycle.
+  auto lookup = [&](int k) { return kIn + p.rop_latency + 4 * uint64_t(k); };
+  for (int k = 0; k <= 10; ++k) {
+    INFO("request " << k);
+    CHECK(rig.done(size_t(k)).responded == lookup(k) + 3 + p.latency);
+  }
+  const uint64_t enters11 = lookup(10);
+  CHECK(rig.done(11).responded == enters11 + p.rop_latency + 3 + p.latency);
+  CHECK(rig.counter("part0.l2.requests") == double(n));
+  CHECK(rig.counter("part0.l2.responses") == double(n));
+}
+
+TEST_CASE("l2: an input queue smaller than a line is refused with a ROP stage") {
+  ParamTable t;
+  L2Params::declare(t);
+  Config c(t);
+  c.set("l2.input_queue", "2");  // fewer sectors than a 128 B line's 4
+  CHECK(L2Params::from(c).input_queue == 2);  // harmless without a ROP stage
+  c.set("l2.rop_latency", "120");
+  try {
+    L2Params::from(c);
+    FAIL("accepted");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()).find("l2.input_queue") != std::string::npos);
+  }
+  c.set("l2.input_queue", "4");
+  CHECK(L2Params::from(c).rop_latency == 120);
+}

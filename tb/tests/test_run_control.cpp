@@ -212,18 +212,28 @@ TEST_CASE("topology: the elaborated platform's hierarchical modules, sockets, bi
   auto r = warptlm(t, "topology --set gpu.num_sms=2 --set mem.partitions=2 --overlay scratchpad_sharing");
   INFO(r.out);
   REQUIRE(r.code == 0);
-  for (const char* m : {"host ", "gpu ", "gpu.sm0 ", "gpu.sm0.smem ", "gpu.sm0.l1d ", "gpu.sm0.ssp ", "gpu.sm1.l1d ", "gpu.icn ", "gpu.part1.l2 ",
-                        "gpu.dram1 ", "gpu.dispatcher ", "gpu.core_clock ", "gpu.run_control "})
+  // gtx480: each partition has two L2 slices (sub-partitions) sharing its DRAM channel
+  for (const char* m : {"host ", "gpu ", "gpu.sm0 ", "gpu.sm0.smem ", "gpu.sm0.l1d ", "gpu.sm0.ssp ", "gpu.sm1.l1d ", "gpu.icn ", "gpu.part1.l2_0 ",
+                        "gpu.part1.l2_1 ", "gpu.dram1 ", "gpu.dispatcher ", "gpu.core_clock ", "gpu.run_control "})
     CHECK(contains(r.out, m));
   CHECK_FALSE(contains(r.out, "gpu.sm2"));
   CHECK(contains(r.out, "    gpu.sm0.l1d             L1DataCache  [core, 700 MHz]  sockets: upstream, downstream, readonly_upstream\n"));
   for (const char* b : {"gpu.sm0.mem_socket -> gpu.sm0.l1d.upstream", "gpu.sm1.l1d.downstream -> gpu.icn.sm_socket",
                         "gpu.sm0.readonly_socket -> gpu.sm0.l1d.readonly_upstream",
-                        "gpu.icn.part_socket_1 -> gpu.part1.l2.up", "gpu.part1.l2.down -> gpu.dram1.socket",
+                        "gpu.icn.part_socket_2 -> gpu.part1.l2_0.up", "gpu.icn.part_socket_3 -> gpu.part1.l2_1.up",
+                        "gpu.part1.l2_0.down -> gpu.dram1.socket", "gpu.part1.l2_1.down -> gpu.dram1.socket",
                         "gpu.sm1.ssp_socket -> gpu.sm1.ssp.socket", "gpu.sm0.smem_socket -> gpu.sm0.smem.socket",
                         "host.socket -> gpu.host"})
     CHECK(contains(r.out, b));
   CHECK(contains(r.out, "dram 924 MHz: 2 blocks"));
+  CHECK(contains(r.out, "l2 700 MHz: 4 blocks"));
+  // one slice per partition: the partition's L2 is gpu.part<p>.l2
+  auto one = warptlm(t, "topology --set gpu.num_sms=2 --set mem.partitions=2 --set mem.subpartitions=1 --set l2.slice_size=131072");
+  INFO(one.out);
+  REQUIRE(one.code == 0);
+  CHECK(contains(one.out, "gpu.icn.part_socket_1 -> gpu.part1.l2.up"));
+  CHECK(contains(one.out, "gpu.part1.l2.down -> gpu.dram1.socket"));
+  CHECK_FALSE(contains(one.out, "gpu.part1.l2_1"));
   // flat memory: no L1, no crossbar; the SMs bind the flat memory
   auto f = warptlm(t, "topology --set gpu.num_sms=2 --set mem.model=flat");
   INFO(f.out);
@@ -242,8 +252,9 @@ TEST_CASE("topology --dot: one cluster per SM and partition, one edge per bindin
   CHECK(contains(r.out, "subgraph \"cluster_gpu.part0\""));
   size_t edges = 0;
   for (size_t p = r.out.find(" -> "); p != std::string::npos; p = r.out.find(" -> ", p + 1)) ++edges;
-  // per SM: smem, l1d, the read-only port to l1d, l1d->icn; per partition: icn->l2, l2->dram; and the host driver
-  CHECK(edges == 2 * 4 + 2 * 2 + 1);
+  // per SM: smem, l1d, the read-only port to l1d, l1d->icn; per partition's two L2 slices: icn->l2, l2->dram;
+  // and the host driver
+  CHECK(edges == 2 * 4 + 2 * 2 * 2 + 1);
   CHECK(contains(r.out, "\"gpu.sm0.l1d\" -> \"gpu.icn\""));
   CHECK(contains(r.out, "\"host\" -> \"gpu\""));
   // bad input: in functional mode the platform has no blocks

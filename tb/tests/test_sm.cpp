@@ -873,21 +873,25 @@ TEST_CASE("sm: gpu.regs_per_thread overrides the compiler's register count") {
   CHECK(peak_blocks_with_registers({{"gpu.regs_per_thread", "128"}}, "fp 64\n", 0) == 2);
 }
 
-TEST_CASE("platform: with l2.preload_copies a host-to-device copy leaves every copied sector valid in its partition's slice") {
-  Rig rig({{"l2.preload_copies", "true"}}, "gtx480");
-  const uint64_t bytes = 3000;  // spans several 256-byte interleave chunks, so every partition
+TEST_CASE("platform: with l2.preload_copies a host-to-device copy leaves every copied sector valid in its own L2 slice") {
+  Rig rig({{"l2.preload_copies", "true"}}, "gtx480");  // 6 partitions of 2 sub-partitions: 12 slices
+  const uint64_t bytes = 3000;  // spans 12 256-byte interleave chunks, so every slice
   std::vector<uint8_t> data(bytes, 7);
   const DevPtr b = rig.dev->malloc(bytes);
   rig.dev->memcpy_h2d(b, data.data(), bytes);
   const PartitionMap& map = rig.gpu->icn->map();
-  std::set<uint32_t> parts;
+  REQUIRE(map.subpartitions == 2);
+  REQUIRE(rig.gpu->l2s.size() == 12);
+  std::set<uint32_t> slices;
   uint64_t sectors = 0;
   for (uint64_t a = b / 32 * 32; a < b + bytes; a += 32, ++sectors) {
     INFO("address " << a);
-    CHECK(rig.gpu->l2s[map.partition_of(a)]->valid(a));
-    parts.insert(map.partition_of(a));
+    const uint32_t s = map.slice_of(a);
+    CHECK(rig.gpu->l2s[s]->valid(a));
+    CHECK(!rig.gpu->l2s[s ^ 1]->valid(a));  // not in the other sub-partition of its partition
+    slices.insert(s);
   }
-  CHECK(parts.size() == rig.gpu->l2s.size());
+  CHECK(slices.size() == rig.gpu->l2s.size());
   CHECK(rig.counter("l2.preloaded_sectors") == double(sectors));
   // a device-to-host copy changes nothing
   std::vector<uint8_t> back(bytes);
