@@ -242,20 +242,24 @@ int64_t DramChannel::schedule(int64_t now) {
   const bool fifo = p_.scheduler == DramScheduler::Fifo;
   int64_t next = kNone;
 
-  // Column command.
-  for (size_t i = 0; i < order_.size(); ++i) {
-    const Entry& e = entries_[order_[i]];
-    if (e.arrive > now) {
-      next = std::min(next, e.arrive);
-    } else if (banks_[e.bank].open_row == int64_t(e.row)) {
-      const int64_t r = column_ready(e);
-      if (r <= now) {
-        issue_column(i, now);
-        return now + 1;
+  // Column command: none before the channel's column spacing allows one (every
+  // request has arrived: the queue takes them at the current edge).
+  const int64_t first_col = std::max(next_col_, last_cmd_ + 1);
+  if (first_col > now) {
+    next = first_col;
+  } else {
+    for (size_t i = 0; i < order_.size(); ++i) {
+      const Entry& e = entries_[order_[i]];
+      if (banks_[e.bank].open_row == int64_t(e.row)) {
+        const int64_t r = column_ready(e);
+        if (r <= now) {
+          issue_column(i, now);
+          return now + 1;
+        }
+        next = std::min(next, r);
       }
-      next = std::min(next, r);
+      if (fifo) break;
     }
-    if (fifo) break;
   }
 
   // Row command for the oldest request of each bank, oldest bank first (the
