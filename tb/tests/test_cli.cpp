@@ -455,6 +455,23 @@ TEST_CASE("memory: transpose naive has more shared-memory bank conflicts than tr
   CHECK(naive["kernels"][0]["cycles"].as<uint64_t>() > padded["kernels"][0]["cycles"].as<uint64_t>());
 }
 
+TEST_CASE("memory: walking a matrix down its columns costs a line per lane, along its rows a line or two per warp", "[memory]") {
+  // gemv at tiny: n = 200, a row-major 200 x 200 float matrix (800 B rows), blocks of 128 threads: 7 warps,
+  // the last with 8 lanes. Each warp reads A once per step k (n steps), x[k] once (one address: broadcast)
+  // and stores its outputs once (consecutive floats: one 128 B line per warp).
+  TempDir t;
+  YAML::Node st = run_stats(t, "gemv", "tiny");
+  REQUIRE(st["kernels"].size() == 2);
+  auto requests = [&](size_t k) { return st["kernels"][k]["counters"]["l1d.requests"].as<uint64_t>(); };
+  const uint64_t n = 200, warps = 7;
+  // A thread per row: the 200 lanes read rows 800 B apart, each its own line, every step.
+  CHECK(requests(0) == n * n + warps * n + warps);
+  // A thread per column: a full warp reads 128 B of row k at offset k x 800 mod 128 = 32k mod 128: one line when
+  // k is a multiple of 4, two otherwise (7 lines per 4 steps); the 8-lane warp's 32 B never cross a line.
+  CHECK(requests(1) == 6 * (n / 4) * 7 + n + warps * n + warps);
+  CHECK(st["kernels"][0]["verified"].as<bool>());
+}
+
 TEST_CASE("memory: a streaming kernel keeps the DRAM data bus at least 80 percent busy", "[memory]") {
   TempDir t;
   YAML::Node st = run_stats(t, "vecadd", "medium");

@@ -95,6 +95,7 @@ TEST_CASE("workload blackscholes verifies at tiny") { check_workload("blackschol
 TEST_CASE("workload nw verifies at tiny") { check_workload("nw"); }
 TEST_CASE("workload backprop verifies at tiny") { check_workload("backprop"); }
 TEST_CASE("workload dct8x8 verifies at tiny") { check_workload("dct8x8"); }
+TEST_CASE("workload gemv verifies at tiny") { check_workload("gemv"); }
 TEST_CASE("workload ss_backprop verifies at tiny") { check_workload("ss_backprop"); }
 TEST_CASE("workload ss_dct1 verifies at tiny") { check_workload("ss_dct1"); }
 TEST_CASE("workload ss_dct3 verifies at tiny") { check_workload("ss_dct3"); }
@@ -113,7 +114,7 @@ TEST_CASE("every workload is covered by a test above") {
   // Adding a workload without a test case here fails this check.
   const std::set<std::string> tested = {"vecadd", "matmul", "reduce_conflict", "reduce_seq", "transpose_naive",
                                         "transpose_padded", "histogram", "jacobi2d", "scan", "bfs",
-                                        "blackscholes", "nw", "backprop", "dct8x8",
+                                        "blackscholes", "nw", "backprop", "dct8x8", "gemv",
                                         "ss_backprop", "ss_dct1", "ss_dct3", "ss_nqu", "ss_srad1",
                                         "ss_srad2", "ss_fdtd3d", "ss_heartwall", "ss_histogram", "ss_mc", "ss_nw",
                                         "ss_dct48", "ss_mc2"};

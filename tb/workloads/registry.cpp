@@ -8,6 +8,7 @@
 namespace warptlm {
 
 std::unique_ptr<Workload> make_vecadd();
+std::unique_ptr<Workload> make_gemv();
 std::unique_ptr<Workload> make_matmul();
 std::unique_ptr<Workload> make_reduce_conflict();
 std::unique_ptr<Workload> make_reduce_seq();
@@ -58,7 +59,7 @@ const std::vector<std::function<std::unique_ptr<Workload>()>>& workload_factorie
   static const std::vector<std::function<std::unique_ptr<Workload>()>> factories = {
       make_vecadd,          make_matmul,     make_reduce_conflict, make_reduce_seq, make_transpose_naive,
       make_transpose_padded, make_histogram, make_jacobi2d,        make_scan,       make_bfs,
-      make_blackscholes,    make_nw,         make_backprop,        make_dct8x8,
+      make_blackscholes,    make_nw,         make_backprop,        make_dct8x8,     make_gemv,
       // Kernels with the scratchpad-sharing study's footprints (README: "Scratchpad-sharing set").
       make_ss_backprop,     make_ss_dct1,    make_ss_dct3,         make_ss_nqu,     make_ss_srad1,
       make_ss_srad2,        make_ss_fdtd3d,  make_ss_heartwall,    make_ss_histogram, make_ss_mc,
