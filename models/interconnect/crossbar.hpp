@@ -56,7 +56,7 @@ class Crossbar : public sc_core::sc_module {
   SC_HAS_PROCESS(Crossbar);
 
   const PartitionMap& map() const { return map_; }
-  uint32_t partitions() const { return uint32_t(out_.size()); }
+  uint32_t slices() const { return uint32_t(out_.size()); }  // output ports: one per L2 slice
   uint64_t cycle() const { return cycle_now(period_); }
 
  private:

@@ -167,11 +167,10 @@ void L2Slice::respond_at(tlm::tlm_generic_payload& p, uint64_t c) {
 
 // The tag lookup of one request at cycle `now`. It changes state only when
 // the request can be taken whole; otherwise nothing happens (reservation fail).
-L2Slice::Outcome L2Slice::lookup(tlm::tlm_generic_payload& p, uint32_t, uint64_t now) {
+L2Slice::Outcome L2Slice::lookup(tlm::tlm_generic_payload& p, uint32_t need, uint64_t now) {
   const GpuExtension& e = gpu_ext(p);
   const uint64_t line_no = p.get_address() / p_.line;
   const uint32_t set = set_index(p.get_address());
-  const uint32_t need = sectors_of(p);
   const bool atomic = e.kind == MemKind::Atomic;
   const bool store = !atomic && p.is_write();
   const bool writes = store || atomic;  // atomics are read-modify-writes performed here
@@ -410,9 +409,15 @@ void L2Slice::tick() {
   send_response(now);
   // Sleep until the earliest cycle something can move.
   uint64_t next = UINT64_MAX;
-  const bool rop_room = rop_past_sectors_ + p_.sectors_per_line() <= p_.input_queue;
+  // A buffered request moves on: into the ROP stage while it has room, else to the tag array when free.
+  uint64_t buffered_moves = UINT64_MAX;
+  if (p_.rop_latency) {
+    if (rop_past_sectors_ + p_.sectors_per_line() <= p_.input_queue) buffered_moves = now + 1;
+  } else if (!blocked_) {
+    buffered_moves = std::max(next_lookup_, now + 1);
+  }
   for (const RequestBuffer& b : in_) {
-    if (!b.empty() && (p_.rop_latency ? rop_room : !blocked_)) next = std::min(next, std::max(p_.rop_latency ? 0 : next_lookup_, now + 1));
+    if (!b.empty()) next = std::min(next, buffered_moves);
     if (b.has_waiting() && b.size() < RequestBuffer::kDepth) next = std::min(next, now + 1);  // a slot frees now
   }
   if (rop_past_ && !blocked_) next = std::min(next, std::max(next_lookup_, now + 1));
@@ -427,12 +432,12 @@ void L2Slice::tick() {
 // taken. A request that cannot be served whole leaves the slice blocked until
 // a fill, a write-back or a DRAM acceptance frees something; it counts as one
 // reservation fail however often it is retried.
-bool L2Slice::try_lookup(tlm::tlm_generic_payload& p, uint32_t port, uint64_t now, bool& counted_fail) {
-  if (lookup(p, port, now) == Outcome::Accepted) {
+bool L2Slice::try_lookup(tlm::tlm_generic_payload& p, uint32_t need, uint32_t port, uint64_t now, bool& counted_fail) {
+  if (lookup(p, need, now) == Outcome::Accepted) {
     counted_fail = false;
     ++*requests_;
     gpu_ext(p).push_route(int16_t(port));
-    next_lookup_ = now + p_.access_cycles(popcount(sectors_of(p)));
+    next_lookup_ = now + p_.access_cycles(popcount(need));
     return true;
   }
   if (!counted_fail) ++*res_fails_;
@@ -458,20 +463,20 @@ void L2Slice::lookup_oldest(uint64_t now) {
   const RequestBuffer::Entry* h = oldest_buffered(now, port);
   if (!h) return;
   bool failed = head_failed_[port];
-  if (try_lookup(*h->p, uint32_t(port), now, failed)) in_[port].pop(now);
+  if (try_lookup(*h->p, sectors_of(*h->p), uint32_t(port), now, failed)) in_[port].pop(now);
   head_failed_[port] = failed;
 }
 
 // The ROP stage's requests whose delay is over join the tag array's queue, and
 // its head takes the tag array.
 void L2Slice::lookup_past_rop(uint64_t now) {
-  while (rop_past_ < rop_.size() && rop_[rop_past_].ready <= now) rop_past_sectors_ += rop_[rop_past_++].sectors;
+  while (rop_past_ < rop_.size() && rop_[rop_past_].ready <= now) rop_past_sectors_ += popcount(rop_[rop_past_++].need);
   if (blocked_ || next_lookup_ > now || rop_past_ == 0) return;
   const RopEntry h = rop_.front();
-  if (!try_lookup(*h.p, h.port, now, rop_head_failed_)) return;
+  if (!try_lookup(*h.p, h.need, h.port, now, rop_head_failed_)) return;
   rop_.pop_front();
   --rop_past_;
-  rop_past_sectors_ -= h.sectors;
+  rop_past_sectors_ -= popcount(h.need);
 }
 
 // One request a cycle, the oldest buffered (port order on a tie), enters the
@@ -481,7 +486,7 @@ void L2Slice::enter_rop(uint64_t now) {
   size_t port = 0;
   const RequestBuffer::Entry* h = oldest_buffered(now, port);
   if (!h) return;
-  rop_.push_back(RopEntry{h->p, now + p_.rop_latency, uint32_t(port), popcount(sectors_of(*h->p))});
+  rop_.push_back(RopEntry{h->p, now + p_.rop_latency, uint32_t(port), sectors_of(*h->p)});
   in_[port].pop(now);
 }
 

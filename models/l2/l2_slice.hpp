@@ -127,8 +127,9 @@ class L2Slice : public sc_core::sc_module {
   const RequestBuffer::Entry* oldest_buffered(uint64_t now, size_t& port) const;
   void enter_rop(uint64_t now);
   void lookup_past_rop(uint64_t now);
-  bool try_lookup(tlm::tlm_generic_payload& p, uint32_t port, uint64_t now, bool& counted_fail);
-  Outcome lookup(tlm::tlm_generic_payload& p, uint32_t port, uint64_t now);
+  bool try_lookup(tlm::tlm_generic_payload& p, uint32_t need, uint32_t port, uint64_t now, bool& counted_fail);
+  // `need`: the request's sectors in this slice's sectors (sectors_of).
+  Outcome lookup(tlm::tlm_generic_payload& p, uint32_t need, uint64_t now);
   int32_t find_way(uint32_t set, uint64_t line_no) const;
   int32_t choose_victim(uint32_t set) const;
   void evict(Line& victim, uint64_t now);
@@ -165,7 +166,7 @@ class L2Slice : public sc_core::sc_module {
   struct RopEntry {
     tlm::tlm_generic_payload* p;
     uint64_t ready;
-    uint32_t port, sectors;
+    uint32_t port, need;  // need: its sectors (sectors_of), found once as it enters
   };
   Ring<RopEntry> rop_;
   size_t rop_past_ = 0;
