@@ -187,6 +187,7 @@ void DramChannel::admit(tlm::tlm_generic_payload& p, int64_t sent, int64_t arriv
   ++*(e.write ? writes_ : reads_);
   order_.push_back(slot);
   queue_probe_.set(order_.size());
+  quiet_until_ = kNever;  // a new candidate: the scheduler looks again
 }
 
 // ---------------------------------------------------------------- the cycle
@@ -239,19 +240,22 @@ void DramChannel::respond(int64_t now) {
 //    still prepared for their own oldest requests in the background.
 int64_t DramChannel::schedule(int64_t now) {
   if (last_cmd_ >= now) return now + 1;
+  if (now < quiet_until_) return quiet_until_;  // nothing has changed since the search that found it
   const bool fifo = p_.scheduler == DramScheduler::Fifo;
   int64_t next = kNone;
 
   // Column command: none before the channel's column spacing allows one (every
-  // request has arrived: the queue takes them at the current edge).
-  const int64_t first_col = std::max(next_col_, last_cmd_ + 1);
+  // request has arrived: the queue takes them at the current edge), nor before
+  // the data bus takes the earliest read or write: then the queue needs no search.
+  const ColumnFloor floor = column_floor();
+  const int64_t first_col = std::min(floor.read, floor.write);
   if (first_col > now) {
     next = first_col;
   } else {
     for (size_t i = 0; i < order_.size(); ++i) {
       const Entry& e = entries_[order_[i]];
       if (banks_[e.bank].open_row == int64_t(e.row)) {
-        const int64_t r = column_ready(e);
+        const int64_t r = column_ready(e, floor);
         if (r <= now) {
           issue_column(i, now);
           return now + 1;
@@ -262,17 +266,8 @@ int64_t DramChannel::schedule(int64_t now) {
     }
   }
 
-  // Row command for the oldest request of each bank, oldest bank first (the
-  // open rows' queued hits counted only now: a cycle with a column command
-  // never needs them).
-  for (Bank& b : banks_) {
-    b.queued_hits = 0;
-    b.seen = false;
-  }
-  for (uint16_t s : order_) {
-    const Entry& e = entries_[s];
-    if (e.arrive <= now && banks_[e.bank].open_row == int64_t(e.row)) ++banks_[e.bank].queued_hits;
-  }
+  // Row command for the oldest request of each bank, oldest bank first.
+  for (Bank& b : banks_) b.seen = false;
   for (uint16_t s : order_) {
     Entry& e = entries_[s];
     if (e.arrive > now) continue;
@@ -281,7 +276,7 @@ int64_t DramChannel::schedule(int64_t now) {
     b.seen = true;
     if (b.open_row == int64_t(e.row)) continue;  // waits for its column command
     if (b.open_row >= 0) {
-      if (!fifo && b.queued_hits) continue;  // FR-FCFS: serve the open row's hits first
+      if (!fifo && has_queued_hit(e.bank, now)) continue;  // FR-FCFS: serve the open row's hits first
       const int64_t r = std::max(b.pre_ok, groups_[b.group].pre_ok);
       if (r <= now) {
         precharge(b, now);
@@ -298,21 +293,37 @@ int64_t DramChannel::schedule(int64_t now) {
       next = std::min(next, r);
     }
   }
+  quiet_until_ = next;
   return next;
 }
 
-// Earliest cycle the column command of `e` (its row open) may issue.
-int64_t DramChannel::column_ready(const Entry& e) const {
+// The channel-wide bounds on a column command: the command bus and column
+// spacing, and the data bus. Read-to-write: a write's data may only follow the
+// read data on the bus; write-to-read: tWTR after the last write data, and read
+// data follows the bus.
+DramChannel::ColumnFloor DramChannel::column_floor() const {
+  const int64_t cmd = std::max(next_col_, last_cmd_ + 1);
+  ColumnFloor f;
+  f.read = std::max({cmd, bus_free_ - int64_t(p_.tCL), last_write_end_ + int64_t(p_.tWTR)});
+  f.write = std::max(cmd, bus_free_ - int64_t(p_.tWL));
+  return f;
+}
+
+// Earliest cycle the column command of `e` (its row open) may issue: the
+// channel's floor, its bank's and bank group's spacing, its arrival.
+int64_t DramChannel::column_ready(const Entry& e, const ColumnFloor& f) const {
   const Bank& b = banks_[e.bank];
-  int64_t r = std::max({b.col_ok, next_col_, groups_[b.group].col_ok, last_cmd_ + 1, e.arrive});
-  if (e.write) {
-    // Read-to-write: the write data may only follow the read data on the bus.
-    r = std::max(r, bus_free_ - int64_t(p_.tWL));
-  } else {
-    // Write-to-read: tWTR after the last write data; read data follows the bus.
-    r = std::max({r, bus_free_ - int64_t(p_.tCL), last_write_end_ + int64_t(p_.tWTR)});
+  return std::max(std::max(b.col_ok, groups_[b.group].col_ok), std::max(e.arrive, e.write ? f.write : f.read));
+}
+
+// A queued request (arrived by now) hits the open row of `bank`.
+bool DramChannel::has_queued_hit(uint32_t bank, int64_t now) const {
+  const int64_t row = banks_[bank].open_row;
+  for (uint16_t s : order_) {
+    const Entry& e = entries_[s];
+    if (e.bank == bank && e.arrive <= now && int64_t(e.row) == row) return true;
   }
-  return r;
+  return false;
 }
 
 void DramChannel::issue_column(size_t pos, int64_t now) {

@@ -79,7 +79,6 @@ class DramChannel : public sc_core::sc_module {
     int64_t col_ok = kNever;    // earliest column command (activate + tRCD)
     int64_t pre_ok = kNever;    // earliest precharge (tRAS, read-to-precharge, write recovery)
     int64_t act_ok = kNever;    // earliest activate (precharge + tRP, last activate + tRC)
-    uint16_t queued_hits = 0;   // scratch: queued requests to the open row
     bool seen = false;          // scratch: oldest request of this bank already looked at
     uint32_t group = 0;         // bank group
   };
@@ -114,7 +113,10 @@ class DramChannel : public sc_core::sc_module {
   // Picks and issues at most one command this cycle; returns the earliest
   // later cycle at which some command could issue (kNone when none waits).
   int64_t schedule(int64_t now);
-  int64_t column_ready(const Entry& e) const;
+  struct ColumnFloor { int64_t read, write; };
+  ColumnFloor column_floor() const;
+  int64_t column_ready(const Entry& e, const ColumnFloor& f) const;
+  bool has_queued_hit(uint32_t bank, int64_t now) const;
   void issue_column(size_t pos, int64_t now);
   void precharge(Bank& b, int64_t at);
   void activate(Entry& e, int64_t now);
@@ -147,6 +149,10 @@ class DramChannel : public sc_core::sc_module {
   int64_t last_write_end_ = kNever;  // for write-to-read turnaround
   int64_t last_act_ = kNever;        // for tRRD
   int64_t first_request_ = -1;
+  // The scheduler's last finding when it issued nothing: no command can issue
+  // before this cycle unless a request joins the queue (every other input of
+  // its decision changes only by a command, which it issues itself).
+  int64_t quiet_until_ = kNever;
 
   Counter *requests_, *responses_, *reads_, *writes_, *row_hits_, *row_misses_;
   Counter *latency_, *busy_, *activates_, *precharges_;
