@@ -47,11 +47,19 @@ struct MemFault {
 };
 
 // Host pointer for `bytes` at `addr` in `space` for lane `lane`, or throws MemFault.
+// Null only for a shared-memory access that its block's physical layout splits
+// (Block::shared_span): the caller moves it with Block::read_shared/write_shared.
 uint8_t* resolve_address(ExecCtx& c, Space space, uint64_t addr, unsigned bytes, unsigned lane, bool write);
 
 // Per-lane effective address of an Addr operand.
+// A lane's address: base register plus offset, computed in the base's width
+// (a 32-bit register's address wraps at 2^32, as `[%r1+8]` with %r1 = -4 does).
+inline uint64_t address_of(const Operand& o, uint64_t base) {
+  const uint64_t a = base + o.imm;
+  return o.addr_32 ? uint64_t(uint32_t(a)) : a;
+}
 inline uint64_t lane_address(ExecCtx& c, const Operand& o, unsigned l) {
-  return (o.addr_has_reg ? c.w.reg(o.reg)[l] : 0) + o.imm;
+  return address_of(o, o.addr_has_reg ? c.w.reg(o.reg)[l] : 0);
 }
 
 // Rounding-mode scope for the rare directed-rounding float forms.

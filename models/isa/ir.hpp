@@ -47,6 +47,7 @@ struct Operand {
   uint64_t imm = 0;          // Imm bits; Addr: byte offset added to the base
   const uint64_t* immv = nullptr;  // Imm: the value broadcast over 32 lanes (pooled per kernel)
   bool addr_has_reg = false; // Addr: base register present
+  bool addr_32 = false;      // Addr: a 32-bit base register: the address wraps at 2^32
   uint8_t nvec = 0;          // Vec: element count
   uint32_t vec[4] = {0, 0, 0, 0};  // Vec: register slots (UINT32_MAX: "_" sink)
   std::string name;          // Label/Func/symbol name while parsing; unused after link

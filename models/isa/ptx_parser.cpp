@@ -586,6 +586,7 @@ class Parser {
       if (r.kind != OpKind::Reg) fail(line, t.s, "address base '" + t.s + "' is not a data register");
       o.addr_has_reg = true;
       o.reg = r.reg;
+      o.addr_32 = r.reg < fn_->reg_words.size() && fn_->reg_words[r.reg] == 1;
     } else if (t.kind == Tok::Ident) {
       Operand n = name_operand(next().s, space_hint);
       if (n.kind == OpKind::Imm) { o.imm = n.imm; o.name = n.name; }
