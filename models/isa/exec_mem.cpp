@@ -14,11 +14,32 @@ namespace {
 inline uint8_t* lane_ptr(ExecCtx& c, Space s, uint64_t a, unsigned bytes, unsigned l, bool write) {
   if (s == Space::Global && !(a & (bytes - 1))) {
     if (uint8_t* p = c.L.mem->translate(a, bytes)) return p;
-  } else if (s == Space::Shared && !(a & (bytes - 1)) && a < c.b.shared.size() && bytes <= c.b.shared.size() - a) {
-    return c.b.shared.data() + a;
+  } else if (s == Space::Shared && !(a & (bytes - 1)) && a < c.b.shared_bytes && bytes <= c.b.shared_bytes - a) {
+    return c.b.shared_span(uint32_t(a), bytes);
   }
   return resolve_address(c, s, a, bytes, l, write);
 }
+
+// A lane's operand bytes in memory: a span of storage, or, for a shared-memory
+// access split by the block's physical layout, a copy taken here and written
+// back by finish() (after the handler's own writes).
+struct LaneBytes {
+  uint8_t* p;
+  uint8_t copy[16];
+  uint64_t shared_offset = 0;
+  bool split = false;
+  LaneBytes(ExecCtx& c, Space s, uint64_t a, unsigned bytes, unsigned l, bool write) : p(lane_ptr(c, s, a, bytes, l, write)) {
+    if (!p) {
+      shared_offset = a >= kSharedWindow ? a - kSharedWindow : a;
+      c.b.read_shared(uint32_t(shared_offset), bytes, copy);
+      p = copy;
+      split = true;
+    }
+  }
+  void finish(ExecCtx& c, unsigned bytes) const {
+    if (split) c.b.write_shared(uint32_t(shared_offset), bytes, copy);
+  }
+};
 
 inline void record(ExecCtx& c, Space s, unsigned bytes) {
   c.w.addr_mask = c.mask;
@@ -37,7 +58,8 @@ void h_ld(const Instr& in, ExecCtx& c) {
   for_lanes(c.mask, [&](unsigned l) {
     uint64_t a = lane_address(c, ad, l);
     c.w.addr[l] = a;
-    const uint8_t* p = lane_ptr(c, in.space, a, total, l, false);
+    const LaneBytes m(c, in.space, a, total, l, false);
+    const uint8_t* p = m.p;
     for (unsigned e = 0; e < n; ++e) {
       uint32_t slot = d.kind == OpKind::Vec ? d.vec[e] : d.reg;
       if (slot == UINT32_MAX) continue;
@@ -60,11 +82,12 @@ void h_st(const Instr& in, ExecCtx& c) {
   for_lanes(c.mask, [&](unsigned l) {
     uint64_t a = lane_address(c, ad, l);
     c.w.addr[l] = a;
-    uint8_t* p = lane_ptr(c, in.space, a, total, l, true);
+    LaneBytes m(c, in.space, a, total, l, true);
     for (unsigned e = 0; e < n; ++e) {
       uint64_t v = s.kind == OpKind::Vec ? c.w.reg(s.vec[e])[l] : src(c, s)[l];
-      std::memcpy(p + e * B, &v, B);
+      std::memcpy(m.p + e * B, &v, B);
     }
+    m.finish(c, total);
   });
 }
 
@@ -109,11 +132,12 @@ void h_atom(const Instr& in, ExecCtx& c) {
   for_lanes(c.mask, [&](unsigned l) {
     uint64_t a = lane_address(c, ad, l);
     c.w.addr[l] = a;
-    uint8_t* p = lane_ptr(c, in.space, a, sizeof(T), l, true);
+    LaneBytes m(c, in.space, a, sizeof(T), l, true);
     T old;
-    std::memcpy(&old, p, sizeof(T));
+    std::memcpy(&old, m.p, sizeof(T));
     T nv = atomic_apply<T>(in.sub, old, lane_get<T>(v, l), cas ? lane_get<T>(e, l) : T(0));
-    std::memcpy(p, &nv, sizeof(T));
+    std::memcpy(m.p, &nv, sizeof(T));
+    m.finish(c, sizeof(T));
     if (d) lane_set<T>(d, l, old);
   });
 }

@@ -61,12 +61,28 @@ Block::Block(const KernelInfo& k, const LaunchState& L, uint32_t id, uint32_t sm
   ctaid[2] = id / (L.grid[0] * L.grid[1]);
   uint32_t dyn_base = (k.static_smem + 15) & ~15u;
   shared.assign(L.dynamic_smem ? dyn_base + L.dynamic_smem : k.static_smem, 0);
+  shared_bytes = uint32_t(shared.size());
+  shared_base = shared.data();
   warps.reserve(L.warps_per_block);
   for (uint32_t w = 0; w < L.warps_per_block; ++w) {
     uint32_t first = w * 32;
     uint32_t n = std::min<uint32_t>(32, L.threads_per_block - first);
     warps.emplace_back(k, *this, w, n == 32 ? 0xFFFFFFFFu : ((1u << n) - 1));
   }
+}
+
+void Block::place_shared(uint8_t* storage, const SharedAddressMap& m) {
+  shared_base = storage;
+  shared_map = m;
+  std::vector<uint8_t>().swap(shared);
+}
+
+void Block::read_shared(uint32_t a, unsigned n, uint8_t* out) const {
+  for (unsigned i = 0; i < n; ++i) out[i] = shared_base[shared_map(a + i)];
+}
+
+void Block::write_shared(uint32_t a, unsigned n, const uint8_t* in) {
+  for (unsigned i = 0; i < n; ++i) shared_base[shared_map(a + i)] = in[i];
 }
 
 bool Block::arrive_at_barrier(Warp& w, uint32_t id, uint32_t expected_warps, bool wait) {
@@ -144,9 +160,9 @@ uint8_t* resolve_address(ExecCtx& c, Space space, uint64_t a, unsigned bytes, un
       return p;
     }
     case Space::Shared:
-      if (!within(a, bytes, c.b.shared.size()))
-        throw MemFault{lane, a, space, "is past the block's " + std::to_string(c.b.shared.size()) + " bytes of shared memory"};
-      return c.b.shared.data() + a;
+      if (!within(a, bytes, c.b.shared_bytes))
+        throw MemFault{lane, a, space, "is past the block's " + std::to_string(c.b.shared_bytes) + " bytes of shared memory"};
+      return c.b.shared_span(uint32_t(a), bytes);  // null: split by the physical layout
     case Space::Local: {
       uint32_t lb = c.w.kernel.local_bytes;
       if (!within(a, bytes, lb)) throw MemFault{lane, a, space, "is past the thread's " + std::to_string(lb) + " bytes of local memory"};
@@ -222,7 +238,8 @@ uint32_t peek_addresses(const Warp& w, const Instr& in, uint64_t* addr) {
   const uint64_t* base = a.addr_has_reg ? &w.regs[size_t(a.reg) * 32] : nullptr;
   for (uint32_t m = mask; m; m &= m - 1) {
     const unsigned l = unsigned(__builtin_ctz(m));
-    addr[l] = (base ? base[l] : 0) + a.imm;
+    const uint64_t b = base ? base[l] : 0, sum = b + a.imm;
+    addr[l] = a.addr_32 ? uint64_t(uint32_t(sum)) : sum;  // as lane_address (exec_common.hpp)
   }
   return mask;
 }

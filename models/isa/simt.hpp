@@ -70,6 +70,13 @@ class Warp {
   uint32_t thread_id(unsigned lane) const { return index * 32 + lane; }
 };
 
+// Where a block's shared-memory offsets lie in its SM's physical shared memory:
+// offsets below `boundary` move by `low`, the others by `high` (two base registers).
+struct SharedAddressMap {
+  uint32_t boundary = 0, low = 0, high = 0;
+  uint32_t operator()(uint32_t offset) const { return offset + (offset < boundary ? low : high); }
+};
+
 // A resident thread block: its shared memory, warps and barrier.
 class Block {
  public:
@@ -79,7 +86,23 @@ class Block {
   uint32_t linear_id;
   uint32_t ctaid[3];
   uint32_t sm_id;
+  // The block's scratchpad: `shared_bytes` bytes, its own (`shared`, zeroed)
+  // until an SM places it in the SM's physical shared memory (place_shared),
+  // where its offsets go through `shared_map` and blocks that share a region
+  // really use the same bytes.
   std::vector<uint8_t> shared;
+  uint32_t shared_bytes = 0;
+  uint8_t* shared_base = nullptr;  // shared.data(), or the SM's storage
+  SharedAddressMap shared_map;     // identity for its own bytes
+  void place_shared(uint8_t* storage, const SharedAddressMap& m);
+  // [a, a + n) as one span of storage, or null when the map splits it (an
+  // access across `boundary`: read_shared/write_shared move it byte by byte).
+  uint8_t* shared_span(uint32_t a, unsigned n) {
+    const uint32_t m = shared_map.boundary;
+    return a < m && a + n > m ? nullptr : shared_base + shared_map(a);
+  }
+  void read_shared(uint32_t a, unsigned n, uint8_t* out) const;
+  void write_shared(uint32_t a, unsigned n, const uint8_t* in);
   std::vector<Warp> warps;
   // One of the block's 16 named barriers (PTX bar.sync a{, b}: barrier a,
   // b threads). Warps at different ids wait for their own barrier only.

@@ -1,7 +1,10 @@
 #include "scratchpad/sharing_unit.hpp"
 
 #include <algorithm>
+#include <sstream>
 
+#include "common/errors.hpp"
+#include "common/input_register.hpp"  // test_fault
 #include "isa/memory.hpp"
 #include "isa/passes/passes.hpp"
 
@@ -74,11 +77,13 @@ void SharingUnit::configure_owf(bool unshared_first, bool greedy) {
 }
 
 SharingUnit::SharingUnit(uint32_t sm_id, const SharingParams& p, StatsRegistry& stats, PayloadPool& pool)
-    : socket("ssp_socket"), sm_id_(sm_id), p_(p), pool_(pool) {
+    : socket("ssp_socket"), sm_id_(sm_id), p_(p), pool_(pool), gate_open_(test_fault("ssp_gate_open")) {
   socket.register_nb_transport_bw(this, &SharingUnit::socket_bw);
   StatGroup g(stats, "sm" + std::to_string(sm_id) + ".ssp", "ssp");
   shared_blocks_ = &g.counter("shared_blocks", "thread blocks run in a sharing pair");
   unshared_blocks_ = &g.counter("unshared_blocks", "thread blocks run unshared while sharing was on");
+  violations_ = &g.counter("lock_violations",
+                           "shared-region accesses the lock forbids (after the thread's relssp, or without the lock): run errors");
 }
 
 void SharingUnit::begin_kernel(const SharingPlan& plan) {
@@ -137,19 +142,32 @@ bool SharingUnit::shared_block(const Block* b) const {
 
 // Spec 2.4: an access of a shared block at an offset at or above t * R_tb is a
 // shared-region access.
-bool SharingUnit::touches_shared_region(const Warp& w, const Instr& in) const {
-  if (!in.is_mem || (in.space != Space::Shared && in.space != Space::Generic)) return false;
-  uint64_t addr[32];
-  const uint32_t mask = peek_addresses(w, in, addr);
+uint32_t SharingUnit::shared_region_lanes(Space space, const uint64_t* addr, uint32_t mask) const {
+  if (space != Space::Shared && space != Space::Generic) return 0;
+  uint32_t lanes = 0;
   for (uint32_t m = mask; m; m &= m - 1) {
-    uint64_t a = addr[__builtin_ctz(m)];
-    if (in.space == Space::Generic) {
+    const unsigned l = unsigned(__builtin_ctz(m));
+    uint64_t a = addr[l];
+    if (space == Space::Generic) {
       if (a < kSharedWindow || a >= kSharedWindow + kSharedWindowSize) continue;
       a -= kSharedWindow;
     }
-    if (a >= plan_.private_bytes) return true;
+    if (a >= plan_.private_bytes) lanes |= 1u << l;
   }
-  return false;
+  return lanes;
+}
+
+void SharingUnit::lock_violation(const Warp& w, const Instr& in, uint32_t lanes, const uint64_t* addr, const char* what) {
+  ++*violations_;
+  const unsigned l = unsigned(__builtin_ctz(lanes));
+  const uint64_t a = addr[l] >= kSharedWindow ? addr[l] - kSharedWindow : addr[l];
+  const Block& b = w.block;
+  std::ostringstream os;
+  os << "scratchpad sharing: kernel '" << w.kernel.name << "', block (" << b.ctaid[0] << "," << b.ctaid[1] << ","
+     << b.ctaid[2] << "), warp " << w.index << " (SM " << sm_id_ << "), pc " << in.pc << ", " << w.kernel.origin << ":"
+     << in.line << " `" << in.text << "`: lane " << l << " touches the pair's shared region (offset " << a
+     << ", shared from " << plan_.private_bytes << ") " << what;
+  throw RunError(os.str());
 }
 
 uint32_t SharingUnit::arbiter_(MemKind kind, uint32_t pair, uint32_t block, uint32_t partner) {
@@ -171,14 +189,33 @@ uint32_t SharingUnit::arbiter_(MemKind kind, uint32_t pair, uint32_t block, uint
 
 bool SharingUnit::may_issue_memory(const Warp& w, const Instr& in) {
   const int s = slot_of(&w.block);
-  if (s < 0 || !slot_shared(plan_, uint32_t(s)) || owns_[size_t(s)]) return true;
-  if (!touches_shared_region(w, in)) return true;
+  if (s < 0 || !slot_shared(plan_, uint32_t(s)) || !in.is_mem || (in.space != Space::Shared && in.space != Space::Generic))
+    return true;
+  uint64_t addr[32];
+  const uint32_t lanes = shared_region_lanes(in.space, addr, peek_addresses(w, in, addr));
+  if (!lanes) return true;
+  // A thread past its relssp has given the region up for good (the compiler pass's contract).
+  if (const uint32_t late = lanes & released_[size_t(s)][w.index])
+    lock_violation(w, in, late, addr, "after its relssp (the relssp was placed before a shared-region access)");
+  if (owns_[size_t(s)] || gate_open_) return true;
   // First come first served: take the pair's lock, or retry next cycle.
   if (arbiter_(MemKind::LockAcquire, slot_pair(plan_, uint32_t(s)), w.block.linear_id, 0)) {
     owns_[size_t(s)] = true;
     return true;
   }
   return false;
+}
+
+// Executed at issue: the addresses the lanes used must agree with the issue
+// check (the block holds the lock; no lane had released the region).
+void SharingUnit::memory_executed(const Warp& w, const Instr& in) {
+  const int s = slot_of(&w.block);
+  if (s < 0 || !slot_shared(plan_, uint32_t(s))) return;
+  const uint32_t lanes = shared_region_lanes(w.addr_space, w.addr, w.addr_mask);
+  if (!lanes) return;
+  if (const uint32_t late = lanes & released_[size_t(s)][w.index])
+    lock_violation(w, in, late, w.addr, "after its relssp (the relssp was placed before a shared-region access)");
+  if (!owns_[size_t(s)]) lock_violation(w, in, lanes, w.addr, "without holding the pair's lock (the arbiter would refuse it)");
 }
 
 // Spec 4.2: the region unlocks once every live thread of the owner has

@@ -64,6 +64,8 @@ class SharingUnit : public SmMechanism {
   void at_issue(const Warp& w, const Instr& in, uint32_t lanes) override {
     if (in.op == Op::Relssp) relssp(w, lanes);
   }
+  // The lock-safety check on the addresses the lanes really used.
+  void memory_executed(const Warp& w, const Instr& in) override;
   void relssp(const Warp& w, uint32_t lanes);
 
   // Setup for worked examples: the block with this linear id owns its pair's
@@ -84,7 +86,11 @@ class SharingUnit : public SmMechanism {
 
  private:
   int slot_of(const Block* b) const;
-  bool touches_shared_region(const Warp& w, const Instr& in) const;
+  // The lanes of `mask` whose address (in `space`) lies in the shared region (offset >= t * R_tb).
+  uint32_t shared_region_lanes(Space space, const uint64_t* addr, uint32_t mask) const;
+  // A shared-region access the pair's lock forbids: counted, then a run error
+  // naming kernel, block, warp, PC and PTX line.
+  [[noreturn]] void lock_violation(const Warp& w, const Instr& in, uint32_t lanes, const uint64_t* addr, const char* what);
   // One decision of the pair-lock arbiter: 1 granted / done, 0 denied.
   uint32_t arbiter_(MemKind kind, uint32_t pair, uint32_t block, uint32_t partner);
   tlm::tlm_sync_enum socket_bw(tlm::tlm_generic_payload&, tlm::tlm_phase&, sc_core::sc_time&) { return tlm::TLM_COMPLETED; }
@@ -98,8 +104,11 @@ class SharingUnit : public SmMechanism {
   std::vector<SlotMap> slot_maps_;               // per slot: where its offsets lie physically
   std::vector<bool> owns_;                       // per slot: holds its pair's lock
   std::vector<std::vector<uint32_t>> released_;  // per slot, per warp: lanes that executed relssp
-  Counter *shared_blocks_, *unshared_blocks_;
+  Counter *shared_blocks_, *unshared_blocks_, *violations_;
   uint32_t preassigned_ = 0xFFFFFFFFu;
+  // WARPTLM_TEST_FAULT=ssp_gate_open (test only): the issue check lets every
+  // shared-region access through without the lock; the check at execution must stop it.
+  bool gate_open_ = false;
 };
 
 }  // namespace warptlm

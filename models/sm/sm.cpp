@@ -171,8 +171,25 @@ void Sm::launch_block(std::unique_ptr<Block> b, const BlockUsage& u) {
   used_.shared += u.shared;
   for (auto& m : mechs_)
     if (m->active()) m->block_arrived(b.get());
+  if (const SmMechanism* mapper = shared_mapper()) place_shared_memory(*b, *mapper);
   arriving_.push_back(Arriving{std::move(b), u, sc_core::sc_time_stamp().value()});
   wake_at(now_cycle() + 1);
+}
+
+// The block's offsets [0, size) land where the mapper's two base registers put
+// them; what earlier blocks left there stays (the hardware clears nothing).
+void Sm::place_shared_memory(Block& b, const SmMechanism& mapper) {
+  if (shared_storage_.size() != p_.shared_mem) shared_storage_.assign(p_.shared_mem, 0);
+  const SharedAddressMap m = mapper.shared_map(&b);
+  const uint32_t n = b.shared_bytes;
+  if (n == 0) return;
+  const uint32_t split = std::min(m.boundary, n);  // offsets [0, split) move by low, the rest by high
+  uint64_t end = split ? uint64_t(m.low) + split : 0;
+  if (split < n) end = std::max(end, uint64_t(m.high) + n);
+  if (end > shared_storage_.size())
+    throw RunError("SM " + std::to_string(id_) + ": block " + std::to_string(b.linear_id) + "'s " + std::to_string(n) +
+                   " bytes of shared memory are mapped past the SM's " + std::to_string(shared_storage_.size()) + " bytes");
+  b.place_shared(shared_storage_.data(), m);
 }
 
 void Sm::install_arrived_blocks() {
@@ -399,7 +416,9 @@ uint32_t Sm::issue(WarpScheduler& s) {
   for (WarpSlot* w : order_) {
     const Instr* in = nullptr;
     uint32_t unit = 0;
-    Stall r = check(s, *w, in, unit);
+    // A warp still stalled as last recorded is answered here as check() would answer it.
+    const bool cached = w->blocked != Stall::Issued && w->age <= warp_limit_age_ && s.allowed(*w);
+    const Stall r = cached ? w->blocked : check(s, *w, in, unit);
     warp_state_[w->slot].set(uint64_t(state_of(r)));
     if (r == Stall::Issued) {
       if (exits_at_decode(*in)) {
@@ -553,6 +572,9 @@ void Sm::execute(WarpSlot& w, const Instr& in, uint32_t unit, bool on_unit) {
   if (on_issue) on_issue(cycle_, w.block->linear_id, f.index, in.pc);
   const InstructionCounts before = f.insts;
   const StepStatus st = step(f, *launch_);  // execute at issue: registers and memory change now
+  if (in.is_mem && f.addr_mask)
+    for (auto& m : mechs_)
+      if (m->active()) m->memory_executed(f, in);
   ++*warp_insts_;
   *thread_insts_ += f.insts.thread - before.thread;
   *lane_insts_ += f.insts.lane - before.lane;

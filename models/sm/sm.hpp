@@ -256,6 +256,11 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
       if (m->maps_shared_memory() && m->active()) return m.get();
     return nullptr;
   }
+  // The SM's physical shared memory (sm.shared_mem bytes), where a mapping
+  // mechanism places its blocks' shared memory: blocks it lays over the same
+  // bytes share their contents, in the functional model too.
+  std::vector<uint8_t> shared_storage_;
+  void place_shared_memory(Block& b, const SmMechanism& mapper);
 
   // waveform probes (one compare each when tracing is off)
   struct SchedProbes { Probe issued_warp, outcome, issue_cycles; uint64_t issue_count = 0; };

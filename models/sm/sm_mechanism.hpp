@@ -15,13 +15,6 @@
 
 namespace warptlm {
 
-// Where a block's shared-memory offsets lie in the SM's physical shared memory:
-// offsets below `boundary` move by `low`, the others by `high` (two base registers).
-struct SharedAddressMap {
-  uint32_t boundary = 0, low = 0, high = 0;
-  uint32_t operator()(uint32_t offset) const { return offset + (offset < boundary ? low : high); }
-};
-
 class SmMechanism {
  public:
   virtual ~SmMechanism() = default;
@@ -41,10 +34,14 @@ class SmMechanism {
   virtual bool may_issue_memory(const Warp&, const Instr&) { return true; }
   // Side effects of an instruction at issue, before it executes.
   virtual void at_issue(const Warp&, const Instr&, uint32_t /*active_lanes*/) {}
+  // A memory instruction has executed: its lanes' addresses are in the warp
+  // (Warp::addr, addr_mask, addr_space), for checks on what it really touched.
+  virtual void memory_executed(const Warp&, const Instr&) {}
 
   // A warp's class for class-ranked orderings (0 ranks first).
   virtual int warp_class(const Block*) const { return 0; }
-  // The shared-memory address map of a block.
+  // The shared-memory address map of a block (isa/simt.hpp: SharedAddressMap);
+  // the SM places the block's shared memory in its physical storage by it.
   virtual bool maps_shared_memory() const { return false; }
   virtual SharedAddressMap shared_map(const Block*) const { return {}; }
 

@@ -212,7 +212,7 @@ namespace {
 // What the probe saw, per process.
 struct ProbeLog {
   int built_in_sms = 0, modules = 0, plans = 0, arrived = 0, retired = 0;
-  uint64_t hits = 0, misses = 0, fills = 0, evictions = 0;
+  uint64_t hits = 0, misses = 0, fills = 0, evictions = 0, global_stores = 0;
   std::set<std::string> blocks_named;
 } probe_log;
 
@@ -220,6 +220,9 @@ struct ProbeInSm : SmMechanism, L1Observer {
   const char* name() const override { return "probe"; }
   void block_arrived(const Block*) override { ++probe_log.arrived; }
   void block_retired(const Block*) override { ++probe_log.retired; }
+  void memory_executed(const Warp& w, const Instr& in) override {
+    if (in.op == Op::St && w.addr_space == Space::Global && w.addr_mask) ++probe_log.global_stores;
+  }
   void line_hit(uint64_t, uint16_t) override { ++probe_log.hits; }
   void line_missed(uint64_t, uint16_t) override { ++probe_log.misses; }
   void line_filled(uint64_t, uint16_t) override { ++probe_log.fills; }
@@ -323,6 +326,7 @@ TEST_CASE("mechanisms: a registered mechanism gets its parameters, SM parts, lau
   // loaded, written through without allocation) as misses; observers hear loads' misses only
   CHECK(b.counter("l1d.write_throughs") == 64);
   CHECK(double(probe_log.misses) == b.counter("l1d.misses") - 64);
+  CHECK(probe_log.global_stores == 64);  // memory_executed saw each store with its lanes' addresses
   CHECK(probe_log.fills > 0);
   CHECK(probe_log.fills <= probe_log.misses);
 }

@@ -635,21 +635,23 @@ TEST_CASE("sm: registers per thread set for a launch limit the blocks per SM") {
 
 
 namespace {
-// A random kernel of `phases` phases; each writes a word per thread at a random
-// scratchpad offset (private or shared region), waits at a barrier, reads its
-// neighbour's word, and waits again. Every thread stores the sum it read.
+// A random kernel of `phases` phases; each writes a word per thread (its thread
+// id + phase + 1000 x block id) at a random scratchpad offset (private or shared
+// region), waits at a barrier, reads its neighbour's word, and waits again.
+// Every thread stores the sum it read.
 std::string random_sharing_kernel(std::mt19937& rng, uint32_t bytes, uint32_t threads, std::vector<uint32_t>& offsets) {
   const uint32_t phases = 2 + rng() % 5;
   std::ostringstream os;
   os << kHeader << ".visible .entry rnd(.param .u64 out)\n{\n .reg .b32 %r<16>;\n .reg .b64 %rd<6>;\n"
      << " .shared .align 4 .b8 buf[" << bytes << "];\n"
      << " mov.u32 %r1, %tid.x;\n mov.u32 %r2, buf;\n shl.b32 %r3, %r1, 2;\n add.s32 %r4, %r1, 1;\n"
-     << " rem.u32 %r4, %r4, " << threads << ";\n shl.b32 %r4, %r4, 2;\n mov.u32 %r10, 0;\n";
+     << " rem.u32 %r4, %r4, " << threads << ";\n shl.b32 %r4, %r4, 2;\n mov.u32 %r10, 0;\n"
+     << " mov.u32 %r13, %ctaid.x;\n mul.lo.u32 %r13, %r13, 1000;\n";  // each block writes its own values
   offsets.clear();
   for (uint32_t p = 0; p < phases; ++p) {
     const uint32_t off = (rng() % ((bytes - threads * 4) / 4 + 1)) * 4;
     offsets.push_back(off);
-    os << " add.s32 %r5, %r2, " << off << ";\n add.s32 %r6, %r5, %r3;\n add.s32 %r7, %r1, " << p << ";\n"
+    os << " add.s32 %r5, %r2, " << off << ";\n add.s32 %r6, %r5, %r3;\n add.s32 %r7, %r1, " << p << ";\n add.s32 %r7, %r7, %r13;\n"
        << " st.shared.u32 [%r6], %r7;\n bar.sync 0;\n add.s32 %r8, %r5, %r4;\n ld.shared.u32 %r9, [%r8];\n"
        << " add.s32 %r10, %r10, %r9;\n bar.sync 0;\n";
   }
@@ -660,35 +662,79 @@ std::string random_sharing_kernel(std::mt19937& rng, uint32_t bytes, uint32_t th
 }
 }  // namespace
 
-TEST_CASE("sm: scratchpad sharing never deadlocks with barriers in a randomized stress of pairs") {
-  std::mt19937 rng(2024);
-  const char* scheds[] = {"owf", "lrr", "gto"};
-  Rig rig({{"gpu.num_sms", "2"}, {"ss.enabled", "true"}, {"sm.warp_scheduler", scheds[rng() % 3]}}, "ss_baseline");
-  uint64_t shared_blocks = 0;
-  for (int round = 0; round < 6; ++round) {
-    const uint32_t threads = 64 * (1 + rng() % 3);
-    // a footprint that leaves scratchpad unused: 16384 / bytes is not whole
-    const uint32_t bytes = 4 * (threads + rng() % (4096 - threads)) + 4 * threads;
-    std::vector<uint32_t> offsets;
-    const std::string ptx = random_sharing_kernel(rng, bytes, threads, offsets);
-    rig.dev->load_ptx(ptx, "rnd" + std::to_string(round) + ".ptx");
-    const uint32_t blocks = 20 + rng() % 20;
-    DevPtr out = rig.dev->malloc(uint64_t(blocks) * threads * 4);
-    INFO("round " << round << ": " << bytes << " bytes, " << threads << " threads, " << offsets.size() << " phases");
-    REQUIRE_NOTHROW(rig.launch("rnd", Dim3(blocks), Dim3(threads), {arg(out)}));
-    auto v = rig.dev->download<uint32_t>(out, size_t(blocks) * threads);
-    uint32_t bad = 0;
-    for (uint32_t b = 0; b < blocks; ++b)
-      for (uint32_t t = 0; t < threads; ++t) {
-        uint32_t want = 0;
-        for (uint32_t p = 0; p < offsets.size(); ++p) want += (t + 1) % threads + p;
-        bad += v[size_t(b) * threads + t] != want;
+namespace {
+// One physical scratchpad per SM: a pair's blocks write the same shared-region
+// bytes, so a lock that let both in, or a relssp placed too early, changes the sums.
+// With the passes the owner gives the region up by relssp; without, when it retires.
+// (One simulation per process: each ordering and pass setting is its own test case.)
+void sharing_stress(const char* sched, bool passes) {
+    {
+      std::mt19937 rng(2024 + uint32_t(std::string(sched).size()) * 7 + (passes ? 1 : 0));
+      Rig rig({{"gpu.num_sms", "2"}, {"ss.enabled", "true"}, {"sm.warp_scheduler", sched},
+               {"ss.compiler_passes", passes ? "true" : "false"}}, "ss_baseline");
+      for (int round = 0; round < 6; ++round) {
+        const uint32_t threads = 64 * (1 + rng() % 3);
+        // a footprint that leaves scratchpad unused: 16384 / bytes is not whole
+        const uint32_t bytes = 4 * (threads + rng() % (4096 - threads)) + 4 * threads;
+        std::vector<uint32_t> offsets;
+        const std::string ptx = random_sharing_kernel(rng, bytes, threads, offsets);
+        rig.dev->load_ptx(ptx, "rnd" + std::to_string(round) + ".ptx");
+        const uint32_t blocks = 20 + rng() % 20;
+        DevPtr out = rig.dev->malloc(uint64_t(blocks) * threads * 4);
+        INFO("round " << round << ": " << bytes << " bytes, " << threads << " threads, " << offsets.size() << " phases");
+        REQUIRE_NOTHROW(rig.launch("rnd", Dim3(blocks), Dim3(threads), {arg(out)}));
+        auto v = rig.dev->download<uint32_t>(out, size_t(blocks) * threads);
+        uint32_t bad = 0;
+        for (uint32_t b = 0; b < blocks; ++b)
+          for (uint32_t t = 0; t < threads; ++t) {
+            uint32_t want = 0;
+            for (uint32_t p = 0; p < offsets.size(); ++p) want += (t + 1) % threads + p + b * 1000;
+            bad += v[size_t(b) * threads + t] != want;
+          }
+        CHECK(bad == 0);
       }
-    CHECK(bad == 0);
-  }
-  shared_blocks = uint64_t(rig.counter("ssp.shared_blocks"));
-  CHECK(shared_blocks > 0);                       // pairs were formed
-  CHECK(rig.counter("ssp.lock_acquires") > 0);    // and contended for their shared regions
+      CHECK(rig.counter("ssp.shared_blocks") > 0);  // pairs were formed
+      CHECK(rig.counter("ssp.lock_denials") > 0);   // and waited for each other's shared regions
+      CHECK(rig.counter("ssp.lock_violations") == 0);
+      if (passes) {
+        CHECK(rig.counter("ssp.relssp_releases") > 0);
+        CHECK(rig.counter("ssp.lock_acquires_after_relssp") > 0);  // partners took the region after the owner's relssp
+      } else {
+        CHECK(rig.counter("ssp.lock_transfers") > 0);  // partners inherited it when the owner retired
+      }
+    }
+}
+}  // namespace
+
+TEST_CASE("sm: scratchpad sharing never deadlocks with barriers in a randomized stress of pairs under owf with the passes") {
+  sharing_stress("owf", true);
+}
+TEST_CASE("sm: scratchpad sharing never deadlocks with barriers in a randomized stress of pairs under owf without the passes") {
+  sharing_stress("owf", false);
+}
+TEST_CASE("sm: scratchpad sharing never deadlocks with barriers in a randomized stress of pairs under lrr with the passes") {
+  sharing_stress("lrr", true);
+}
+TEST_CASE("sm: scratchpad sharing never deadlocks with barriers in a randomized stress of pairs under lrr without the passes") {
+  sharing_stress("lrr", false);
+}
+TEST_CASE("sm: scratchpad sharing never deadlocks with barriers in a randomized stress of pairs under gto with the passes") {
+  sharing_stress("gto", true);
+}
+TEST_CASE("sm: scratchpad sharing never deadlocks with barriers in a randomized stress of pairs under gto without the passes") {
+  sharing_stress("gto", false);
+}
+TEST_CASE("sm: scratchpad sharing never deadlocks with barriers in a randomized stress of pairs under oldest with the passes") {
+  sharing_stress("oldest", true);
+}
+TEST_CASE("sm: scratchpad sharing never deadlocks with barriers in a randomized stress of pairs under oldest without the passes") {
+  sharing_stress("oldest", false);
+}
+TEST_CASE("sm: scratchpad sharing never deadlocks with barriers in a randomized stress of pairs under two_level with the passes") {
+  sharing_stress("two_level", true);
+}
+TEST_CASE("sm: scratchpad sharing never deadlocks with barriers in a randomized stress of pairs under two_level without the passes") {
+  sharing_stress("two_level", false);
 }
 
 namespace {

@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <map>
 
 #include "cli_util.hpp"
@@ -108,4 +110,117 @@ TEST_CASE("ssp system: every workload verifies with exit retired at decode under
       ++n;
     }
   CHECK(n >= 27);
+}
+
+// ---------------------------------------------------------------- one physical scratchpad, lock safety
+
+namespace {
+
+// Set-1 and Set-2 kernels (Table 1) with the size at which their pairs form and
+// contend on ss_baseline: at `small` DCT3's 64 blocks fit the SMs' unshared
+// slots and NW's launches (one per tile anti-diagonal) hold at most 8 blocks.
+// heartwall is left out: its first frame never touches the shared region (sec. 7.4).
+const std::pair<const char*, const char*> kContending[] = {
+    {"ss_backprop", "small"}, {"ss_dct1", "small"},      {"ss_dct3", "medium"}, {"ss_dct48", "small"},
+    {"ss_nqu", "small"},      {"ss_srad1", "small"},     {"ss_srad2", "small"}, {"ss_fdtd3d", "small"},
+    {"ss_histogram", "small"}, {"ss_mc", "small"},       {"ss_mc2", "small"},   {"ss_nw", "medium"}};
+
+}  // namespace
+
+TEST_CASE("ssp system: every Set-1/Set-2 verify run has lock waits and partners taking the region after their owners") {
+  // Shared-OWF-OPT hands the region over by relssp, Shared-LRR (no passes) by
+  // the owner's retirement; both verify (run() requires it) with no violation.
+  TempDir t;
+  for (const auto& [w, size] : kContending) {
+    INFO(w << " at " << size);
+    auto opt = run(t, w, kSharedOwfOpt, size);
+    CHECK(opt["ssp.lock_denials"] > 0);               // a warp waited for the partner's lock
+    CHECK(opt["ssp.lock_acquires_after_relssp"] > 0);  // the partner took it after the owner's relssp
+    CHECK(opt["ssp.lock_violations"] == 0);
+    auto lrr = run(t, w, kSharedLrr, size);
+    CHECK(lrr["ssp.lock_denials"] > 0);
+    CHECK(lrr["ssp.lock_transfers"] > 0);  // the owner retired with its partner resident
+    CHECK(lrr["ssp.lock_violations"] == 0);
+  }
+}
+
+TEST_CASE("ssp system: the pair really shares its bytes: a lock that grants every request corrupts the results (test-only fault)") {
+  // With one physical scratchpad per SM, both blocks of a pair write the same
+  // shared-region bytes when the lock lets them in together.
+  TempDir t;
+  int corrupted = 0;
+  for (const char* w : {"ss_backprop", "ss_dct1", "ss_histogram", "ss_srad1", "ss_nqu"}) {
+    INFO(w);
+    const std::string out = t / (std::string(w) + "_fault");
+    const std::string args = std::string("run --workload ") + w + " --size small --config ss_baseline " + kSharedOwfOpt.args +
+                             " -q --out " + q(out);
+    auto good = warptlm(t, args);
+    CHECK(good.code == 0);  // the real lock: verified
+    setenv("WARPTLM_TEST_FAULT", "ssp_lock_always_grants", 1);
+    auto bad = warptlm(t, args);
+    unsetenv("WARPTLM_TEST_FAULT");
+    INFO(bad.out);
+    CHECK(bad.code != 0);
+    if (bad.code != 0 && contains(bad.out, "result mismatch")) ++corrupted;
+  }
+  CHECK(corrupted >= 3);
+}
+
+TEST_CASE("ssp system: a shared-region access after the thread's relssp is a run error naming kernel, block, warp, PC and line") {
+  // 9000 B of scratchpad: one block per 16 KB SM, two with sharing (private
+  // part 900 B). Each thread writes and reads back a word at 4000 + 4 tid (the
+  // shared region); the relssp written between the two breaks the contract.
+  const std::string ptx =
+      ".version 7.5\n.target sm_75\n.address_size 64\n\n"
+      ".visible .entry k(.param .u64 out)\n{\n"
+      "  .reg .b32 %r<8>;\n  .reg .b64 %rd<4>;\n"
+      "  .shared .align 4 .b8 buf[9000];\n"
+      "  ld.param.u64 %rd1, [out];\n"
+      "  mov.u32 %r1, %tid.x;\n  shl.b32 %r2, %r1, 2;\n  mov.u32 %r3, buf;\n  add.u32 %r4, %r3, %r2;\n"
+      "  st.shared.u32 [%r4+4000], %r1;\n"
+      "  bar.sync 0;\n"
+      "  relssp;\n"
+      "  ld.shared.u32 %r5, [%r4+4000];\n"
+      "  cvta.to.global.u64 %rd2, %rd1;\n  st.global.u32 [%rd2], %r5;\n"
+      "  ret;\n}\n";
+  TempDir d;
+  std::filesystem::create_directories(d / "job");
+  write_text(d / "job/k.ptx", ptx);
+  write_text(d / "job/run.yaml",
+             "kernel:\n  ptx: k.ptx\n  name: k\n  grid: [60, 1, 1]\n  block: [32, 1, 1]\n  buffers:\n"
+             "    out:\n      type: u32\n      count: 1\n      init: zeros\n  args: [out]\n");
+  auto r = warptlm(d, "run " + q(d / "job/run.yaml") + " --config ss_baseline --overlay scratchpad_sharing --out " + q(d / "out"));
+  INFO(r.out);
+  CHECK(r.code == 1);
+  const long line = 1 + std::count(ptx.begin(), ptx.begin() + long(ptx.find("ld.shared")), '\n');  // after relssp
+  CHECK(contains(r.out, "scratchpad sharing: kernel 'k', block ("));
+  CHECK(contains(r.out, "), warp 0 (SM "));
+  CHECK(contains(r.out, "k.ptx:" + std::to_string(line) + " `ld.shared.u32"));
+  CHECK(contains(r.out, "after its relssp"));
+  auto stats = YAML::LoadFile(d / "out/stats.json");
+  CHECK(stats["counters"]["ssp.lock_violations"].as<double>() >= 1);
+  // Without the relssp the same kernel runs and shares.
+  std::string ok = ptx;
+  ok.erase(ok.find("  relssp;\n"), std::string("  relssp;\n").size());
+  write_text(d / "job/k.ptx", ok);
+  auto good = warptlm(d, "run " + q(d / "job/run.yaml") + " --config ss_baseline --overlay scratchpad_sharing --out " + q(d / "out2"));
+  INFO(good.out);
+  CHECK(good.code == 0);
+  auto s2 = YAML::LoadFile(d / "out2/stats.json");
+  CHECK(s2["counters"]["ssp.shared_blocks"].as<double>() > 0);
+  CHECK(s2["counters"]["ssp.lock_violations"].as<double>() == 0);
+}
+
+TEST_CASE("ssp system: a shared-region access without the lock, past a broken issue check, is a run error (test-only fault)") {
+  TempDir t;
+  const std::string args = std::string("run --workload ss_dct1 --size small --config ss_baseline ") + kSharedOwfOpt.args +
+                           " -q --out " + q(t / "out");
+  setenv("WARPTLM_TEST_FAULT", "ssp_gate_open", 1);
+  auto r = warptlm(t, args);
+  unsetenv("WARPTLM_TEST_FAULT");
+  INFO(r.out);
+  CHECK(r.code == 1);
+  CHECK(contains(r.out, "scratchpad sharing: kernel '"));
+  CHECK(contains(r.out, "without holding the pair's lock"));
+  CHECK(YAML::LoadFile(t / "out/stats.json")["counters"]["ssp.lock_violations"].as<double>() >= 1);
 }

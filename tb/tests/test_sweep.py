@@ -11,6 +11,7 @@ python3-matplotlib live). Ends with a line `N passed, M failed`.
 import csv
 import json
 import math
+import re
 import os
 import shutil
 import signal
@@ -38,8 +39,8 @@ labels:
   - {name: LRR, set: {sm.warp_scheduler: lrr}}
   - {name: GTO, overlays: [gto]}
 workloads:
-  - {name: vecadd, group: memory}
-  - {name: transpose_naive, group: smem}
+  - {name: vecadd, group: memory, as: VA, paper: {GTO: 1.10}}
+  - {name: transpose_naive, group: smem, paper: {GTO: 0.95}}
 """
 
 
@@ -159,6 +160,10 @@ class TestExpansion(SweepTestCase):
                        "workloads: [vecadd]\n", "nested.yaml:4: key 'config' is given twice"),
             "second": ("name: x\nbaseline: A\nlabels: [{name: A, config: gtx480}]\nworkloads: [vecadd]\n---\nname: y\n",
                        "second.yaml:5: a second YAML document"),
+            "paper": ("name: x\nbaseline: A\nlabels: [{name: A, config: gtx480}]\n"
+                      "workloads: [{name: vecadd, paper: {B: 1.2}}]\n", "paper: 'B' is not a label"),
+            "papernum": ("name: x\nbaseline: A\nlabels: [{name: A, config: gtx480}]\n"
+                         "workloads: [{name: vecadd, paper: {A: fast}}]\n", "'fast' is not a number"),
         }
         for what, (text, message) in cases.items():
             with self.subTest(what):
@@ -215,7 +220,8 @@ class TestRealRuns(SweepTestCase):
         cyc = {(r["label"], r["workload"]): int(r["cycles"]) for r in rows}
         text = read_text(os.path.join(self.out, "summary.txt"))
         self.assertIn(text.strip().splitlines()[0], self.res.stdout)
-        table = {l.split()[0]: l.split() for l in text.splitlines() if l.split()}
+        main = text.split(" against the paper")[0]  # the speedup table (the paper comparison follows it)
+        table = {l.split()[0]: l.split() for l in main.splitlines() if l.split()}
         header = [l.split() for l in text.splitlines() if l.startswith("workload")][0]
         self.assertEqual(header[-2:], ["LRR", "GTO"])
         for wl in ("vecadd", "transpose_naive"):
@@ -228,6 +234,31 @@ class TestRealRuns(SweepTestCase):
                            cyc[("LRR", "transpose_naive")] / cyc[("GTO", "transpose_naive")])
         self.assertAlmostEqual(float(gm["all"][-1]), expect, places=3)
         self.assertAlmostEqual(float(gm["memory"][-1]), cyc[("LRR", "vecadd")] / cyc[("GTO", "vecadd")], places=3)
+
+    def test_summary_against_the_paper(self):
+        self.check(self.res, 0)
+        rows = read_csv(os.path.join(self.out, "results.csv"))
+        cyc = {(r["label"], r["workload"]): int(r["cycles"]) for r in rows}
+        text = read_text(os.path.join(self.out, "summary.txt"))
+        lines = text.splitlines()
+        at = [i for i, l in enumerate(lines) if l.startswith("GTO against the paper at tiny")]
+        self.assertEqual(len(at), 1, text)
+        self.assertFalse(any(l.startswith("LRR against the paper") for l in lines))  # no figures for LRR
+        block = {l.split()[0]: l.split() for l in lines[at[0] + 2:at[0] + 4]}
+        errs = []
+        for kernel, wl, ref in (("VA", "vecadd", 1.10), ("transpose_naive", "transpose_naive", 0.95)):
+            ours = cyc[("LRR", wl)] / cyc[("GTO", wl)]
+            row = block[kernel]
+            self.assertEqual(row[1], wl)
+            self.assertAlmostEqual(float(row[2].rstrip("%")), (ours - 1) * 100, delta=0.051)
+            self.assertAlmostEqual(float(row[3].rstrip("%")), (ref - 1) * 100, delta=0.051)
+            self.assertAlmostEqual(float(row[4]), (ours - ref) * 100, delta=0.051)
+            errs.append(abs(ours - ref) * 100)
+        m = re.search(r"over 2 kernels: mean absolute error ([0-9.]+) points; geometric mean ours ([-+0-9.]+)%, "
+                      r"paper ([-+0-9.]+)%", text)
+        self.assertIsNotNone(m, text)
+        self.assertAlmostEqual(float(m.group(1)), sum(errs) / 2, delta=0.051)
+        self.assertAlmostEqual(float(m.group(3)), (math.sqrt(1.10 * 0.95) - 1) * 100, delta=0.051)
 
     def check_png(self, path):
         self.assertTrue(os.path.exists(path), f"missing {path}")
