@@ -109,6 +109,14 @@ TEST_CASE("workload ss_mc verifies at tiny") { check_workload("ss_mc"); }
 TEST_CASE("workload ss_nw verifies at tiny") { check_workload("ss_nw"); }
 TEST_CASE("workload ss_dct48 verifies at tiny") { check_workload("ss_dct48"); }
 TEST_CASE("workload ss_mc2 verifies at tiny") { check_workload("ss_mc2"); }
+TEST_CASE("workload ss_dct2 verifies at tiny") { check_workload("ss_dct2"); }
+TEST_CASE("workload ss_dct4 verifies at tiny") { check_workload("ss_dct4"); }
+TEST_CASE("workload ss_nw2 verifies at tiny") { check_workload("ss_nw2"); }
+TEST_CASE("workload ss_bfs verifies at tiny") { check_workload("ss_bfs"); }
+TEST_CASE("workload ss_btree verifies at tiny") { check_workload("ss_btree"); }
+TEST_CASE("workload ss_dct5 verifies at tiny") { check_workload("ss_dct5"); }
+TEST_CASE("workload ss_gaussian verifies at tiny") { check_workload("ss_gaussian"); }
+TEST_CASE("workload ss_nn verifies at tiny") { check_workload("ss_nn"); }
 
 TEST_CASE("every workload is covered by a test above") {
   // Adding a workload without a test case here fails this check.
@@ -117,7 +125,8 @@ TEST_CASE("every workload is covered by a test above") {
                                         "blackscholes", "nw", "backprop", "dct8x8", "gemv",
                                         "ss_backprop", "ss_dct1", "ss_dct3", "ss_nqu", "ss_srad1",
                                         "ss_srad2", "ss_fdtd3d", "ss_heartwall", "ss_histogram", "ss_mc", "ss_nw",
-                                        "ss_dct48", "ss_mc2"};
+                                        "ss_dct48", "ss_mc2", "ss_dct2", "ss_dct4", "ss_nw2",
+                                        "ss_bfs", "ss_btree", "ss_dct5", "ss_gaussian", "ss_nn"};
   for (auto& n : workload_names()) CHECK(tested.count(n) == 1);
 }
 

@@ -1,6 +1,7 @@
 // Host drivers shared by workload variants that differ only in their kernel:
 // the two reductions (interleaved vs sequential addressing), the two
-// transposes (unpadded vs padded tile) and the tiled DCTs (ss_dct1, ss_dct48).
+// transposes (unpadded vs padded tile) and the tiled DCTs (ss_dct1, ss_dct48;
+// the inverse ss_dct2).
 #pragma once
 #include <cmath>
 #include <random>
@@ -153,6 +154,56 @@ inline WorkloadResult run_dct_tiles(Device& dev, const DctTileKernel& k, Size si
   const std::vector<double> ref = dct8x8_reference(img, width, height);
   // Coefficients up to ~1024; the 9-digit cosines and float sums: 4e-3 + 1e-5 rel.
   return check_floats("coef", out, ref, 1e-5, 4e-3);
+}
+
+// One launch of a tiled 8x8 inverse DCT kernel (same shape and arguments as
+// above) over the float-rounded DCT coefficients of a seeded image in
+// [-128, 128). The kernel's 8-point inverse is x[n] = sum_k C[k][n] X[k]
+// accumulated with fmaf for k = 0..7 from 0, rows then columns, with C rounded
+// to float: replayed here in the same order, so every pixel is checked exactly.
+inline WorkloadResult run_idct_tiles(Device& dev, const DctTileKernel& k, Size size, uint64_t seed) {
+  const int width = by_size(size, k.widths[0], k.widths[1], k.widths[2], k.widths[3]);
+  const int height = by_size(size, k.heights[0], k.heights[1], k.heights[2], k.heights[3]);
+  std::mt19937_64 rng(seed);
+  std::vector<float> img(size_t(width) * height);
+  for (auto& v : img) v = uniform_float(rng, -128.0f, 128.0f);
+  const std::vector<double> exact = dct8x8_reference(img, width, height);
+  std::vector<float> coef(exact.begin(), exact.end());
+
+  load_workload_ptx(dev, k.module);
+  DevPtr din = dev.upload(coef), dout = dev.malloc(coef.size() * sizeof(float));
+  dev.launch(k.kernel, Dim3(uint32_t(width) / k.tile_w, uint32_t(height) / k.tile_h), Dim3(k.threads),
+             {arg(din), arg(dout), arg(int32_t(width))});
+  std::vector<float> out = dev.download<float>(dout, coef.size());
+  dev.free(din);
+  dev.free(dout);
+
+  float c[8][8];
+  for (int u = 0; u < 8; ++u)
+    for (int n = 0; n < 8; ++n)
+      c[u][n] = float((u == 0 ? std::sqrt(1.0 / 8.0) : 0.5) * std::cos((2 * n + 1) * u * 3.14159265358979323846 / 16.0));
+  auto inverse8 = [&c](const float* v, float* o) {
+    for (int n = 0; n < 8; ++n) {
+      float acc = 0.0f;
+      for (int u = 0; u < 8; ++u) acc = std::fmaf(c[u][n], v[u], acc);
+      o[n] = acc;
+    }
+  };
+  std::vector<float> ref(coef.size());
+  for (int by = 0; by < height; by += 8)
+    for (int bx = 0; bx < width; bx += 8) {
+      float blk[8][8], v[8], o[8];
+      for (int y = 0; y < 8; ++y) {
+        for (int x = 0; x < 8; ++x) v[x] = coef[size_t(by + y) * width + bx + x];
+        inverse8(v, blk[y]);
+      }
+      for (int x = 0; x < 8; ++x) {
+        for (int y = 0; y < 8; ++y) v[y] = blk[y][x];
+        inverse8(v, o);
+        for (int y = 0; y < 8; ++y) ref[size_t(by + y) * width + bx + x] = o[y];
+      }
+    }
+  return check_exact("pixel", out, ref);
 }
 
 }  // namespace wl

@@ -35,6 +35,14 @@ std::unique_ptr<Workload> make_ss_mc();
 std::unique_ptr<Workload> make_ss_nw();
 std::unique_ptr<Workload> make_ss_dct48();
 std::unique_ptr<Workload> make_ss_mc2();
+std::unique_ptr<Workload> make_ss_dct2();
+std::unique_ptr<Workload> make_ss_dct4();
+std::unique_ptr<Workload> make_ss_nw2();
+std::unique_ptr<Workload> make_ss_bfs();
+std::unique_ptr<Workload> make_ss_btree();
+std::unique_ptr<Workload> make_ss_dct5();
+std::unique_ptr<Workload> make_ss_gaussian();
+std::unique_ptr<Workload> make_ss_nn();
 
 const char* size_name(Size s) {
   switch (s) {
@@ -63,7 +71,10 @@ const std::vector<std::function<std::unique_ptr<Workload>()>>& workload_factorie
       // Kernels with the scratchpad-sharing study's footprints (README: "Scratchpad-sharing set").
       make_ss_backprop,     make_ss_dct1,    make_ss_dct3,         make_ss_nqu,     make_ss_srad1,
       make_ss_srad2,        make_ss_fdtd3d,  make_ss_heartwall,    make_ss_histogram, make_ss_mc,
-      make_ss_nw,           make_ss_dct48,   make_ss_mc2,
+      make_ss_nw,           make_ss_dct48,   make_ss_mc2,     make_ss_dct2,         make_ss_dct4,
+      make_ss_nw2,
+      // The study's Set-3 controls (Table 2): block count limited by threads, registers or blocks.
+      make_ss_bfs,          make_ss_btree,   make_ss_dct5,    make_ss_gaussian,     make_ss_nn,
   };
   return factories;
 }
