@@ -1,0 +1,196 @@
+// Device check: WarpTLM's workload drivers, unchanged, on a real CUDA GPU.
+//
+// The drivers talk to a `Device` (runtime/device.hpp). Here that interface is
+// served by the CUDA driver API instead of the simulator: the committed PTX of
+// each workload is JIT-compiled by the GPU's driver, inputs are built from the
+// same seeds, and every output is checked against the same CPU reference the
+// simulator's runs are checked against (exactly for integers; floats within the
+// tolerance each driver states). A workload that verifies here and in WarpTLM
+// computes the same results on both, to that tolerance.
+//
+//   devcheck [--size tiny|small|medium|large] [--seed N] [NAME ...]   (default: every workload, small, seed 1)
+//
+// Built and run by scripts/devcheck on a machine with a CUDA GPU.
+#include <cuda.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "workloads/workload.hpp"
+
+namespace warptlm {
+
+class GpuDriver {};  // the simulator's host driver: not part of this program
+
+namespace {
+
+void check(CUresult r, const char* what) {
+  if (r == CUDA_SUCCESS) return;
+  const char* s = nullptr;
+  cuGetErrorString(r, &s);
+  throw std::runtime_error(std::string(what) + ": " + (s ? s : "unknown CUDA error"));
+}
+
+struct Cuda {
+  CUcontext ctx = nullptr;
+  std::vector<CUmodule> modules;
+  std::map<std::string, CUfunction> functions;
+  Cuda() {
+    check(cuInit(0), "cuInit");
+    CUdevice d;
+    check(cuDeviceGet(&d, 0), "cuDeviceGet");
+    check(cuDevicePrimaryCtxRetain(&ctx, d), "cuDevicePrimaryCtxRetain");
+    check(cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
+  }
+  void unload() {
+    for (CUmodule m : modules) cuModuleUnload(m);
+    modules.clear();
+    functions.clear();
+  }
+  CUfunction function(const std::string& name) {
+    auto it = functions.find(name);
+    if (it != functions.end()) return it->second;
+    for (CUmodule m : modules) {
+      CUfunction f;
+      if (cuModuleGetFunction(&f, m, name.c_str()) == CUDA_SUCCESS) return functions[name] = f;
+    }
+    throw std::runtime_error("no kernel '" + name + "' in the loaded PTX");
+  }
+};
+
+Cuda& cuda() {
+  static Cuda c;
+  return c;
+}
+
+std::string root_dir;  // the repository (PTX files are read from tb/workloads)
+
+std::string read_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw std::runtime_error("cannot read " + path);
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- Device on CUDA
+
+Device::Device(GpuDriver& driver) : drv_(driver) {}
+
+void Device::load_ptx(const std::string& ptx_text, const std::string& origin) {
+  CUmodule m;
+  char log[8192] = {0};
+  CUjit_option opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void* vals[] = {log, reinterpret_cast<void*>(uintptr_t(sizeof(log)))};
+  const CUresult r = cuModuleLoadDataEx(&m, ptx_text.c_str(), 2, opts, vals);
+  if (r != CUDA_SUCCESS) throw std::runtime_error(origin + ": the GPU's driver refused the PTX: " + log);
+  cuda().modules.push_back(m);
+}
+
+void Device::load_ptx_file(const std::string& path) { load_ptx(read_file(path), path); }
+
+DevPtr Device::malloc(uint64_t bytes) {
+  CUdeviceptr p;
+  check(cuMemAlloc(&p, bytes ? bytes : 1), "cuMemAlloc");
+  return DevPtr(p);
+}
+void Device::free(DevPtr p) { cuMemFree(CUdeviceptr(p)); }
+void Device::memcpy_h2d(DevPtr dst, const void* src, uint64_t bytes) {
+  if (bytes) check(cuMemcpyHtoD(CUdeviceptr(dst), src, bytes), "cuMemcpyHtoD");
+}
+void Device::memcpy_d2h(void* dst, DevPtr src, uint64_t bytes) {
+  if (bytes) check(cuMemcpyDtoH(dst, CUdeviceptr(src), bytes), "cuMemcpyDtoH");
+}
+void Device::memset(DevPtr dst, int value, uint64_t bytes) {
+  if (bytes) check(cuMemsetD8(CUdeviceptr(dst), static_cast<unsigned char>(value), bytes), "cuMemsetD8");
+}
+
+void Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, const std::vector<KernelArg>& args,
+                    uint32_t dynamic_smem_bytes) {
+  CUfunction f = cuda().function(kernel);
+  std::vector<void*> params;
+  for (const KernelArg& a : args) params.push_back(const_cast<uint8_t*>(a.bytes.data()));
+  if (dynamic_smem_bytes > 48 * 1024)
+    check(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(dynamic_smem_bytes)), "cuFuncSetAttribute");
+  check(cuLaunchKernel(f, grid.x, grid.y, grid.z, block.x, block.y, block.z, dynamic_smem_bytes, nullptr,
+                       params.data(), nullptr),
+        ("launch of " + kernel).c_str());
+  check(cuCtxSynchronize(), ("kernel " + kernel).c_str());
+}
+
+void Device::load_compiled_registers(const std::string&, const std::string&) {}  // the GPU's own compiler decides
+uint32_t Device::compiled_registers(const std::string&) const { return 0; }
+
+// The PTX each driver loads: the committed tb/workloads/NAME/NAME.ptx.
+const std::string& embedded_ptx(const std::string& name) {
+  static std::map<std::string, std::string> cache;
+  auto it = cache.find(name);
+  if (it != cache.end()) return it->second;
+  return cache[name] = read_file(root_dir + "/tb/workloads/" + name + "/" + name + ".ptx");
+}
+const std::string& embedded_registers(const std::string&) {
+  static const std::string none;
+  return none;
+}
+
+}  // namespace warptlm
+
+int main(int argc, char** argv) {
+  using namespace warptlm;
+  root_dir = std::getenv("WARPTLM_ROOT") ? std::getenv("WARPTLM_ROOT") : ".";
+  Size size = Size::Small;
+  uint64_t seed = 1;
+  std::vector<std::string> names;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--size" && i + 1 < argc) {
+      if (!parse_size(argv[++i], size)) return std::fprintf(stderr, "devcheck: unknown size '%s'\n", argv[i]), 2;
+    } else if (a == "--seed" && i + 1 < argc) {
+      seed = std::strtoull(argv[++i], nullptr, 0);
+    } else {
+      names.push_back(a);
+    }
+  }
+  if (names.empty()) names = workload_names();
+  char dev_name[256] = {0};
+  try {
+    CUdevice d;
+    cuda();
+    check(cuDeviceGet(&d, 0), "cuDeviceGet");
+    cuDeviceGetName(dev_name, sizeof(dev_name), d);
+    int version = 0;
+    cuDriverGetVersion(&version);
+    std::printf("device: %s, CUDA driver %d.%d; size %s, seed %llu\n", dev_name, version / 1000, (version % 1000) / 10,
+                size_name(size), static_cast<unsigned long long>(seed));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "devcheck: %s\n", e.what());
+    return 2;
+  }
+  static GpuDriver no_driver;
+  int failed = 0;
+  for (const std::string& n : names) {
+    WorkloadResult r;
+    try {
+      auto w = make_workload(n);
+      if (!w) throw std::runtime_error("unknown workload");
+      Device dev(no_driver);
+      r = w->run(dev, size, seed);
+    } catch (const std::exception& e) {
+      r.verified = false;
+      r.detail = e.what();
+    }
+    cuda().unload();
+    std::printf("%-18s %s  %s\n", n.c_str(), r.verified ? "verified" : "FAILED  ", r.detail.c_str());
+    failed += !r.verified;
+  }
+  std::printf("%d of %zu workloads verified on %s\n", int(names.size()) - failed, names.size(), dev_name);
+  return failed ? 1 : 0;
+}
