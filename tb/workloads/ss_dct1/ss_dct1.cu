@@ -1,7 +1,9 @@
 // ss_dct1: orthonormal 2-D DCT-II of the 8x8 blocks of a float image (the
 // scratchpad-sharing study's DCT1: 2112 B of shared memory per 64-thread
 // block): tiled_dct.cuh over a 16-row x 32-column tile (2 x 4 blocks) held in
-// one padded shared array tile[16][33], with a matrix-product 8-point DCT.
+// one padded shared array tile[16][33], rows then columns in place, with the
+// coefficients copied from the tile to global memory after a third barrier
+// (CUDAkernel2DCT's phases), and a matrix-product 8-point DCT.
 #include "tiled_dct.cuh"
 
 __device__ __forceinline__ void dct8(const float* v, float* o) {
@@ -24,5 +26,5 @@ __device__ __forceinline__ void dct8(const float* v, float* o) {
 }
 
 extern "C" __global__ void ss_dct_float(const float* __restrict__ in, float* __restrict__ out, int width) {
-  tiled_dct<32, 16, dct8>(in, out, width);
+  tiled_dct_store_from_tile<32, 16, dct8>(in, out, width);
 }

@@ -1,27 +1,28 @@
 #pragma once
-// The tiled 8x8 float transforms of ss_dct1 (DCT1, 16x32 tile, 64 threads),
-// ss_dct48 (DCT1 at 48/64 KB, 32x64 tile, 256 threads) and ss_dct2 (DCT2, the
-// inverse, 16x32 tile, 64 threads): a separable 8-point transform of every
-// 8x8 block of a float image, one TH x TW tile per block held in one padded
-// shared array tile[TH][TW + 1] (one thread per 8-row column segment):
-//   1. each thread loads 8 values of one column (coalesced across the warp);
+// The tiled 8x8 float transforms of ss_dct1 (DCT1, CUDAkernel2DCT: 16x32
+// tile, 64 threads), ss_dct48 (DCT1 at 48/64 KB: 32x64 tile, 256 threads) and
+// ss_dct2 (DCT2, CUDAkernel2IDCT: the inverse, 16x32 tile, 64 threads). The
+// CUDA sample's two kernels share one phase structure, and so do these: a
+// separable 8-point transform of every 8x8 block of a float image, one TH x TW
+// tile per block held in one padded shared array tile[TH][TW + 1], one thread
+// per 8-row column segment:
+//   1. each thread copies 8 values of one column from global memory into the
+//      tile (coalesced across the warp); barrier;
 //   2. row pass: each thread transforms one 8-value row segment in place;
-//   3. column pass: each thread reads one 8-value column segment, then
-//      - tiled_dct (ss_dct1, ss_dct48): writes its 8 results straight to
-//        global memory from registers (the shared tile is no longer needed
-//        for the stores);
-//      - tiled_dct_store_from_tile (ss_dct2): writes them back to the tile in
-//        place and, after a third barrier, copies its 8 results from the tile
-//        to global memory (the last shared access is in the store loop).
+//      barrier;
+//   3. column pass: each thread transforms one 8-value column segment in
+//      place; barrier;
+//   4. each thread copies its 8 column values from the tile to global memory
+//      (the last shared access is in this store loop).
 // DCT8 is the 8-point transform (immediate constants, no constant memory).
 // width must be a multiple of TW and the height of TH.
 __host__ __device__ constexpr int tiled_dct_log2(int v) { return v > 1 ? 1 + tiled_dct_log2(v / 2) : 0; }
 
-// The three phases over `tile` (TH * (TW + 1) floats of shared memory).
 // TW: a power of two, at least 8.
-template <int TW, int TH, void (*DCT8)(const float*, float*), bool STORE_FROM_TILE>
-__device__ __forceinline__ void tiled_dct_phases(float* tile, const float* __restrict__ in, float* __restrict__ out,
-                                                 int width) {
+template <int TW, int TH, void (*DCT8)(const float*, float*)>
+__device__ __forceinline__ void tiled_dct_store_from_tile(const float* __restrict__ in, float* __restrict__ out,
+                                                          int width) {
+  __shared__ float tile[TH * (TW + 1)];
   constexpr int STRIDE = TW + 1;
   constexpr int SEGS = TW / 8;  // 8-pixel segments per row
   const int t = threadIdx.x;  // 0 .. TW * TH / 8 - 1
@@ -43,32 +44,14 @@ __device__ __forceinline__ void tiled_dct_phases(float* tile, const float* __res
   for (int k = 0; k < 8; ++k) tile[row * STRIDE + seg + k] = o[k];
   __syncthreads();
 
-  // Column pass: TW columns x TH / 8 row groups, one per thread.
+  // Column pass: TW columns x TH / 8 row groups, one per thread, in place.
 #pragma unroll
   for (int n = 0; n < 8; ++n) v[n] = tile[(grp * 8 + n) * STRIDE + col];
   DCT8(v, o);
-  if (STORE_FROM_TILE) {
 #pragma unroll
-    for (int k = 0; k < 8; ++k) tile[(grp * 8 + k) * STRIDE + col] = o[k];
-    __syncthreads();
-#pragma unroll
-    for (int k = 0; k < 8; ++k) out[(size_t)(y0 + grp * 8 + k) * width + x0 + col] = tile[(grp * 8 + k) * STRIDE + col];
-  } else {
-#pragma unroll
-    for (int k = 0; k < 8; ++k) out[(size_t)(y0 + grp * 8 + k) * width + x0 + col] = o[k];
-  }
-}
+  for (int k = 0; k < 8; ++k) tile[(grp * 8 + k) * STRIDE + col] = o[k];
+  __syncthreads();
 
-// Results stored from registers after the column pass.
-template <int TW, int TH, void (*DCT8)(const float*, float*)>
-__device__ __forceinline__ void tiled_dct(const float* __restrict__ in, float* __restrict__ out, int width) {
-  __shared__ float tile[TH * (TW + 1)];
-  tiled_dct_phases<TW, TH, DCT8, false>(tile, in, out, width);
-}
-
-// Column pass in place, a barrier, then results stored from the tile.
-template <int TW, int TH, void (*DCT8)(const float*, float*)>
-__device__ __forceinline__ void tiled_dct_store_from_tile(const float* __restrict__ in, float* __restrict__ out, int width) {
-  __shared__ float tile[TH * (TW + 1)];
-  tiled_dct_phases<TW, TH, DCT8, true>(tile, in, out, width);
+#pragma unroll
+  for (int k = 0; k < 8; ++k) out[(size_t)(y0 + grp * 8 + k) * width + x0 + col] = tile[(grp * 8 + k) * STRIDE + col];
 }

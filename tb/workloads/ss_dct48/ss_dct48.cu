@@ -2,8 +2,9 @@
 // scratchpad-sharing study's DCT1 at its 48 KB / 64 KB size (Table 5: one
 // shared variable of 8320 B; 256 threads per block, as spec 6.4 resolves the
 // thread count): tiled_dct.cuh over a 32-row x 64-column tile (4 x 8 blocks)
-// held in one padded shared array tile[32][65] (32 * 65 * 4 = 8320 B), with an
-// even/odd butterfly 8-point DCT.
+// held in one padded shared array tile[32][65] (32 * 65 * 4 = 8320 B), with
+// ss_dct1's phases (CUDAkernel2DCT: rows, columns, a third barrier, results
+// copied from the tile) and an even/odd butterfly 8-point DCT.
 #include "../ss_dct1/tiled_dct.cuh"
 
 __device__ __forceinline__ void dct8_butterfly(const float* v, float* o) {
@@ -25,5 +26,5 @@ __device__ __forceinline__ void dct8_butterfly(const float* v, float* o) {
 }
 
 extern "C" __global__ void ss_dct48(const float* __restrict__ in, float* __restrict__ out, int width) {
-  tiled_dct<64, 32, dct8_butterfly>(in, out, width);
+  tiled_dct_store_from_tile<64, 32, dct8_butterfly>(in, out, width);
 }

@@ -1,62 +1,78 @@
-// ss_nqu: n-queens solution counting (the scratchpad-sharing study's NQU:
-// 10496 B of shared memory in 5 arrays per 64-thread block). The host places
-// queens in the first k rows in every valid way; each thread takes one such
-// prefix (its column / left-diagonal / right-diagonal masks) and counts the
-// completions with an iterative depth-first search whose per-depth state
-// lives in per-thread stacks in shared memory, laid out [depth][thread] so a
-// warp's accesses fall in different banks. Threads finish after very
-// different numbers of steps (heavy divergence). The per-thread counts are
-// tree-reduced in shared memory into a block total; each thread then writes
-// its own count from a register. At most MAXD = 10 rows remain after a prefix.
+// ss_nqu: n-queens solution counting, the GPGPU-Sim benchmark NQU's
+// solve_nqueen_cuda_kernel with the scratchpad-sharing study's THREAD_NUM = 64
+// (Table 3): four per-thread stacks [64][10] of u32 (queens' columns, left
+// and right diagonals, tried positions) and sum[64], 10496 B of shared
+// memory per 64-thread block. The host places queens in the first k rows in
+// every valid way; thread p takes placement p. The phases follow the public
+// kernel:
+//   1. a thread with a placement copies its three masks from global memory
+//      into level 0 of its stacks (the tried mask is their union) and runs
+//      the iterative depth-first search over the remaining `rows` rows on
+//      its stacks (lowest untried column first; a queen in the last row
+//      counts a solution); it stores its count in sum[t], a thread without a
+//      placement stores 0; barrier;
+//   2. tree reduction of sum with fixed halvings 64, 32, .., 1, a barrier
+//      after each (the first adds nothing at 64 threads);
+//   3. thread 0 writes sum[0] as the block's count (the last shared access
+//      feeds this store).
+// Each thread's stack rows are 10 words apart ([thread][level], as the
+// source lays them out). At most MAXD = 10 rows remain after a placement.
 #define NQ_THREADS 64
 #define MAXD 10
 
 extern "C" __global__ void ss_nqueens(const unsigned* __restrict__ prefix_cols, const unsigned* __restrict__ prefix_ld,
-                                      const unsigned* __restrict__ prefix_rd, int n_prefix, int n,
-                                      unsigned* __restrict__ per_prefix, unsigned* __restrict__ per_block) {
-  __shared__ unsigned st_cols[MAXD][NQ_THREADS];
-  __shared__ unsigned st_ld[MAXD][NQ_THREADS];
-  __shared__ unsigned st_rd[MAXD][NQ_THREADS];
-  __shared__ unsigned st_free[MAXD][NQ_THREADS];
-  __shared__ unsigned counts[NQ_THREADS];
+                                      const unsigned* __restrict__ prefix_rd, int n_prefix, int n, int rows,
+                                      unsigned* __restrict__ per_block) {
+  __shared__ unsigned st_cols[NQ_THREADS][MAXD];
+  __shared__ unsigned st_ld[NQ_THREADS][MAXD];
+  __shared__ unsigned st_rd[NQ_THREADS][MAXD];
+  __shared__ unsigned st_tried[NQ_THREADS][MAXD];
+  __shared__ unsigned sum[NQ_THREADS];
   const int t = threadIdx.x;
   const int p = blockIdx.x * NQ_THREADS + t;
   const unsigned all = (1u << n) - 1u;
-  unsigned found = 0;
+
   if (p < n_prefix) {
+    unsigned found = 0;
     int d = 0;
-    st_cols[0][t] = prefix_cols[p];
-    st_ld[0][t] = prefix_ld[p];
-    st_rd[0][t] = prefix_rd[p];
-    st_free[0][t] = all & ~(prefix_cols[p] | prefix_ld[p] | prefix_rd[p]);
+    st_cols[t][0] = prefix_cols[p];
+    st_ld[t][0] = prefix_ld[p];
+    st_rd[t][0] = prefix_rd[p];
+    st_tried[t][0] = st_cols[t][0] | st_ld[t][0] | st_rd[t][0];
     while (d >= 0) {
-      const unsigned avail = st_free[d][t];
-      if (avail == 0u) {  // this depth is exhausted: pop
+      const unsigned tried = st_tried[t][d];
+      if ((tried & all) == all) {  // every column tried at this level: pop
         --d;
         continue;
       }
-      const unsigned bit = avail & (0u - avail);
-      st_free[d][t] = avail ^ bit;
-      const unsigned cols = st_cols[d][t] | bit;
-      if (cols == all) {  // the last row is placed
-        ++found;
+      const unsigned bit = (tried + 1u) & ~tried;  // lowest untried column
+      st_tried[t][d] = tried | bit;
+      if ((bit & all) == 0u) {  // past the board's last column
+        --d;
         continue;
       }
-      const unsigned ld = ((st_ld[d][t] | bit) << 1) & all;
-      const unsigned rd = (st_rd[d][t] | bit) >> 1;
+      if (d + 1 == rows) {  // a queen in the last row: one solution
+        ++found;
+        --d;
+        continue;
+      }
+      st_cols[t][d + 1] = st_cols[t][d] | bit;
+      st_ld[t][d + 1] = (st_ld[t][d] | bit) << 1;
+      st_rd[t][d + 1] = (st_rd[t][d] | bit) >> 1;
+      st_tried[t][d + 1] = st_cols[t][d + 1] | st_ld[t][d + 1] | st_rd[t][d + 1];
       ++d;
-      st_cols[d][t] = cols;
-      st_ld[d][t] = ld;
-      st_rd[d][t] = rd;
-      st_free[d][t] = all & ~(cols | ld | rd);
     }
+    sum[t] = found;
+  } else {
+    sum[t] = 0u;
   }
-  counts[t] = found;
   __syncthreads();
-  for (int s = NQ_THREADS / 2; s > 0; s >>= 1) {
-    if (t < s) counts[t] += counts[t + s];
+
+#pragma unroll
+  for (int s = 64; s > 0; s >>= 1) {
+    if (t < s && t + s < NQ_THREADS) sum[t] += sum[t + s];
     __syncthreads();
   }
-  if (t == 0) per_block[blockIdx.x] = counts[0];
-  if (p < n_prefix) per_prefix[p] = found;
+
+  if (t == 0) per_block[blockIdx.x] = sum[0];
 }

@@ -1,6 +1,6 @@
 // Host driver for ss_srad1: a seeded speckled image (ss_srad_common.hpp), one
-// launch of ss_srad1 over 24x24-thread tiles; checks the four differences,
-// the diffusion coefficient c (double reference) and the per-tile sums of c.
+// launch of ss_srad1 over 24x24-thread tiles; checks the four differences and
+// the diffusion coefficient c against a double reference.
 #include <cmath>
 
 #include "workloads/ss_srad1/ss_srad_common.hpp"
@@ -14,7 +14,8 @@ class SsSrad1 : public Workload {
  public:
   const char* name() const override { return "ss_srad1"; }
   const char* description() const override {
-    return "scratchpad-sharing SRAD1 (13824 B, 576 thr): SRAD differences and diffusion coefficient, 24x24 tiles with halos";
+    return "scratchpad-sharing SRAD1 (13824 B, 576 thr): Rodinia srad_cuda_1, SRAD differences and diffusion "
+           "coefficient over 24x24 tiles with neighbour rows and columns in shared memory";
   }
   WorkloadResult run(Device& dev, Size size, uint64_t seed) override {
     const int rows = wl::by_size(size, 24, 192, 288, 1536);
@@ -28,15 +29,12 @@ class SsSrad1 : public Workload {
     DevPtr dJ = dev.upload(J);
     DevPtr out[5];
     for (auto& p : out) p = dev.malloc(n * sizeof(float));
-    DevPtr dtile = dev.malloc(uint64_t(gx) * gy * sizeof(float));
     dev.launch("ss_srad1", Dim3(gx, gy), Dim3(24, 24),
-               {arg(dJ), arg(out[0]), arg(out[1]), arg(out[2]), arg(out[3]), arg(out[4]), arg(dtile),
-                arg(int32_t(rows)), arg(int32_t(cols)), arg(q0sqr)});
+               {arg(dJ), arg(out[0]), arg(out[1]), arg(out[2]), arg(out[3]), arg(out[4]), arg(int32_t(rows)),
+                arg(int32_t(cols)), arg(q0sqr)});
     std::vector<float> got[5];
     for (int k = 0; k < 5; ++k) got[k] = dev.download<float>(out[k], n);
-    std::vector<float> tile = dev.download<float>(dtile, size_t(gx) * gy);
     dev.free(dJ);
-    dev.free(dtile);
     for (auto p : out) dev.free(p);
 
     std::vector<double> ref[5];
@@ -51,19 +49,13 @@ class SsSrad1 : public Workload {
         ref[3][idx] = s.dw;
         ref[4][idx] = s.de;
       }
-    // Tile sums: the GPU's own c (checked above) summed in double; 576 float
-    // additions of values in [0, 1]: 1e-3 absolute.
-    std::vector<double> ref_tile(tile.size(), 0.0);
-    for (int i = 0; i < rows; ++i)
-      for (int j = 0; j < cols; ++j) ref_tile[size_t(i / 24) * gx + j / 24] += got[0][size_t(i) * cols + j];
     // Differences are one float subtraction: 1e-6 relative + 1e-7; c goes
     // through divisions and a cancellation: 1e-4 relative + 1e-5.
     return wl::all_of({wl::check_floats("dN", got[1], ref[1], 1e-6, 1e-7),
                        wl::check_floats("dS", got[2], ref[2], 1e-6, 1e-7),
                        wl::check_floats("dW", got[3], ref[3], 1e-6, 1e-7),
                        wl::check_floats("dE", got[4], ref[4], 1e-6, 1e-7),
-                       wl::check_floats("c", got[0], ref[0], 1e-4, 1e-5),
-                       wl::check_floats("tile_c", tile, ref_tile, 0.0, 1e-3)});
+                       wl::check_floats("c", got[0], ref[0], 1e-4, 1e-5)});
   }
 };
 

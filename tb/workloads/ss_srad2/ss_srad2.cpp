@@ -1,7 +1,7 @@
 // Host driver for ss_srad2: a seeded speckled image (shared with ss_srad1),
 // its differences and diffusion coefficients computed on the CPU in float (as
-// ss_srad1 would), one launch of ss_srad2 over 24x24-thread tiles; checks the
-// updated image against a double reference and the per-tile sums of J and J^2.
+// ss_srad1 would), one launch of ss_srad2 over 24x24-thread tiles updating J
+// in place; checks the updated image against a double reference.
 #include <cmath>
 
 #include "workloads/ss_srad1/ss_srad_common.hpp"
@@ -15,7 +15,8 @@ class SsSrad2 : public Workload {
  public:
   const char* name() const override { return "ss_srad2"; }
   const char* description() const override {
-    return "scratchpad-sharing SRAD2 (11520 B, 576 thr): SRAD divergence and image update, tile sums of J and J^2";
+    return "scratchpad-sharing SRAD2 (11520 B, 576 thr): Rodinia srad_cuda_2, SRAD divergence and image update in "
+           "place over 24x24 tiles";
   }
   WorkloadResult run(Device& dev, Size size, uint64_t seed) override {
     const int rows = wl::by_size(size, 48, 192, 288, 1536);
@@ -41,15 +42,13 @@ class SsSrad2 : public Workload {
     DevPtr dJ = dev.upload(J), dC = dev.upload(c);
     DevPtr dd[4];
     for (int k = 0; k < 4; ++k) dd[k] = dev.upload(d[k]);
-    DevPtr dout = dev.malloc(n * sizeof(float)), dsums = dev.malloc(uint64_t(gx) * gy * 2 * sizeof(float));
     dev.launch("ss_srad2", Dim3(gx, gy), Dim3(24, 24),
-               {arg(dJ), arg(dC), arg(dd[0]), arg(dd[1]), arg(dd[2]), arg(dd[3]), arg(dout), arg(dsums),
-                arg(int32_t(rows)), arg(int32_t(cols)), arg(lambda)});
-    std::vector<float> out = dev.download<float>(dout, n);
-    std::vector<float> sums = dev.download<float>(dsums, size_t(gx) * gy * 2);
-    for (DevPtr p : {dJ, dC, dd[0], dd[1], dd[2], dd[3], dout, dsums}) dev.free(p);
+               {arg(dJ), arg(dC), arg(dd[0]), arg(dd[1]), arg(dd[2]), arg(dd[3]), arg(int32_t(rows)),
+                arg(int32_t(cols)), arg(lambda)});
+    std::vector<float> out = dev.download<float>(dJ, n);
+    for (DevPtr p : {dJ, dC, dd[0], dd[1], dd[2], dd[3]}) dev.free(p);
 
-    std::vector<double> ref(n), ref_sums(sums.size(), 0.0);
+    std::vector<double> ref(n);
     for (int i = 0; i < rows; ++i)
       for (int j = 0; j < cols; ++j) {
         const size_t idx = size_t(i) * cols + j;
@@ -57,14 +56,9 @@ class SsSrad2 : public Workload {
         const double ce = c[size_t(i) * cols + (j < cols - 1 ? j + 1 : cols - 1)];
         const double div = double(c[idx]) * d[0][idx] + cs * d[1][idx] + double(c[idx]) * d[2][idx] + ce * d[3][idx];
         ref[idx] = J[idx] + 0.25 * lambda * div;
-        const size_t tile = size_t(i / 24) * gx + j / 24;
-        ref_sums[2 * tile] += out[idx];  // sums of the GPU's own (checked) values
-        ref_sums[2 * tile + 1] += double(out[idx]) * out[idx];
       }
-    // J ~ 1..3, one float update: 1e-5 relative + 1e-6. Tile sums of 576
-    // values up to ~10: 1e-5 relative + 1e-3.
-    return wl::all_of({wl::check_floats("J", out, ref, 1e-5, 1e-6),
-                       wl::check_floats("tile_sums", sums, ref_sums, 1e-5, 1e-3)});
+    // J ~ 1..3, one float update: 1e-5 relative + 1e-6.
+    return wl::check_floats("J", out, ref, 1e-5, 1e-6);
   }
 };
 

@@ -1,60 +1,60 @@
-// ss_srad2: second half of one SRAD step over 24x24 tiles (the
-// scratchpad-sharing study's SRAD2: five 24x24 float arrays, 11520 B of
-// shared memory per 576-thread block).
-//   1. the tile of diffusion coefficients goes to ct;
-//   2. the south and east neighbour coefficients are filled from ct inside the
-//      tile and from global memory on the bottom / right tile edge (clamped at
-//      the image border);
-//   3. each thread forms the divergence cN*dN + cS*dS + cW*dW + cE*dE (cN = cW
-//      = its own c) and the updated J = J + lambda/4 * divergence;
-//   4. the block tree-reduces J and J^2 in rsum / rsq (the statistics the next
-//      step's q0^2 is computed from) and writes the two tile sums;
-//   5. after the last shared-memory access each thread writes its new J.
+// ss_srad2: the second SRAD kernel of Rodinia's srad_v2 (srad_cuda_2) with
+// the scratchpad-sharing study's BLOCK_SIZE = 24 (Table 3): five 24x24 float
+// arrays (south_c, east_c, c_cuda_temp, c_cuda_result, temp), 11520 B of
+// shared memory per 24x24-thread block, one thread per pixel. The phases
+// follow the public kernel:
+//   1. every thread copies its pixel of J into temp; barrier;
+//   2. every thread copies into south_c[ty][tx] the coefficient of column tx
+//      in the row below the tile (the same row for every ty, as in the source;
+//      the image's last row at its bottom border); barrier;
+//   3. likewise east_c[ty][tx] from the column right of the tile in row ty
+//      (the image's last column at its right border); barrier;
+//   4. every thread copies its own coefficient into c_cuda_temp; barrier;
+//   5. each thread takes cN = cW = its own c, cS and cE from c_cuda_temp inside
+//      the tile or from south_c / east_c on the tile edge, reads its four
+//      differences from global memory, and stores the updated pixel
+//      J + lambda/4 (cN dN + cS dS + cW dW + cE dE) into c_cuda_result;
+//      barrier;
+//   6. each thread writes its pixel of J from c_cuda_result (the last shared
+//      access feeds this store), in place.
 // rows and cols must be multiples of 24.
 #define ST 24
 
-extern "C" __global__ void ss_srad2(const float* __restrict__ J, const float* __restrict__ C,
-                                    const float* __restrict__ dN, const float* __restrict__ dS,
-                                    const float* __restrict__ dW, const float* __restrict__ dE,
-                                    float* __restrict__ J_out, float* __restrict__ tile_sums, int rows, int cols,
-                                    float lambda) {
-  __shared__ float ct[ST][ST];
-  __shared__ float cs[ST][ST];
-  __shared__ float ce[ST][ST];
-  __shared__ float rsum[ST * ST];
-  __shared__ float rsq[ST * ST];
-  const int tx = threadIdx.x, ty = threadIdx.y, t = ty * ST + tx;
-  const int i = blockIdx.y * ST + ty, j = blockIdx.x * ST + tx;
-  const size_t idx = (size_t)i * cols + j;
-  ct[ty][tx] = C[idx];
-  __syncthreads();
-  cs[ty][tx] = ty < ST - 1 ? ct[ty + 1][tx] : C[(size_t)(i < rows - 1 ? i + 1 : rows - 1) * cols + j];
-  ce[ty][tx] = tx < ST - 1 ? ct[ty][tx + 1] : C[(size_t)i * cols + (j < cols - 1 ? j + 1 : cols - 1)];
+extern "C" __global__ void ss_srad2(float* __restrict__ J, const float* __restrict__ C, const float* __restrict__ dN,
+                                    const float* __restrict__ dS, const float* __restrict__ dW,
+                                    const float* __restrict__ dE, int rows, int cols, float lambda) {
+  __shared__ float south_c[ST][ST];
+  __shared__ float east_c[ST][ST];
+  __shared__ float c_cuda_temp[ST][ST];
+  __shared__ float c_cuda_result[ST][ST];
+  __shared__ float temp[ST][ST];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const size_t base = (size_t)blockIdx.y * ST * cols + (size_t)blockIdx.x * ST;  // the tile's top-left pixel
+  const size_t idx = base + (size_t)ty * cols + tx;
+
+  temp[ty][tx] = J[idx];
   __syncthreads();
 
-  const float cc = ct[ty][tx];
-  const float div = cc * dN[idx] + cs[ty][tx] * dS[idx] + cc * dW[idx] + ce[ty][tx] * dE[idx];
-  const float jnew = J[idx] + 0.25f * lambda * div;
-
-  rsum[t] = jnew;
-  rsq[t] = jnew * jnew;
+  // The row below / column right of the tile, clamped to the image (the
+  // source loads out of bounds first and then reloads on a border block).
+  const size_t row_s = blockIdx.y == gridDim.y - 1 ? base + (size_t)(ST - 1) * cols + tx : base + (size_t)ST * cols + tx;
+  south_c[ty][tx] = C[row_s];
   __syncthreads();
-  for (int half = ST * ST / 2; half >= 9; half >>= 1) {  // 288, 144, ..., 9: nine partials remain
-    if (t < half) {
-      rsum[t] += rsum[t + half];
-      rsq[t] += rsq[t + half];
-    }
-    __syncthreads();
-  }
-  if (t == 0) {
-    float a = 0.0f, b = 0.0f;
-    for (int k = 0; k < 9; ++k) {
-      a += rsum[k];
-      b += rsq[k];
-    }
-    const int tile = blockIdx.y * gridDim.x + blockIdx.x;
-    tile_sums[2 * tile] = a;
-    tile_sums[2 * tile + 1] = b;
-  }
-  J_out[idx] = jnew;
+
+  const size_t col_e = blockIdx.x == gridDim.x - 1 ? base + (size_t)ty * cols + ST - 1 : base + (size_t)ty * cols + ST;
+  east_c[ty][tx] = C[col_e];
+  __syncthreads();
+
+  c_cuda_temp[ty][tx] = C[idx];
+  __syncthreads();
+
+  const float cc = c_cuda_temp[ty][tx];
+  const float cn = cc, cw = cc;
+  const float cs = ty == ST - 1 ? south_c[ty][tx] : c_cuda_temp[ty + 1][tx];
+  const float ce = tx == ST - 1 ? east_c[ty][tx] : c_cuda_temp[ty][tx + 1];
+  const float d_sum = cn * dN[idx] + cs * dS[idx] + cw * dW[idx] + ce * dE[idx];
+  c_cuda_result[ty][tx] = temp[ty][tx] + 0.25f * lambda * d_sum;
+  __syncthreads();
+
+  J[idx] = c_cuda_result[ty][tx];
 }
