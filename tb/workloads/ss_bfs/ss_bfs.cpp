@@ -30,7 +30,7 @@ class SsBfs : public Workload {
   }
   WorkloadResult run(Device& dev, Size size, uint64_t seed) override {
     // small and medium give every SM more 256-thread blocks than it holds at once.
-    const int nodes = wl::by_size(size, 4096, 65536, 262144, 1048576);
+    const int nodes = wl::by_size(size, 4096, 16384, 262144, 1048576);
     const uint32_t block = 256;
     std::mt19937_64 rng(seed);
 

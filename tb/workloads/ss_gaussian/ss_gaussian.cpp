@@ -30,7 +30,7 @@ class SsGaussian : public Workload {
   }
   WorkloadResult run(Device& dev, Size size, uint64_t seed) override {
     const int n = wl::by_size(size, 1024, 2048, 3072, 4096);
-    const int steps = wl::by_size(size, 32, 128, 256, 4095);
+    const int steps = wl::by_size(size, 32, 32, 256, 4095);
     const uint32_t block = 512;
     std::mt19937_64 rng(seed);
     std::vector<float> a(size_t(n) * n);
