@@ -170,6 +170,12 @@ void SharingUnit::lock_violation(const Warp& w, const Instr& in, uint32_t lanes,
   throw RunError(os.str());
 }
 
+// A thread past its relssp has given the region up for good (the compiler pass's contract).
+void SharingUnit::check_not_released(const Warp& w, const Instr& in, size_t slot, uint32_t lanes, const uint64_t* addr) {
+  if (const uint32_t late = lanes & released_[slot][w.index])
+    lock_violation(w, in, late, addr, "after its relssp (the relssp was placed before a shared-region access)");
+}
+
 uint32_t SharingUnit::arbiter_(MemKind kind, uint32_t pair, uint32_t block, uint32_t partner) {
   tlm::tlm_generic_payload* q = pool_.acquire();
   q->set_command(kind == MemKind::LockAcquire ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
@@ -194,9 +200,7 @@ bool SharingUnit::may_issue_memory(const Warp& w, const Instr& in) {
   uint64_t addr[32];
   const uint32_t lanes = shared_region_lanes(in.space, addr, peek_addresses(w, in, addr));
   if (!lanes) return true;
-  // A thread past its relssp has given the region up for good (the compiler pass's contract).
-  if (const uint32_t late = lanes & released_[size_t(s)][w.index])
-    lock_violation(w, in, late, addr, "after its relssp (the relssp was placed before a shared-region access)");
+  check_not_released(w, in, size_t(s), lanes, addr);
   if (owns_[size_t(s)] || gate_open_) return true;
   // First come first served: take the pair's lock, or retry next cycle.
   if (arbiter_(MemKind::LockAcquire, slot_pair(plan_, uint32_t(s)), w.block.linear_id, 0)) {
@@ -213,8 +217,7 @@ void SharingUnit::memory_executed(const Warp& w, const Instr& in) {
   if (s < 0 || !slot_shared(plan_, uint32_t(s))) return;
   const uint32_t lanes = shared_region_lanes(w.addr_space, w.addr, w.addr_mask);
   if (!lanes) return;
-  if (const uint32_t late = lanes & released_[size_t(s)][w.index])
-    lock_violation(w, in, late, w.addr, "after its relssp (the relssp was placed before a shared-region access)");
+  check_not_released(w, in, size_t(s), lanes, w.addr);
   if (!owns_[size_t(s)]) lock_violation(w, in, lanes, w.addr, "without holding the pair's lock (the arbiter would refuse it)");
 }
 

@@ -90,6 +90,7 @@ class SharingUnit : public SmMechanism {
   uint32_t shared_region_lanes(Space space, const uint64_t* addr, uint32_t mask) const;
   // A shared-region access the pair's lock forbids: counted, then a run error
   // naming kernel, block, warp, PC and PTX line.
+  void check_not_released(const Warp& w, const Instr& in, size_t slot, uint32_t lanes, const uint64_t* addr);
   [[noreturn]] void lock_violation(const Warp& w, const Instr& in, uint32_t lanes, const uint64_t* addr, const char* what);
   // One decision of the pair-lock arbiter: 1 granted / done, 0 denied.
   uint32_t arbiter_(MemKind kind, uint32_t pair, uint32_t block, uint32_t partner);

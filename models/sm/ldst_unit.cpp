@@ -160,15 +160,13 @@ uint32_t Sm::coalesce_global(WarpSlot& w, const Instr& in, Space sp, uint32_t mo
 uint32_t Sm::send_shared(WarpSlot& w, const Instr& in, uint32_t mo, uint64_t ready) {
   Warp& f = *w.fw;
   MemOp& m = memops_[mo];
-  // a mechanism may map a block's offsets into a physical layout of its own
-  const SmMechanism* mapper = shared_mapper();
-  const bool mapped = mapper != nullptr;
-  const SharedAddressMap to_physical = mapped ? mapper->shared_map(w.block) : SharedAddressMap{};
+  // the block's physical layout (identity unless a mechanism placed it: Sm::place_shared_memory)
+  const SharedAddressMap& to_physical = w.block->shared_map;
   for (uint32_t k = f.addr_mask; k; k &= k - 1) {
     const unsigned l = unsigned(__builtin_ctz(k));
     const uint64_t a = f.addr[l];
     m.lanes[l] = (a >= kSharedWindow && a < kSharedWindow + kSharedWindowSize) ? a - kSharedWindow : a;
-    if (mapped) m.lanes[l] = to_physical(uint32_t(m.lanes[l]));
+    m.lanes[l] = to_physical(uint32_t(m.lanes[l]));
   }
   tlm::tlm_generic_payload* p = new_request(w, in, mo);
   p->set_address(m.lanes[__builtin_ctz(f.addr_mask)]);

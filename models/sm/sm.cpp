@@ -416,9 +416,7 @@ uint32_t Sm::issue(WarpScheduler& s) {
   for (WarpSlot* w : order_) {
     const Instr* in = nullptr;
     uint32_t unit = 0;
-    // A warp still stalled as last recorded is answered here as check() would answer it.
-    const bool cached = w->blocked != Stall::Issued && w->age <= warp_limit_age_ && s.allowed(*w);
-    const Stall r = cached ? w->blocked : check(s, *w, in, unit);
+    const Stall r = check(s, *w, in, unit);
     warp_state_[w->slot].set(uint64_t(state_of(r)));
     if (r == Stall::Issued) {
       if (exits_at_decode(*in)) {
@@ -443,11 +441,7 @@ uint32_t Sm::issue(WarpScheduler& s) {
   return issued;
 }
 
-Stall Sm::check(WarpScheduler& s, WarpSlot& w, const Instr*& in, uint32_t& unit) {
-  if (w.age > warp_limit_age_ || !s.allowed(w)) return Stall::Other;
-  // A cached stall implies the warp is neither done nor at a barrier (both
-  // need an issue, which clears the cache): no need to look at the warp.
-  if (w.blocked != Stall::Issued) return w.blocked;
+Stall Sm::check_next_instruction(WarpSlot& w, const Instr*& in, uint32_t& unit) {
   Warp& f = *w.fw;
   if (f.done) return Stall::NoWarp;
   if (f.at_barrier) return Stall::Barrier;

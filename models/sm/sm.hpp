@@ -152,7 +152,16 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   uint64_t now_cycle() const;
   void writeback();
   uint32_t issue(WarpScheduler& s);
-  Stall check(WarpScheduler& s, WarpSlot& w, const Instr*& in, uint32_t& unit);
+  // Can `w` issue now? A warp held by the warp limit or a filter, or still stalled
+  // as last recorded, is answered here (inline: most warps, every cycle).
+  Stall check(WarpScheduler& s, WarpSlot& w, const Instr*& in, uint32_t& unit) {
+    if (w.age > warp_limit_age_ || !s.allowed(w)) return Stall::Other;
+    // A recorded stall implies the warp is neither done nor at a barrier (both
+    // need an issue, which clears the record): no need to look at the warp.
+    if (w.blocked != Stall::Issued) return w.blocked;
+    return check_next_instruction(w, in, unit);
+  }
+  Stall check_next_instruction(WarpSlot& w, const Instr*& in, uint32_t& unit);
   // Execute at issue; `on_unit` is false for an exit retired at decode (no unit, no issue slot).
   void execute(WarpSlot& w, const Instr& in, uint32_t unit, bool on_unit);
   // Operand collector (sm.regfile_banks > 0)
@@ -250,7 +259,7 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   std::vector<Stall> last_reason_;
   uint64_t warp_limit_age_ = UINT64_MAX;  // static warp limiting: the youngest age allowed to issue
   std::vector<std::unique_ptr<SmMechanism>> mechs_;
-  // The active mechanism that maps shared-memory addresses, or null (one look per access).
+  // The active mechanism that maps shared-memory addresses, or null (asked as each block arrives).
   const SmMechanism* shared_mapper() const {
     for (auto& m : mechs_)
       if (m->maps_shared_memory() && m->active()) return m.get();
