@@ -46,6 +46,7 @@ uint32_t Sm::alloc_memop(WarpSlot& w, const Instr& in, bool long_latency) {
   m.in = &in;
   m.remaining = 0;
   m.long_latency = long_latency;
+  m.in_pipe = false;
   return mo;
 }
 
@@ -92,6 +93,10 @@ uint32_t Sm::send_memory(WarpSlot& w, const Instr& in, uint64_t agen_done) {
         hit &= ccache_->access(f.addr[__builtin_ctz(m)]) == ReadOnlyCache::Lookup::Hit;
       if (hit) ++*ccache_stats_.hits;
       else { ++*ccache_stats_.misses; lat = p_.ccache_miss_latency; }
+    }
+    if (p_.inorder && lat == p_.ccache_hit_latency) {  // a hit (or the parameter buffer) answers inside the memory stages
+      timing_in_pipe_ = true;
+      return 1;
     }
     completions_.push(Completion{ready + lat, seq_++, w.slot, &in, false});
     return 1;
@@ -177,7 +182,13 @@ uint32_t Sm::send_shared(WarpSlot& w, const Instr& in, uint32_t mo, uint64_t rea
   e.access_bytes = f.addr_bytes;
   e.space = uint8_t(Space::Shared);
   sq_.push(p, ready);
-  return p_.ldst_per_access && shared_service_cycles ? shared_service_cycles(m.lanes, f.addr_mask, f.addr_bytes) : 1;
+  if (p_.inorder) {  // the pipeline holds MEM0 for each part's degree, and completes the instruction at WB
+    m.in_pipe = true;
+    timing_in_pipe_ = true;
+    if (shared_service_cycles) shared_service_cycles(m.lanes, f.addr_mask, f.addr_bytes, part_degrees_);
+    return 1;
+  }
+  return p_.ldst_per_access && shared_service_cycles ? shared_service_cycles(m.lanes, f.addr_mask, f.addr_bytes, nullptr) : 1;
 }
 
 // ---------------------------------------------------------------- constant cache filled from memory
@@ -232,6 +243,7 @@ void Sm::constant_line_present(uint32_t mo, uint64_t at) {
   MemOp& m = memops_[mo];
   if (--m.remaining) return;
   free_memops_.push_back(mo);
+  if (m.in_pipe) return;  // the in-order pipeline completed it at WB
   completions_.push(Completion{at + p_.ccache_hit_latency, seq_++, m.slot, m.in, false});
 }
 
@@ -337,6 +349,7 @@ void Sm::response_arrived(uint32_t mo) {
   MemOp& m = memops_[mo];
   if (--m.remaining) return;
   free_memops_.push_back(mo);
+  if (m.in_pipe) return;  // the in-order pipeline completed it at WB
   // the returning data takes a writeback slot in this cycle
   completions_.push(Completion{cycle_, seq_++, m.slot, m.in, m.long_latency});
 }

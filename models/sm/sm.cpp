@@ -94,6 +94,10 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
   sq_.init(64);
   rq_.init(16);
   ccache_ = std::make_unique<ReadOnlyCache>(p_.ccache_size, p_.ccache_line, p_.ccache_assoc, p_.ccache_fill);
+  if (p_.inorder) {
+    pipe_.configure(p_.front_stages, p_.exe_stages, p_.mem_stages);
+    declare_pipeline_stats(stats, inst);
+  }
   if (build_inside) build_inside(*this);
   for (auto& s : scheds_)  // neither the SM nor a mechanism provides the named ordering
     if (!s->has_ordering()) throw InputError("unknown warp scheduler '" + p_.warp_scheduler + "'");
@@ -214,6 +218,7 @@ void Sm::install_block(std::unique_ptr<Block> b, const BlockUsage& u) {
     w.pending.assign(size_t(k.num_regs) + k.num_preds, 0);
     w.pending_long.assign(size_t(k.num_regs) + k.num_preds, 0);
     w.inflight = 0;
+    w.in_pipe = 0;
     w.last_stall = Stall::Issued;
     w.blocked = Stall::Issued;
     ++ready_[w.slot % p_.num_schedulers];
@@ -301,6 +306,7 @@ uint64_t Sm::cycle_step(uint64_t cycle) {
     const uint64_t skipped = cycle_ - last_tick_ - 1;
     for (uint32_t s = 0; s < p_.num_schedulers; ++s) *stall_[s][size_t(last_reason_[s])] += skipped;
     *active_cycles_ += skipped;
+    if (p_.inorder) *pipe_stats_.sched_fail += skipped;  // asleep: the pipeline was empty and no warp could issue
   }
   last_tick_ = cycle_;
   if (!responses_in_.empty()) take_responses();
@@ -312,12 +318,17 @@ uint64_t Sm::cycle_step(uint64_t cycle) {
   }
   had_warps_ = true;
   ++*active_cycles_;
-  writeback();
-  complete_fetches();
   bool progress = false;
   ordering_changed_ = false;
   exited_at_decode_ = false;
-  for (auto& s : scheds_) progress |= issue(*s) > 0;
+  if (p_.inorder) {
+    complete_fetches();
+    progress |= inorder_cycle();
+  } else {
+    writeback();
+    complete_fetches();
+    for (auto& s : scheds_) progress |= issue(*s) > 0;
+  }
   progress |= ordering_changed_;  // an ordering rearranged its warps: look again next cycle
   progress |= exited_at_decode_;  // a warp left without issuing: what it freed may issue next cycle
   progress |= start_fetches() > 0;
@@ -445,6 +456,7 @@ Stall Sm::check_next_instruction(WarpSlot& w, const Instr*& in, uint32_t& unit) 
   Warp& f = *w.fw;
   if (f.done) return Stall::NoWarp;
   if (f.at_barrier) return Stall::Barrier;
+  if (p_.strict_barrel && w.in_pipe) return set_blocked(w, Stall::Data);  // its last instruction is still in the pipeline
   const uint32_t pc = f.pc();
   if (w.ibuf_count == 0 || w.ibuf_pc != pc) return set_blocked(w, Stall::Fetch);
   in = &f.kernel.prog[pc];
@@ -576,7 +588,9 @@ void Sm::execute(WarpSlot& w, const Instr& in, uint32_t unit, bool on_unit) {
   if (f.done || f.pc() != pc_before + 1) w.ibuf_count = 0;
   else { ++w.ibuf_pc; --w.ibuf_count; }
   if (w.ibuf_count == 0 && !f.done) set_needs_fetch(w, true);
-  if (in.is_mem && f.addr_mask) {
+  if (p_.inorder) {
+    enter_pipeline(w, in);
+  } else if (in.is_mem && f.addr_mask) {
     const uint32_t accesses = send_memory(w, in, start + (op.latency - 1) + (groups - 1));
     if (on_unit && p_.ldst_per_access) hold_ldst_unit(unit, start, accesses);
   } else if (in.nwrites) {

@@ -28,6 +28,7 @@
 #include "isa/simt.hpp"
 #include "sm/readonly_cache.hpp"
 #include "sm/sched/scheduler.hpp"
+#include "sm/inorder_pipeline.hpp"
 #include "sm/sm_mechanism.hpp"
 #include "sm/sm_params.hpp"
 #include "sm/warp_slot.hpp"
@@ -73,7 +74,14 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   // Cycles a shared-memory access with these lane offsets holds the bank array
   // (the platform asks the shared memory it connected); the LD/ST unit is held
   // as long with sm.ldst_occupancy: accesses. Unset: one cycle.
-  std::function<uint32_t(const uint64_t* lane_offsets, uint32_t lane_mask, unsigned bytes)> shared_service_cycles;
+  // `part_degrees`, when not null, receives each part's conflict degree (the
+  // in-order pipeline holds MEM0 that long per subwarp).
+  std::function<uint32_t(const uint64_t* lane_offsets, uint32_t lane_mask, unsigned bytes, uint32_t* part_degrees)>
+      shared_service_cycles;
+  // With sm.pipeline.model: inorder, a log of each subwarp leaving WB: (cycle, warp slot, pc, subwarp,
+  // wrote a register). For tests and tools, as on_issue.
+  std::function<void(uint64_t, uint32_t, uint32_t, uint32_t, bool)> on_writeback;
+  const InOrderPipeline& pipeline() const { return pipe_; }
 
   // Issue filters added by mechanisms apply to every scheduler of this SM.
   void add_issue_filter(std::shared_ptr<IssueFilter> f);
@@ -116,6 +124,7 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
     const Instr* in;
     uint32_t remaining;   // responses still to come
     bool long_latency;    // global/local (true) or shared (false)
+    bool in_pipe;         // the in-order pipeline completes it at WB: the response only closes the request
     uint64_t lanes[32];   // shared-memory requests: per-lane offsets, owned here while in flight
   };
   // Requests waiting to leave the LD/ST unit, in order, one per cycle per path.
@@ -270,6 +279,30 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   // bytes share their contents, in the functional model too.
   std::vector<uint8_t> shared_storage_;
   void place_shared_memory(Block& b, const SmMechanism& mapper);
+
+  // In-order stage pipeline (sm.pipeline.model: inorder; inorder.cpp)
+  InOrderPipeline pipe_;
+  struct IssuingInstruction {  // the warp instruction whose subwarps the issue stage is sending
+    uint32_t slot = 0;
+    const Instr* in = nullptr;
+    uint32_t next = 0, count = 0;  // next subwarp, subwarps in all (0: none in progress)
+    bool writes = false, completes = false;
+    uint32_t mem0_cycles[32] = {};
+  } issuing_;
+  uint32_t return_slots_left_ = 0;  // writeback slots the data returning from memory still holds
+  bool timing_in_pipe_ = false;     // set by send_memory: the pipeline, not a response, completes the instruction
+  uint32_t part_degrees_[32] = {};  // send_shared: each part's conflict degree
+  struct PipeCounters {
+    Counter *issue = nullptr, *subwarp = nullptr, *sched_fail = nullptr, *bank_conflict = nullptr, *other = nullptr;
+    Counter *wb_core = nullptr, *wb_returns = nullptr;
+  } pipe_stats_;
+  void declare_pipeline_stats(StatsRegistry& stats, const std::string& inst);
+  bool inorder_cycle();
+  uint32_t take_returns();
+  void issue_stage();
+  void enter_pipeline(WarpSlot& w, const Instr& in);
+  void leave_pipeline(const Subwarp& s);
+  void count_issue_outcome(Stall s);
 
   // waveform probes (one compare each when tracing is off)
   struct SchedProbes { Probe issued_warp, outcome, issue_cycles; uint64_t issue_count = 0; };

@@ -154,6 +154,25 @@ void SmParams::declare(ParamTable& t) {
                "access it makes and at least that interval (global and local: a request per line or sector; shared: "
                "the cycles its bank conflicts hold the array; constant: a lookup per line), so that the next memory "
                "instruction of any space waits behind it");
+  t.enum_param("sm.pipeline.model", "decoupled", {"decoupled", "inorder"},
+               "timing of issue and execution: decoupled (an instruction's result is ready its class's latency after "
+               "issue; memory instructions wait only on the LD/ST unit) or inorder (seed 001's in-order stage "
+               "pipeline: subwarps walk front, EXE, MEM and WB stages in lockstep; a bank conflict at MEM0 or a "
+               "writeback conflict at WB holds every stage before it; needs one scheduler issuing one instruction "
+               "per cycle and no operand collector)");
+  t.int_param("sm.pipeline.front_stages", 18, 1, 256, "inorder: stages before EXE, the issue stage first (fetch, decode, operand read)");
+  t.int_param("sm.pipeline.exe_stages", 1, 1, 64, "inorder: EXE stages");
+  t.int_param("sm.pipeline.mem_stages", 4, 1, 64, "inorder: memory stages MEM0 .. MEM(n-1), after EXE and before the one WB stage");
+  t.int_param("sm.pipeline.simd_width", 32, 1, 32,
+              "inorder: lanes of the datapath (1, 2, 4, 8, 16 or 32); a warp instruction issues as ceil(32 / simd_width) "
+              "subwarps on consecutive issue cycles");
+  t.enum_param("sm.pipeline.return_wb_slots", "subwarps", {"subwarps", "one"},
+               "inorder: writeback slots a load's data returning from memory takes: one per subwarp (the datapath "
+               "writes simd_width lanes per cycle) or one");
+  t.enum_param("sm.barrel", "relaxed", {"relaxed", "strict"},
+               "inorder: relaxed (the scoreboard alone orders a warp's instructions) or strict barrel processing (a "
+               "warp issues again only after its last subwarp left the pipeline: every instruction in flight is from "
+               "a different warp)");
   t.int_param("sm.ccache.size", 8192, 64, 1 << 20, "constant cache bytes");
   t.int_param("sm.ccache.line", 64, 8, 4096, "constant cache line bytes");
   t.int_param("sm.ccache.assoc", 2, 1, 64, "constant cache ways");
@@ -226,6 +245,24 @@ SmParams SmParams::from(const Config& c) {
   p.ccache_fill = fill_from(c, "sm.ccache");
   p.params_in_ccache = c.get_bool("sm.ccache.params");
   p.call_params_local = c.get_string("sm.call_params") == "local";
+  p.inorder = c.get_string("sm.pipeline.model") == "inorder";
+  p.front_stages = uint32_t(c.get_int("sm.pipeline.front_stages"));
+  p.exe_stages = uint32_t(c.get_int("sm.pipeline.exe_stages"));
+  p.mem_stages = uint32_t(c.get_int("sm.pipeline.mem_stages"));
+  p.simd_width = uint32_t(c.get_int("sm.pipeline.simd_width"));
+  p.return_wb_per_subwarp = c.get_string("sm.pipeline.return_wb_slots") == "subwarps";
+  p.strict_barrel = c.get_string("sm.barrel") == "strict";
+  auto fail = [&c](const char* key, const std::string& why) {
+    throw InputError(Place{"", 0, key}, why + " (set at " + c.origin(key) + ")");
+  };
+  if (p.simd_width & (p.simd_width - 1))
+    fail("sm.pipeline.simd_width", "must be 1, 2, 4, 8, 16 or 32, not " + std::to_string(p.simd_width));
+  if (p.inorder) {
+    if (p.num_schedulers != 1) fail("sm.num_schedulers", "must be 1 with sm.pipeline.model: inorder (one in-order pipeline)");
+    if (p.issue_width != 1) fail("sm.issue_width", "must be 1 with sm.pipeline.model: inorder (single issue)");
+    if (p.regfile_banks) fail("sm.regfile_banks", "must be 0 with sm.pipeline.model: inorder (operands are read in the front stages)");
+    if (p.exit_at_decode) fail("sm.exit", "must be issue with sm.pipeline.model: inorder");
+  }
   return p;
 }
 

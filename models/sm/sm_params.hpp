@@ -71,6 +71,13 @@ struct SmParams {
   FillParams ccache_fill;
   bool params_in_ccache = false;    // kernel parameters are read through the constant cache (else a parameter buffer)
   bool call_params_local = false;   // a call's parameters live in local memory (else the parameter buffer)
+  // In-order stage pipeline (sm.pipeline.model: inorder; inorder_pipeline.hpp)
+  bool inorder = false;
+  uint32_t front_stages = 18, exe_stages = 1, mem_stages = 4;
+  uint32_t simd_width = 32;          // lanes per subwarp: a warp issues as ceil(32 / simd_width) subwarps
+  bool return_wb_per_subwarp = true; // data returning from memory takes a writeback slot per subwarp (else one)
+  bool strict_barrel = false;        // a warp issues again only after its last subwarp left the pipeline
+  uint32_t subwarps() const { return (32 + simd_width - 1) / simd_width; }
 
   static void declare(ParamTable& t);
   static SmParams from(const Config& c);

@@ -28,12 +28,13 @@ struct WarpSlot {
   // and which of them come from memory (long latency)
   std::vector<uint8_t> pending, pending_long;
   uint32_t inflight = 0;     // results and memory requests not yet back
+  uint32_t in_pipe = 0;      // subwarps in the in-order pipeline (sm.pipeline.model: inorder)
   Stall last_stall = Stall::Issued;
   // A warp stalled on its own registers or on fetch stays stalled until one of
   // its results returns or its fetch completes: the scheduler does not look again.
   Stall blocked = Stall::Issued;
 
-  bool ready_to_free() const { return fw && fw->done && inflight == 0; }
+  bool ready_to_free() const { return fw && fw->done && inflight == 0 && in_pipe == 0; }
 };
 
 }  // namespace warptlm

@@ -275,9 +275,14 @@ void GpuPlatform::build_sms(const Config& cfg, StatsRegistry& stats) {
     sm.attach_clock(*core_clock);
     connect(sm.smem_socket, smems.back()->socket);
     const SharedMemoryParams& banks = smems.back()->params();
-    sm.shared_service_cycles = [&banks](const uint64_t* lanes, uint32_t mask, unsigned bytes) {
-      return service_cycles(lanes, mask, bytes, banks);
+    sm.shared_service_cycles = [&banks](const uint64_t* lanes, uint32_t mask, unsigned bytes, uint32_t* parts) {
+      return service_cycles(lanes, mask, bytes, banks, parts);
     };
+    if (sm_params->inorder && banks.warp_parts != sm_params->subwarps())
+      throw InputError(Place{"", 0, "smem.warp_parts"},
+                       "must equal the in-order pipeline's subwarps, ceil(32 / sm.pipeline.simd_width) = " +
+                           std::to_string(sm_params->subwarps()) + ", not " + std::to_string(banks.warp_parts) +
+                           " (set at " + cfg.origin("smem.warp_parts") + ")");
     clock_of("core", p_.core_clock_mhz, sm);
     clock_of("core", p_.core_clock_mhz, *smems.back());
     if (icn) {
