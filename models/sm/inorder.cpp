@@ -17,6 +17,16 @@
 
 namespace warptlm {
 
+PipelineShape Sm::pipeline_shape() const {
+  PipelineShape s;
+  s.front = p_.front_stages;
+  s.exe = p_.exe_stages;
+  s.mem = p_.mem_stages;
+  s.subwarps = p_.subwarps();
+  s.writeback_ports = p_.writeback_ports;
+  return s;
+}
+
 void Sm::declare_pipeline_stats(StatsRegistry& stats, const std::string& inst) {
   StatGroup g(stats, inst + ".pipe", "pipe");
   pipe_stats_.issue = &g.counter("issue_cycles", "cycles the issue stage sent a warp instruction's first subwarp");
@@ -36,8 +46,8 @@ bool Sm::inorder_cycle() {
   const uint32_t popped = uint32_t(completions_.size());
   const uint32_t taken = take_returns();
   issue_stage();
-  const bool had_work = !pipe_.empty() || taken || completions_.size() != popped;  // what left this cycle may let a warp issue in the next
-  pipe_.step(ports - taken, [this](const Subwarp& s, bool) { leave_pipeline(s); });
+  const bool had_work = !pipe_->empty() || taken || completions_.size() != popped;  // what left may let a warp issue next cycle
+  pipe_->step(ports - taken, leave_sink_);
   return had_work || issuing_.count || return_slots_left_;
 }
 
@@ -68,8 +78,8 @@ void Sm::count_issue_outcome(Stall s) {
 // The issue stage: frozen by last cycle's hold, busy with the subwarps of the
 // instruction in progress, or free to issue the next warp instruction.
 void Sm::issue_stage() {
-  if (!pipe_.can_issue()) {
-    ++*(pipe_.frozen_by() == InOrderPipeline::Hold::BankConflict ? pipe_stats_.bank_conflict : pipe_stats_.other);
+  if (!pipe_->can_issue()) {
+    ++*(pipe_->frozen_by() == StagePipeline::Hold::BankConflict ? pipe_stats_.bank_conflict : pipe_stats_.other);
     count_issue_outcome(Stall::Structural);
     return;
   }
@@ -82,8 +92,9 @@ void Sm::issue_stage() {
     s.last = issuing_.next == issuing_.count;
     s.writes = issuing_.writes;
     s.completes = issuing_.completes;
+    s.mem = issuing_.mem;
     s.mem0_cycles = uint8_t(issuing_.mem0_cycles[k]);
-    pipe_.issue(s);
+    pipe_->issue(s);
     ++slots_[s.slot].in_pipe;
     if (s.last) issuing_.count = 0;
     ++*pipe_stats_.subwarp;
@@ -121,6 +132,7 @@ void Sm::enter_pipeline(WarpSlot& w, const Instr& in) {
   issuing_.count = n;
   issuing_.writes = completes && in.nwrites > 0;
   issuing_.completes = completes;
+  issuing_.mem = in.is_mem && f.addr_mask;
   // the first subwarp goes into the issue stage now
   const uint32_t k = issuing_.next++;
   Subwarp s;
@@ -130,8 +142,9 @@ void Sm::enter_pipeline(WarpSlot& w, const Instr& in) {
   s.last = issuing_.next == n;
   s.writes = issuing_.writes;
   s.completes = completes;
+  s.mem = issuing_.mem;
   s.mem0_cycles = uint8_t(issuing_.mem0_cycles[k]);
-  pipe_.issue(s);
+  pipe_->issue(s);
   ++w.in_pipe;
   if (s.last) issuing_.count = 0;
 }

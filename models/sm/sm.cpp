@@ -95,10 +95,12 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
   rq_.init(16);
   ccache_ = std::make_unique<ReadOnlyCache>(p_.ccache_size, p_.ccache_line, p_.ccache_assoc, p_.ccache_fill);
   if (p_.inorder) {
-    pipe_.configure(p_.front_stages, p_.exe_stages, p_.mem_stages);
+    if (p_.pipeline_backend == "unified") pipe_ = std::make_unique<InOrderPipeline>(pipeline_shape());
     declare_pipeline_stats(stats, inst);
   }
   if (build_inside) build_inside(*this);
+  if (p_.inorder && !pipe_)  // neither the SM nor a mechanism provides the named pipeline
+    throw InputError(Place{"", 0, "sm.pipeline.backend"}, "unknown in-order pipeline '" + p_.pipeline_backend + "'");
   for (auto& s : scheds_)  // neither the SM nor a mechanism provides the named ordering
     if (!s->has_ordering()) throw InputError("unknown warp scheduler '" + p_.warp_scheduler + "'");
 }
@@ -126,6 +128,7 @@ void Sm::add_mechanism(std::unique_ptr<SmMechanism> m) {
   for (auto& s : scheds_)
     if (!s->has_ordering())
       if (auto ord = m->make_ordering(p_.warp_scheduler, classify)) s->set_ordering(std::move(ord));
+  if (p_.inorder && !pipe_) pipe_ = m->make_pipeline(p_.pipeline_backend, pipeline_shape());
   mechs_.push_back(std::move(m));
 }
 

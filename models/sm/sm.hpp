@@ -81,7 +81,8 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   // With sm.pipeline.model: inorder, a log of each subwarp leaving WB: (cycle, warp slot, pc, subwarp,
   // wrote a register). For tests and tools, as on_issue.
   std::function<void(uint64_t, uint32_t, uint32_t, uint32_t, bool)> on_writeback;
-  const InOrderPipeline& pipeline() const { return pipe_; }
+  // The in-order pipeline (null unless sm.pipeline.model: inorder).
+  const StagePipeline* pipeline() const { return pipe_.get(); }
 
   // Issue filters added by mechanisms apply to every scheduler of this SM.
   void add_issue_filter(std::shared_ptr<IssueFilter> f);
@@ -281,12 +282,18 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   void place_shared_memory(Block& b, const SmMechanism& mapper);
 
   // In-order stage pipeline (sm.pipeline.model: inorder; inorder.cpp)
-  InOrderPipeline pipe_;
+  std::unique_ptr<StagePipeline> pipe_;  // sm.pipeline.backend: the SM's own (unified) or a mechanism's
+  PipelineShape pipeline_shape() const;
+  struct LeaveSink : SubwarpSink {
+    Sm& sm;
+    explicit LeaveSink(Sm& s) : sm(s) {}
+    void leave(const Subwarp& s) override { sm.leave_pipeline(s); }
+  } leave_sink_{*this};
   struct IssuingInstruction {  // the warp instruction whose subwarps the issue stage is sending
     uint32_t slot = 0;
     const Instr* in = nullptr;
     uint32_t next = 0, count = 0;  // next subwarp, subwarps in all (0: none in progress)
-    bool writes = false, completes = false;
+    bool writes = false, completes = false, mem = false;
     uint32_t mem0_cycles[32] = {};
   } issuing_;
   uint32_t return_slots_left_ = 0;  // writeback slots the data returning from memory still holds

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "isa/simt.hpp"
+#include "sm/inorder_pipeline.hpp"
 #include "sm/sched/scheduler.hpp"
 
 namespace warptlm {
@@ -47,6 +48,9 @@ class SmMechanism {
 
   // A warp ordering this mechanism provides under `name`, or null.
   virtual std::unique_ptr<WarpOrdering> make_ordering(const std::string& /*name*/, WarpClassifier) { return nullptr; }
+  // The in-order pipeline this mechanism provides under `name` (sm.pipeline.backend, with
+  // sm.pipeline.model: inorder), or null.
+  virtual std::unique_ptr<StagePipeline> make_pipeline(const std::string& /*name*/, const PipelineShape&) { return nullptr; }
 
  protected:
   void set_active(bool a) { active_ = a; }

@@ -166,6 +166,9 @@ void SmParams::declare(ParamTable& t) {
   t.int_param("sm.pipeline.simd_width", 32, 1, 32,
               "inorder: lanes of the datapath (1, 2, 4, 8, 16 or 32); a warp instruction issues as ceil(32 / simd_width) "
               "subwarps on consecutive issue cycles");
+  t.enum_param("sm.pipeline.backend", "unified", {"unified"},
+               "inorder: the pipeline after the front end: unified (every subwarp passes the memory stages in lockstep, "
+               "spec 001 sec. 1.4) or one a mechanism provides by name");
   t.enum_param("sm.pipeline.return_wb_slots", "subwarps", {"subwarps", "one"},
                "inorder: writeback slots a load's data returning from memory takes: one per subwarp (the datapath "
                "writes simd_width lanes per cycle) or one");
@@ -252,6 +255,7 @@ SmParams SmParams::from(const Config& c) {
   p.simd_width = uint32_t(c.get_int("sm.pipeline.simd_width"));
   p.return_wb_per_subwarp = c.get_string("sm.pipeline.return_wb_slots") == "subwarps";
   p.strict_barrel = c.get_string("sm.barrel") == "strict";
+  p.pipeline_backend = c.get_string("sm.pipeline.backend");
   auto fail = [&c](const char* key, const std::string& why) {
     throw InputError(Place{"", 0, key}, why + " (set at " + c.origin(key) + ")");
   };

@@ -77,6 +77,7 @@ struct SmParams {
   uint32_t simd_width = 32;          // lanes per subwarp: a warp issues as ceil(32 / simd_width) subwarps
   bool return_wb_per_subwarp = true; // data returning from memory takes a writeback slot per subwarp (else one)
   bool strict_barrel = false;        // a warp issues again only after its last subwarp left the pipeline
+  std::string pipeline_backend = "unified";  // the stages after EXE: the SM's own, or a mechanism's
   uint32_t subwarps() const { return (32 + simd_width - 1) / simd_width; }
 
   static void declare(ParamTable& t);

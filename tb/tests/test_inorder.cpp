@@ -17,9 +17,10 @@
 #include "runtime/testbench.hpp"
 #include "sm/inorder_pipeline.hpp"
 #include "sm/sm.hpp"
+#include "inorder_rig.hpp"
 
 using namespace warptlm;
-using Sets = std::vector<std::pair<std::string, std::string>>;
+using namespace warptlm::test;
 
 namespace {
 
@@ -29,7 +30,7 @@ namespace {
 struct Walk {
   std::map<uint32_t, uint64_t> issued, wrote;  // subwarp -> cycle
   std::vector<uint64_t> refused;               // cycles the issue stage could not issue
-  std::vector<InOrderPipeline::Hold> why;      // and why
+  std::vector<StagePipeline::Hold> why;      // and why
   std::vector<uint64_t> wb_bubbles;            // cycles nothing left WB
 };
 
@@ -55,9 +56,15 @@ Walk walk(uint32_t front, uint32_t exe, uint32_t mem, uint32_t n, Degree degree,
         w.why.push_back(p.frozen_by());
       }
     }
-    bool left = false;
-    p.step(port_taken(t) ? 0 : 1, [&](const Subwarp& s, bool) { w.wrote[s.slot] = t; left = true; });
-    if (!left && t >= 5) w.wb_bubbles.push_back(t);
+    struct Sink : SubwarpSink {
+      Walk& w;
+      uint64_t t;
+      bool left = false;
+      Sink(Walk& w, uint64_t t) : w(w), t(t) {}
+      void leave(const Subwarp& s) override { w.wrote[s.slot] = t; left = true; }
+    } sink(w, t);
+    p.step(port_taken(t) ? 0 : 1, sink);
+    if (!sink.left && t >= 5) w.wb_bubbles.push_back(t);
   }
   return w;
 }
@@ -84,7 +91,7 @@ TEST_CASE("inorder: Fig. 2a, a degree-2 conflict at MEM0 stalls the front end on
   for (uint32_t j = 0; j < i; ++j) CHECK(w.wrote[j] == j + 5);  // before the conflict: issue + 5
   REQUIRE(w.refused.size() == 1);
   CHECK(w.refused[0] == i + 4);
-  CHECK(w.why[0] == InOrderPipeline::Hold::BankConflict);
+  CHECK(w.why[0] == StagePipeline::Hold::BankConflict);
   CHECK(w.wrote[i] == i + 6);
   for (uint32_t j = i + 1; j <= i + 3; ++j) CHECK(w.wrote[j] == j + 6);  // issued before the stall: one cycle late
   CHECK(w.issued[i + 4] == i + 5);                                        // the next fetch waits out the stall
@@ -109,7 +116,7 @@ TEST_CASE("inorder: data returning from the interconnect takes WB first; a resul
   CHECK(w.wrote[3] == 9);  // and everything behind it
   REQUIRE(w.refused.size() == 1);
   CHECK(w.refused[0] == 8);  // the issue stage, frozen in 7, cannot take a new subwarp in 8
-  CHECK(w.why[0] == InOrderPipeline::Hold::Writeback);
+  CHECK(w.why[0] == StagePipeline::Hold::Writeback);
   // A subwarp with no register result (a store, a branch) needs no port and does not hold.
   Walk s = walk(2, 1, 2, 6, [](uint32_t) { return 1; }, [](uint64_t t) { return t == 7; }, false);
   CHECK(s.wrote[2] == 7);
@@ -118,70 +125,6 @@ TEST_CASE("inorder: data returning from the interconnect takes WB first; a resul
 
 // ---------------------------------------------------------------- the SM on elastic_baseline
 
-namespace {
-
-const char* kHeader = ".version 9.0\n.target sm_75\n.address_size 64\n";
-
-struct Rig {
-  Config cfg;
-  StatsRegistry stats;
-  std::unique_ptr<GpuTestbench> tb;
-  GpuPlatform* gpu = nullptr;
-  Device* dev = nullptr;
-  explicit Rig(const Sets& sets) {
-    GpuParams::declare(ParamTable::global());
-    cfg.merge_file(std::string(WARPTLM_SOURCE_DIR) + "/scenarios/configs/elastic_baseline.yaml");
-    cfg.set("sim.mode", "timing");
-    cfg.set("gpu.num_sms", "1");
-    for (auto& s : sets) cfg.set(s.first, s.second);
-    tb = std::make_unique<GpuTestbench>(cfg, stats);
-    gpu = &tb->platform();
-    dev = &tb->device();
-  }
-  void launch(const std::string& kernel, Dim3 grid, Dim3 block, const std::vector<KernelArg>& args) {
-    run_host_program([&] { dev->launch(kernel, grid, block, args); });
-  }
-  double counter(const std::string& n) { return stats.values().at(n); }
-};
-
-// Each thread writes its id to shared word tid * stride, reads the word of
-// its mirror thread back and stores it to out[tid]. With stride 8 on 8 banks
-// every 8-lane subwarp hits one bank 8 times: degree 8 per part.
-std::string strided_kernel(uint32_t stride) {
-  std::ostringstream os;
-  os << kHeader << ".visible .entry strided(.param .u64 out)\n{\n"
-     << " .reg .b32 %r<10>;\n .reg .b64 %rd<10>;\n .shared .align 4 .b8 s[" << 64 * stride * 4 << "];\n"
-     << " mov.u32 %r1, %tid.x;\n"
-     << " mul.lo.u32 %r2, %r1, " << stride * 4 << ";\n"
-     << " mov.u32 %r3, s;\n add.u32 %r4, %r3, %r2;\n"
-     << " st.shared.u32 [%r4], %r1;\n bar.sync 0;\n"
-     << " sub.u32 %r5, 63, %r1;\n mul.lo.u32 %r6, %r5, " << stride * 4 << ";\n add.u32 %r7, %r3, %r6;\n"
-     << " ld.shared.u32 %r8, [%r7];\n"
-     << " ld.param.u64 %rd1, [out];\n cvta.to.global.u64 %rd2, %rd1;\n mul.wide.u32 %rd3, %r1, 4;\n"
-     << " add.s64 %rd4, %rd2, %rd3;\n st.global.u32 [%rd4], %r8;\n ret;\n}\n";
-  return os.str();
-}
-
-void run_strided(Rig& rig, uint32_t stride) {
-  rig.dev->load_ptx(strided_kernel(stride), "strided.ptx");
-  DevPtr out = rig.dev->malloc(64 * 4);
-  rig.launch("strided", Dim3(1), Dim3(64), {arg(out)});
-  auto v = rig.dev->download<uint32_t>(out, 64);
-  for (uint32_t t = 0; t < 64; ++t) REQUIRE(v[t] == 63 - t);
-}
-
-// The Fig. 6 outcomes of the issue stage cover every active cycle once.
-void check_taxonomy(Rig& rig) {
-  const double sum = rig.counter("pipe.issue_cycles") + rig.counter("pipe.subwarp_cycles") +
-                     rig.counter("pipe.stall_sched_fail") + rig.counter("pipe.stall_bank_conflict") +
-                     rig.counter("pipe.stall_other");
-  CHECK(sum == rig.counter("sm.active_cycles"));
-  // a warp instruction issues as 4 subwarps of 8 lanes
-  CHECK(rig.counter("pipe.subwarp_cycles") == 3 * rig.counter("pipe.issue_cycles"));
-  CHECK(rig.counter("pipe.issue_cycles") == rig.counter("sm.warp_instructions"));
-}
-
-}  // namespace
 
 TEST_CASE("inorder: on elastic_baseline bank-conflict stalls equal the conflict cycles, 7 per degree-8 part (claim 16)") {
   Rig rig(Sets{});

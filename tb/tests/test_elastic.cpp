@@ -1,0 +1,190 @@
+// The elastic pipeline (models/elastic, seed 001 sec. 4): the stage model
+// against the walk-throughs of Figs. 3 and 4 (spec 001 sec. 1.5) on the
+// illustration's pipeline (F, D, EXE, MEM0, MEM1, WB), the queue depths of
+// Eqs. 4 and 5 from the parameters, the refusals, and the SM running PTX with
+// it on elastic_baseline.
+#include <catch2/catch.hpp>
+
+#include <map>
+
+#include "common/config.hpp"
+#include "elastic/elastic.hpp"
+#include "gpu/gpu_platform.hpp"
+#include "inorder_rig.hpp"
+
+using namespace warptlm;
+using namespace warptlm::test;
+
+namespace {
+
+struct Spec {
+  bool mem = false;
+  uint32_t degree = 1;
+  bool writes = true;
+};
+
+struct Trace {
+  std::map<uint32_t, uint64_t> issued, wrote;  // subwarp -> cycle
+  std::vector<uint64_t> refused;
+  std::vector<StagePipeline::Hold> why;
+  std::map<uint64_t, size_t> premem, nonmem;   // occupancy after each cycle
+};
+
+struct Sink : SubwarpSink {
+  Trace& t;
+  uint64_t now = 0;
+  explicit Sink(Trace& t) : t(t) {}
+  void leave(const Subwarp& s) override { t.wrote[s.slot] = now; }
+};
+
+Trace drive(ElasticPipeline& p, const std::vector<Spec>& specs) {
+  Trace t;
+  Sink sink(t);
+  uint32_t next = 0;
+  for (uint64_t c = 0; c < 100 && (next < specs.size() || !p.empty()); ++c) {
+    if (next < specs.size()) {
+      if (p.can_issue()) {
+        Subwarp s;
+        s.slot = next;
+        s.mem = specs[next].mem;
+        s.mem0_cycles = uint8_t(specs[next].degree);
+        s.writes = specs[next].writes;
+        s.last = true;
+        p.issue(s);
+        t.issued[next++] = c;
+      } else {
+        t.refused.push_back(c);
+        t.why.push_back(p.frozen_by());
+      }
+    }
+    sink.now = c;
+    p.step(1, sink);
+    t.premem[c] = p.premem_size();
+    t.nonmem[c] = p.nonmem_size();
+  }
+  return t;
+}
+
+PipelineShape illustration() {
+  PipelineShape s;
+  s.front = 2;  // F, D
+  s.exe = 1;
+  s.mem = 2;    // MEM0, MEM1
+  s.subwarps = 1;
+  return s;
+}
+
+// W_0 .. W_{i-1} conflict-free memory instructions (W_{i-1} takes WB in i+4:
+// the walk-through's upstream occupancy), W_i a shared access of degree 2.
+const uint32_t i = 3;
+std::vector<Spec> before_conflict() { return {{true, 1, true}, {true, 1, true}, {true, 1, true}, {true, 2, true}}; }
+
+}  // namespace
+
+TEST_CASE("elastic: Fig. 3, NONMEM queue of 2: no stall, W_{i+1} writes back in i+5 before W_i in i+6") {
+  Counter ooo;
+  ElasticCounters c;
+  c.out_of_order = &ooo;
+  ElasticPipeline p(illustration(), ElasticParams{2, 0, true}, c);
+  auto specs = before_conflict();
+  for (int k = 0; k < 5; ++k) specs.push_back({false, 1, true});  // W_{i+1} .. : non-memory
+  Trace t = drive(p, specs);
+  CHECK(t.refused.empty());
+  CHECK(t.wrote[i - 1] == i + 4);
+  CHECK(t.wrote[i + 1] == i + 5);  // from the NONMEM queue
+  CHECK(t.wrote[i] == i + 6);      // out of order
+  CHECK(t.wrote[i + 2] == i + 7);
+  CHECK(t.nonmem[i + 3] == 1);     // W_{i+1} waits in i+4
+  CHECK(t.nonmem[i + 5] == 2);     // the queue is full in i+6
+  CHECK(ooo.value >= 1);
+}
+
+TEST_CASE("elastic: Fig. 3's variant, W_{i+1} a memory instruction: blocked at EXE, one stall in i+4") {
+  ElasticPipeline p(illustration(), ElasticParams{2, 0, true}, ElasticCounters{});
+  auto specs = before_conflict();
+  specs.push_back({true, 1, true});  // W_{i+1}: memory, not even a shared access
+  for (int k = 0; k < 3; ++k) specs.push_back({false, 1, true});
+  Trace t = drive(p, specs);
+  REQUIRE(t.refused.size() == 1);
+  CHECK(t.refused[0] == i + 4);
+  CHECK(t.why[0] == StagePipeline::Hold::BankConflict);
+}
+
+TEST_CASE("elastic: Fig. 4, a warp of 2 subwarps: without PREMEM the second subwarp stalls the front end in i+4") {
+  ElasticPipeline p(illustration(), ElasticParams{2, 0, true}, ElasticCounters{});
+  auto specs = before_conflict();     // W_i: subwarp 0 of the shared warp, degree 2
+  specs.push_back({true, 1, true});   // W_{i+1}: its subwarp 1
+  for (int k = 0; k < 5; ++k) specs.push_back({false, 1, true});  // W_{i+2}, W_{i+3}: a non-memory warp; more behind
+  Trace t = drive(p, specs);
+  REQUIRE(t.refused.size() == 1);
+  CHECK(t.refused[0] == i + 4);
+}
+
+TEST_CASE("elastic: Fig. 4 with a 1-entry PREMEM: no stall, W_{i+2} writes back from EXE in i+5") {
+  Counter bypass, premem;
+  ElasticCounters c;
+  c.bypass = &bypass;
+  c.premem_entries = &premem;
+  ElasticPipeline p(illustration(), ElasticParams{2, 1, true}, c);
+  auto specs = before_conflict();
+  specs.push_back({true, 1, true});
+  for (int k = 0; k < 5; ++k) specs.push_back({false, 1, true});  // issuing goes on behind the walk-through's warps
+  Trace t = drive(p, specs);
+  CHECK(t.refused.empty());
+  CHECK(t.premem[i + 3] == 1);     // W_{i+1} waits in PREMEM in i+4
+  CHECK(t.wrote[i + 2] == i + 5);  // straight from EXE
+  CHECK(bypass.value >= 1);
+  CHECK(premem.value == 1);
+  CHECK(t.wrote[i] == i + 6);
+  CHECK(t.wrote[i + 1] == i + 7);  // the memory stages' output before the NONMEM queue
+  CHECK(t.wrote[i + 3] == i + 8);
+}
+
+TEST_CASE("elastic: with nonmem_first the NONMEM queue writes back before the memory stages' output") {
+  ElasticPipeline p(illustration(), ElasticParams{2, 1, false}, ElasticCounters{});
+  auto specs = before_conflict();
+  specs.push_back({true, 1, true});
+  specs.push_back({false, 1, true});
+  specs.push_back({false, 1, true});
+  Trace t = drive(p, specs);
+  CHECK(t.wrote[i + 3] == i + 7);  // W_{i+3} from NONMEM before W_{i+1} from MEM1
+  CHECK(t.wrote[i + 1] == i + 8);
+}
+
+TEST_CASE("elastic: queue depths follow Eqs. 4 and 5 unless set") {
+  GpuParams::declare(ParamTable::global());
+  auto depths = [](const Sets& sets) {
+    Config c;
+    c.merge_file(std::string(WARPTLM_SOURCE_DIR) + "/scenarios/configs/elastic_baseline.yaml");
+    c.merge_file(std::string(WARPTLM_SOURCE_DIR) + "/scenarios/overlays/elastic.yaml");
+    for (auto& s : sets) c.set(s.first, s.second);
+    const ElasticParams p = ElasticPipelineMechanism::params_from(c);
+    return std::make_pair(p.nonmem_depth, p.premem_depth);
+  };
+  CHECK(depths({}) == std::make_pair(4u, 3u));  // M = 4 memory stages, N = 32 / 8 - 1
+  CHECK(depths({{"sm.pipeline.mem_stages", "2"}, {"sm.pipeline.simd_width", "16"}}) == std::make_pair(2u, 1u));
+  CHECK(depths({{"elastic.nonmem_depth", "6"}, {"elastic.premem_depth", "0"}}) == std::make_pair(6u, 0u));
+}
+
+TEST_CASE("elastic: refused without the in-order pipeline or with more than one writeback port, naming the key") {
+  GpuParams::declare(ParamTable::global());
+  auto refuse = [](const std::string& key, const std::string& value, const std::string& named) {
+    Config c;
+    c.merge_file(std::string(WARPTLM_SOURCE_DIR) + "/scenarios/configs/elastic_baseline.yaml");
+    c.merge_file(std::string(WARPTLM_SOURCE_DIR) + "/scenarios/overlays/elastic.yaml");
+    c.set(key, value);
+    CHECK_THROWS_WITH(ElasticPipelineMechanism::params_from(c), Catch::Contains(named));
+  };
+  refuse("sm.pipeline.model", "decoupled", "sm.pipeline.backend");
+  refuse("sm.writeback_ports", "2", "sm.writeback_ports");
+}
+
+TEST_CASE("elastic: on elastic_baseline PREMEM absorbs part of the conflicts") {
+  Rig rig(Sets{{"sm.pipeline.backend", "elastic"}});
+  run_strided(rig, 8, 256);  // 8 warps, degree 8 in every part of both shared accesses
+  CHECK(rig.counter("shmem_bank_conflicts") == 8 * 2 * 4 * 7);
+  CHECK(rig.counter("elastic.premem_entries") > 0);
+  // the unified pipeline stalls exactly shmem_bank_conflicts cycles (test_inorder.cpp); the queue hides some
+  CHECK(rig.counter("pipe.stall_bank_conflict") < rig.counter("shmem_bank_conflicts"));
+  check_taxonomy(rig);
+}
