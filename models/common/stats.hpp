@@ -52,7 +52,8 @@ class StatsRegistry {
   // plus "name.samples".
   std::map<std::string, double> values() const;
 
-  // Per-kernel accounting: snapshot before a launch, delta after.
+  // Per-kernel accounting: snapshot before a launch, delta after (a `cost.*` value,
+  // a mechanism's storage, is kept as it is).
   using Snapshot = std::map<std::string, double>;
   Snapshot snapshot() const { return values(); }
   static std::map<std::string, double> delta(const Snapshot& before, const Snapshot& after);

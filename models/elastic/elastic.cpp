@@ -1,6 +1,7 @@
 #include "elastic/elastic.hpp"
 
 #include "common/errors.hpp"
+#include "sm/sched/scheduler.hpp"
 #include "sm/sm.hpp"
 
 namespace warptlm {
@@ -45,9 +46,49 @@ void ElasticPipelineMechanism::declare(ParamTable& t) {
   t.enum_param("elastic.wb_order", "mem_first", {"mem_first", "nonmem_first"},
                "writeback multiplexer after the interconnect's data: the memory stages' output before the NONMEM "
                "queue, or after it (EXE's output always last; the paper does not fix the middle order)");
+  t.int_param("elastic.latch_bits", 32, 1, 1024,
+              "bits of one lane-latch of the queues, for the storage cost (Table 2 counts lane-latches; a 32-bit result)");
+  t.bool_param("bcaws.enabled", false,
+               "bank-conflict-aware warp scheduling (spec 001 sec. 4): memory warps wait S + E cycles after a shared "
+               "warp whose extra conflict cycles E the history cache predicts (needs sm.pipeline.model: inorder)");
+  t.int_param("bcaws.sets", 256, 1, 65536, "sets of the bank-conflict history cache (a power of two)");
+  t.int_param("bcaws.ways", 2, 1, 64, "ways of the bank-conflict history cache (least recently used replaced)");
+  t.int_param("bcaws.pc_bits", 14, 1, 32, "PC bits the history cache keeps: index log2(sets) bits, the rest the tag");
 }
 
-bool ElasticPipelineMechanism::wanted(const Config& c) { return c.get_string("sm.pipeline.backend") == "elastic"; }
+BcawsParams ElasticPipelineMechanism::bcaws_from(const Config& c) {
+  auto fail = [&c](const char* key, const std::string& why) {
+    throw InputError(Place{"", 0, key}, why + " (set at " + c.origin(key) + ")");
+  };
+  BcawsParams b;
+  b.enabled = c.get_bool("bcaws.enabled");
+  b.sets = uint32_t(c.get_int("bcaws.sets"));
+  b.ways = uint32_t(c.get_int("bcaws.ways"));
+  b.pc_bits = uint32_t(c.get_int("bcaws.pc_bits"));
+  if (b.sets & (b.sets - 1)) fail("bcaws.sets", "must be a power of two, not " + std::to_string(b.sets));
+  if (b.pc_bits <= uint32_t(__builtin_ctz(b.sets)))
+    fail("bcaws.pc_bits", "must exceed log2(bcaws.sets) = " + std::to_string(__builtin_ctz(b.sets)) + " (the tag needs bits)");
+  if (b.enabled && c.get_string("sm.pipeline.model") != "inorder")
+    fail("bcaws.enabled", "bank-conflict-aware scheduling needs sm.pipeline.model: inorder (it masks by the pipeline's MEM0)");
+  return b;
+}
+
+uint64_t ElasticPipelineMechanism::storage_bits(const Config& c) {
+  uint64_t bits = 0;
+  if (c.get_string("sm.pipeline.backend") == "elastic") {
+    const ElasticParams p = params_from(c);
+    bits += uint64_t(p.nonmem_depth + p.premem_depth) * uint64_t(c.get_int("sm.pipeline.simd_width")) *
+            uint64_t(c.get_int("elastic.latch_bits"));
+  }
+  const BcawsParams b = bcaws_from(c);
+  if (b.enabled)  // the cache, and a 5-bit accumulator and counter (Table 3)
+    bits += ConflictHistory(b.sets, b.ways, b.pc_bits).bits() + 2 * BcawsParams::kDataBits;
+  return bits;
+}
+
+bool ElasticPipelineMechanism::wanted(const Config& c) {
+  return c.get_string("sm.pipeline.backend") == "elastic" || c.get_bool("bcaws.enabled");
+}
 
 ElasticParams ElasticPipelineMechanism::params_from(const Config& c) {
   auto fail = [&c](const char* key, const std::string& why) {
@@ -67,16 +108,53 @@ ElasticParams ElasticPipelineMechanism::params_from(const Config& c) {
   return p;
 }
 
-ElasticPipelineMechanism::ElasticPipelineMechanism(const Config& c, StatsRegistry&) : p_(params_from(c)) {}
+ElasticPipelineMechanism::ElasticPipelineMechanism(const Config& c, StatsRegistry& stats)
+    : elastic_(c.get_string("sm.pipeline.backend") == "elastic"),
+      p_(elastic_ ? params_from(c) : ElasticParams{}),
+      b_(bcaws_from(c)) {
+  const double bits = double(storage_bits(c));
+  stats.derived("cost.elastic_pipeline.bits", [bits] { return bits; },
+                "storage per SM of the elastic pipeline's queues and the bank-conflict history cache (Tables 2 and 3)");
+}
 
 void ElasticPipelineMechanism::build_in_sm(SmSite& site) {
-  StatGroup g(site.stats, "sm" + std::to_string(site.index) + ".elastic", "elastic");
-  ElasticCounters c;
-  c.bypass = &g.counter("bypass_writes", "subwarps written back straight from EXE");
-  c.nonmem_entries = &g.counter("nonmem_entries", "non-memory subwarps that waited in the NONMEM queue");
-  c.premem_entries = &g.counter("premem_entries", "memory subwarps that waited in the PREMEM queue for MEM0");
-  c.out_of_order = &g.counter("out_of_order_writebacks", "subwarps written back after a subwarp issued later");
-  site.sm.add_mechanism(std::make_unique<ElasticSm>(p_, c));
+  const std::string inst = "sm" + std::to_string(site.index);
+  if (elastic_) {
+    StatGroup g(site.stats, inst + ".elastic", "elastic");
+    ElasticCounters c;
+    c.bypass = &g.counter("bypass_writes", "subwarps written back straight from EXE");
+    c.nonmem_entries = &g.counter("nonmem_entries", "non-memory subwarps that waited in the NONMEM queue");
+    c.premem_entries = &g.counter("premem_entries", "memory subwarps that waited in the PREMEM queue for MEM0");
+    c.out_of_order = &g.counter("out_of_order_writebacks", "subwarps written back after a subwarp issued later");
+    site.sm.add_mechanism(std::make_unique<ElasticSm>(p_, c));
+  }
+  if (b_.enabled) {
+    StatGroup g(site.stats, inst + ".bcaws", "bcaws");
+    BcawsCounters c;
+    c.lookups = &g.counter("lookups", "shared-memory warp instructions scheduled (history-cache lookups)");
+    c.hits = &g.counter("hits", "lookups that found the instruction in the history cache");
+    c.exact = &g.counter("predictions_exact", "predicted extra conflict cycles equal to the instruction's");
+    c.under = &g.counter("predictions_under", "predictions below the instruction's extra conflict cycles");
+    c.over = &g.counter("predictions_over", "predictions above them");
+    c.mask_refusals = &g.counter("mask_refusals", "issue checks of a memory warp refused by the mask");
+    const SmParams& sp = site.sm.params();
+    auto unit = std::make_unique<BcawsUnit>(site.sm, b_, sp.subwarps(), sp.front_stages + sp.exe_stages, c);
+    units_.push_back(unit.get());
+    struct Filter : IssueFilter {
+      const BcawsUnit& u;
+      explicit Filter(const BcawsUnit& x) : u(x) {}
+      const char* name() const override { return "bcaws"; }
+      bool may_issue(const WarpSlot& w) const override { return u.allows(w); }
+    };
+    site.sm.add_issue_filter(std::make_shared<Filter>(*unit));
+    site.sm.add_mechanism(std::move(unit));
+  }
+}
+
+// The history cache and the mask start empty at every kernel launch (sec. 5.3).
+const KernelInfo* ElasticPipelineMechanism::plan_launch(const LaunchPlanRequest&) {
+  for (BcawsUnit* u : units_) u->begin_kernel();
+  return nullptr;
 }
 
 }  // namespace warptlm

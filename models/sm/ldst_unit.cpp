@@ -186,6 +186,8 @@ uint32_t Sm::send_shared(WarpSlot& w, const Instr& in, uint32_t mo, uint64_t rea
     m.in_pipe = true;
     timing_in_pipe_ = true;
     if (shared_service_cycles) shared_service_cycles(m.lanes, f.addr_mask, f.addr_bytes, part_degrees_);
+    for (auto& x : mechs_)
+      if (x->active()) x->shared_access_degrees(f, in, part_degrees_, p_.subwarps());
     return 1;
   }
   return p_.ldst_per_access && shared_service_cycles ? shared_service_cycles(m.lanes, f.addr_mask, f.addr_bytes, nullptr) : 1;

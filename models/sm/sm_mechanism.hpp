@@ -38,6 +38,9 @@ class SmMechanism {
   // A memory instruction has executed: its lanes' addresses are in the warp
   // (Warp::addr, addr_mask, addr_space), for checks on what it really touched.
   virtual void memory_executed(const Warp&, const Instr&) {}
+  // A shared-memory access issued on the in-order pipeline: the bank-conflict
+  // degree of each of its `n` parts (subwarps), as MEM0 will serve them.
+  virtual void shared_access_degrees(const Warp&, const Instr&, const uint32_t* /*part_degrees*/, uint32_t /*n*/) {}
 
   // A warp's class for class-ranked orderings (0 ranks first).
   virtual int warp_class(const Block*) const { return 0; }

@@ -188,3 +188,95 @@ TEST_CASE("elastic: on elastic_baseline PREMEM absorbs part of the conflicts") {
   CHECK(rig.counter("pipe.stall_bank_conflict") < rig.counter("shmem_bank_conflicts"));
   check_taxonomy(rig);
 }
+
+// ---------------------------------------------------------------- bank-conflict-aware warp scheduling
+
+TEST_CASE("bcaws: the history cache of Table 3 is 512 lines of 5 + 6 bits, 704 bytes") {
+  ConflictHistory h(256, 2, 14);
+  CHECK(h.tag_bits() == 6);  // 14 - log2(256)
+  CHECK(h.bits() == 5632);
+  CHECK(h.bits() / 8 == 704);
+}
+
+TEST_CASE("bcaws: a miss predicts nothing; the cache learns the last value, saturated to 5 bits") {
+  ConflictHistory h(256, 2, 14);
+  uint32_t e = 99;
+  CHECK_FALSE(h.lookup(40, e));
+  h.update(40, 4);
+  REQUIRE(h.lookup(40, e));
+  CHECK(e == 4);
+  h.update(40, 28);  // last value wins
+  REQUIRE(h.lookup(40, e));
+  CHECK(e == 28);
+  h.update(41, 40);  // more than 5 bits hold
+  REQUIRE(h.lookup(41, e));
+  CHECK(e == 31);
+  h.clear();  // a kernel launch
+  CHECK_FALSE(h.lookup(40, e));
+}
+
+TEST_CASE("bcaws: two ways per set, the least recently used replaced; PCs 16 K apart alias") {
+  ConflictHistory h(256, 2, 14);
+  uint32_t e = 0;
+  h.update(7, 1);        // set 7
+  h.update(7 + 256, 2);  // set 7, the other way
+  REQUIRE(h.lookup(7, e));  // 7 is now the more recently used
+  h.update(7 + 512, 3);     // evicts 7 + 256
+  CHECK(h.lookup(7, e));
+  CHECK(e == 1);
+  CHECK_FALSE(h.lookup(7 + 256, e));
+  CHECK(h.lookup(7 + 512, e));
+  CHECK(h.lookup(7 + 16384, e));  // the 14-bit PC wraps: the same line
+  CHECK(e == 1);
+}
+
+TEST_CASE("bcaws: the storage cost follows Tables 2 and 3 from the parameters") {
+  GpuParams::declare(ParamTable::global());
+  auto bits = [](const Sets& sets) {
+    Config c;
+    c.merge_file(std::string(WARPTLM_SOURCE_DIR) + "/scenarios/configs/elastic_baseline.yaml");
+    for (auto& s : sets) c.set(s.first, s.second);
+    return ElasticPipelineMechanism::storage_bits(c);
+  };
+  // (M + N) = 7 latches of 8 lanes (56 lane-latches, Table 2) of 32 bits
+  CHECK(bits({{"sm.pipeline.backend", "elastic"}}) == 56 * 32);
+  // the 704-byte cache plus a 5-bit accumulator and a 5-bit counter (Table 3)
+  CHECK(bits({{"bcaws.enabled", "true"}}) == 5632 + 10);
+  CHECK(bits({{"sm.pipeline.backend", "elastic"}, {"bcaws.enabled", "true"}}) == 56 * 32 + 5632 + 10);
+  CHECK(bits({{"sm.pipeline.backend", "elastic"}, {"elastic.latch_bits", "1"}}) == 56);
+}
+
+TEST_CASE("bcaws: refused without the in-order pipeline, or with a cache it cannot index, naming the key") {
+  GpuParams::declare(ParamTable::global());
+  auto refuse = [](const Sets& sets, const std::string& named) {
+    Config c;
+    c.merge_file(std::string(WARPTLM_SOURCE_DIR) + "/scenarios/configs/elastic_baseline.yaml");
+    c.set("bcaws.enabled", "true");
+    for (auto& s : sets) c.set(s.first, s.second);
+    CHECK_THROWS_WITH(ElasticPipelineMechanism::bcaws_from(c), Catch::Contains(named));
+  };
+  refuse({{"sm.pipeline.model", "decoupled"}}, "bcaws.enabled");
+  refuse({{"bcaws.sets", "100"}}, "bcaws.sets");
+  refuse({{"bcaws.pc_bits", "8"}}, "bcaws.pc_bits");
+}
+
+TEST_CASE("bcaws: with the elastic pipeline it predicts a regular pattern's conflicts exactly") {
+  Rig rig(Sets{{"sm.pipeline.backend", "elastic"}, {"bcaws.enabled", "true"}});
+  run_strided(rig, 8, 256);  // every part degree 8: E = 4 x 8 - 4 = 28 for both shared instructions
+  CHECK(rig.counter("bcaws.lookups") == 8 * 2);
+  CHECK(rig.counter("bcaws.hits") > 0);
+  CHECK(rig.counter("bcaws.predictions_exact") == rig.counter("bcaws.hits"));  // a regular pattern
+  CHECK(rig.counter("bcaws.predictions_over") == 0);
+  CHECK(rig.counter("pipe.stall_bank_conflict") < rig.counter("shmem_bank_conflicts"));
+  CHECK(rig.counter("cost.elastic_pipeline.bits") == 56 * 32 + 5632 + 10);
+  check_taxonomy(rig);
+}
+
+TEST_CASE("bcaws: a conflict-free kernel is never masked (spec claims 7 and 26)") {
+  Rig rig(Sets{{"sm.pipeline.backend", "elastic"}, {"bcaws.enabled", "true"}});
+  run_strided(rig, 1, 256);
+  CHECK(rig.counter("bcaws.lookups") == 8 * 2);
+  CHECK(rig.counter("bcaws.predictions_exact") == 16);
+  CHECK(rig.counter("bcaws.mask_refusals") == 0);
+  CHECK(rig.counter("pipe.stall_bank_conflict") == 0);
+}
