@@ -38,6 +38,11 @@ void Sm::declare_pipeline_stats(StatsRegistry& stats, const std::string& inst) {
                                  "LD/ST unit full (Fig. 6: other)");
   pipe_stats_.wb_core = &g.counter("wb_results", "subwarp results the pipeline wrote back");
   pipe_stats_.wb_returns = &g.counter("wb_returns", "writeback slots taken by data returning from memory");
+  // the analytical check of spec 001 (Eq. 2, Table 5): r = shared_thread_instructions / thread instructions,
+  // cd = shared_mem0_cycles / shared_subwarps, theoretic speedup 1 + r (cd - 1)
+  pipe_stats_.shared_threads = &g.counter("shared_thread_instructions", "thread instructions of shared-memory instructions");
+  pipe_stats_.shared_subwarps = &g.counter("shared_subwarps", "subwarps of shared-memory instructions (SIMD accesses)");
+  pipe_stats_.shared_mem0 = &g.counter("shared_mem0_cycles", "cycles MEM0 serves shared subwarps: the sum of their conflict degrees");
 }
 
 // One cycle of the issue stage and the pipeline. Returns whether they need the next cycle.
@@ -118,8 +123,14 @@ void Sm::enter_pipeline(WarpSlot& w, const Instr& in) {
   bool completes = false;  // the pipeline completes it (its registers count as written at the last subwarp's WB)
   if (in.is_mem && f.addr_mask) {
     timing_in_pipe_ = false;
+    shared_sent_ = false;
     send_memory(w, in, cycle_ + p_.front_stages + p_.exe_stages);  // leaves as the first subwarp reaches MEM0
     completes = timing_in_pipe_;
+    if (shared_sent_) {
+      *pipe_stats_.shared_threads += uint32_t(__builtin_popcount(f.addr_mask));
+      *pipe_stats_.shared_subwarps += n;
+      for (uint32_t k = 0; k < n; ++k) *pipe_stats_.shared_mem0 += part_degrees_[k];
+    }
   } else if (in.nwrites) {
     for (unsigned i = 0; i < in.nwrites; ++i) ++w.pending[in.writes[i]];
     ++w.inflight;

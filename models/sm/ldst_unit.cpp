@@ -185,6 +185,7 @@ uint32_t Sm::send_shared(WarpSlot& w, const Instr& in, uint32_t mo, uint64_t rea
   if (p_.inorder) {  // the pipeline holds MEM0 for each part's degree, and completes the instruction at WB
     m.in_pipe = true;
     timing_in_pipe_ = true;
+    shared_sent_ = true;
     if (shared_service_cycles) shared_service_cycles(m.lanes, f.addr_mask, f.addr_bytes, part_degrees_);
     for (auto& x : mechs_)
       if (x->active()) x->shared_access_degrees(f, in, part_degrees_, p_.subwarps());
