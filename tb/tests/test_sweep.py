@@ -459,6 +459,59 @@ class TestFailure(SweepTestCase):
         self.assertEqual(done_mtimes(out), before)
 
 
+
+# The in-order core of seed 001 at tiny: the analytical check and a pair across workloads.
+ELASTIC = """\
+name: ep
+baseline: Baseline
+defaults: {config: elastic_baseline, size: tiny}
+labels:
+  - {name: Baseline}
+  - {name: EP, overlays: [elastic]}
+workloads:
+  - {name: transpose_naive, group: conflicting}
+  - {name: transpose_padded, group: control}
+pairs:
+  - {as: Fig8, run: {label: EP, workload: transpose_naive}, against: {label: Baseline, workload: transpose_padded}, paper: 1.0}
+"""
+
+
+class TestAnalyticAndPairs(SweepTestCase):
+    def test_analytic_check_and_pairs(self):
+        exp = write(os.path.join(self.tmp, "ep.yaml"), ELASTIC)
+        out = os.path.join(self.tmp, "out")
+        res = sweep(exp, "--out", out, "-j", "2")
+        self.check(res, 0)
+        rows = read_csv(os.path.join(out, "results.csv"))
+        cyc = {(r["label"], r["workload"]): int(r["cycles"]) for r in rows}
+        lines = read_text(os.path.join(out, "summary.txt")).splitlines()
+        at = [i for i, l in enumerate(lines) if l.startswith("analytical check on Baseline")]
+        self.assertEqual(len(at), 1, lines)
+        rowsa = {l.split()[0]: l.split() for l in lines[at[0] + 2:at[0] + 4]}
+        for wl in ("transpose_naive", "transpose_padded"):
+            stats = load(os.path.join(out, "runs", f"Baseline__{wl}__tiny", "stats.json"))
+            c = stats["kernels"][0]["counters"]
+            r = c["pipe.shared_thread_instructions"] / stats["kernels"][0]["thread_instructions"]
+            cd = c["pipe.shared_mem0_cycles"] / c["pipe.shared_subwarps"]
+            self.assertGreater(cd, 1.0) if wl == "transpose_naive" else self.assertEqual(cd, 1.0)
+            got = rowsa[wl]
+            self.assertAlmostEqual(float(got[2]), r, delta=0.0006)
+            self.assertAlmostEqual(float(got[3]), cd, delta=0.006)
+            self.assertAlmostEqual(float(got[4]), 1 + r * (cd - 1), delta=0.0006)
+            self.assertAlmostEqual(float(got[5]), cyc[("Baseline", wl)] / cyc[("EP", wl)], delta=0.0006)
+        pair = [l.split() for l in lines if l.startswith("Fig8")]
+        self.assertEqual(len(pair), 1, lines)
+        self.assertEqual(pair[0][2:4], ["EP/transpose_naive", "Baseline/transpose_padded"])
+        self.assertAlmostEqual(float(pair[0][4]), cyc[("Baseline", "transpose_padded")] / cyc[("EP", "transpose_naive")],
+                               delta=0.0006)
+        self.assertEqual(pair[0][5], "1.000")
+
+    def test_bad_pair_exits_2_naming_it(self):
+        exp = write(os.path.join(self.tmp, "bad.yaml"), ELASTIC.replace("label: EP, workload", "label: EPX, workload"))
+        res = sweep(exp, "--out", os.path.join(self.tmp, "o"), "--dry-run")
+        self.check(res, 2)
+        self.assertIn("pairs[0].run: 'EPX' is not a label", res.stderr)
+
 if __name__ == "__main__":
     prog = unittest.main(exit=False, verbosity=2)
     r = prog.result

@@ -117,6 +117,9 @@ TEST_CASE("workload ss_btree verifies at tiny") { check_workload("ss_btree"); }
 TEST_CASE("workload ss_dct5 verifies at tiny") { check_workload("ss_dct5"); }
 TEST_CASE("workload ss_gaussian verifies at tiny") { check_workload("ss_gaussian"); }
 TEST_CASE("workload ss_nn verifies at tiny") { check_workload("ss_nn"); }
+TEST_CASE("workload ep_transpose verifies at tiny") { check_workload("ep_transpose"); }
+TEST_CASE("workload ep_transpose_opt verifies at tiny") { check_workload("ep_transpose_opt"); }
+TEST_CASE("workload ep_aes_enc verifies at tiny") { check_workload("ep_aes_enc"); }
 
 TEST_CASE("every workload is covered by a test above") {
   // Adding a workload without a test case here fails this check.
@@ -126,7 +129,8 @@ TEST_CASE("every workload is covered by a test above") {
                                         "ss_backprop", "ss_dct1", "ss_dct3", "ss_nqu", "ss_srad1",
                                         "ss_srad2", "ss_fdtd3d", "ss_heartwall", "ss_histogram", "ss_mc", "ss_nw",
                                         "ss_dct48", "ss_mc2", "ss_dct2", "ss_dct4", "ss_nw2",
-                                        "ss_bfs", "ss_btree", "ss_dct5", "ss_gaussian", "ss_nn"};
+                                        "ss_bfs", "ss_btree", "ss_dct5", "ss_gaussian", "ss_nn",
+                                        "ep_transpose", "ep_transpose_opt", "ep_aes_enc"};
   for (auto& n : workload_names()) CHECK(tested.count(n) == 1);
 }
 

@@ -78,11 +78,11 @@ inline WorkloadResult run_reduction(Device& dev, const ReductionKernel& k, Size 
 }
 
 // Transposes a seeded height x width float matrix (not square, not always a
-// multiple of the 32x32 tile) with `kernel` (also its PTX module's name); exact check.
-inline WorkloadResult run_transpose(Device& dev, const char* kernel, Size size, uint64_t seed) {
-    const int width = wl::by_size(size, 72, 320, 1024, 4096);
-    const int height = wl::by_size(size, 40, 256, 1024, 2048);
-    const uint32_t tdim = 32, trows = 8;
+// multiple of the tile) with `kernel` (also its PTX module's name) in tdim x
+// tdim tiles of tdim x trows threads; exact check. Arguments (in, out, width,
+// height), or (out, in, width, height) with `odata_first` (the SDK 2.2 order).
+inline WorkloadResult run_transpose_tiled(Device& dev, const char* kernel, int width, int height, uint32_t tdim,
+                                          uint32_t trows, bool odata_first, uint64_t seed) {
     std::mt19937_64 rng(seed);
     const size_t count = size_t(width) * height;
     std::vector<float> in(count);
@@ -92,7 +92,7 @@ inline WorkloadResult run_transpose(Device& dev, const char* kernel, Size size, 
     DevPtr din = dev.upload(in);
     DevPtr dout = dev.malloc(count * sizeof(float));
     dev.launch(kernel, Dim3(wl::ceil_div(width, tdim), wl::ceil_div(height, tdim)), Dim3(tdim, trows),
-               {arg(din), arg(dout), arg(int32_t(width)), arg(int32_t(height))});
+               {arg(odata_first ? dout : din), arg(odata_first ? din : dout), arg(int32_t(width)), arg(int32_t(height))});
     std::vector<float> out = dev.download<float>(dout, count);
     dev.free(din);
     dev.free(dout);
@@ -102,6 +102,12 @@ inline WorkloadResult run_transpose(Device& dev, const char* kernel, Size size, 
     for (int r = 0; r < height; ++r)
       for (int c = 0; c < width; ++c) ref[size_t(c) * height + r] = in[size_t(r) * width + c];
     return wl::check_exact("out", out, ref);
+}
+
+// The library's transposes: 32 x 32 tiles of 32 x 8 threads.
+inline WorkloadResult run_transpose(Device& dev, const char* kernel, Size size, uint64_t seed) {
+    return run_transpose_tiled(dev, kernel, wl::by_size(size, 72, 320, 1024, 4096), wl::by_size(size, 40, 256, 1024, 2048),
+                               32, 8, false, seed);
 }
 
 

@@ -43,6 +43,9 @@ std::unique_ptr<Workload> make_ss_btree();
 std::unique_ptr<Workload> make_ss_dct5();
 std::unique_ptr<Workload> make_ss_gaussian();
 std::unique_ptr<Workload> make_ss_nn();
+std::unique_ptr<Workload> make_ep_transpose();
+std::unique_ptr<Workload> make_ep_transpose_opt();
+std::unique_ptr<Workload> make_ep_aes_enc();
 
 const char* size_name(Size s) {
   switch (s) {
@@ -75,6 +78,8 @@ const std::vector<std::function<std::unique_ptr<Workload>()>>& workload_factorie
       make_ss_nw2,
       // The study's Set-3 controls (Table 2): block count limited by threads, registers or blocks.
       make_ss_bfs,          make_ss_btree,   make_ss_dct5,    make_ss_gaussian,     make_ss_nn,
+      // The elastic-pipeline study's kernels (README: "Elastic-pipeline set"), each with its padded control.
+      make_ep_transpose,    make_ep_transpose_opt, make_ep_aes_enc,
   };
   return factories;
 }
