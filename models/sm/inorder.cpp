@@ -48,10 +48,10 @@ void Sm::declare_pipeline_stats(StatsRegistry& stats, const std::string& inst) {
 // One cycle of the issue stage and the pipeline. Returns whether they need the next cycle.
 bool Sm::inorder_cycle() {
   const uint32_t ports = p_.writeback_ports ? p_.writeback_ports : UINT32_MAX;
-  const uint32_t popped = uint32_t(completions_.size());
+  const size_t waiting = completions_.size();
   const uint32_t taken = take_returns();
   issue_stage();
-  const bool had_work = !pipe_->empty() || taken || completions_.size() != popped;  // what left may let a warp issue next cycle
+  const bool had_work = !pipe_->empty() || taken || completions_.size() != waiting;  // what left may let a warp issue next cycle
   pipe_->step(ports - taken, leave_sink_);
   return had_work || issuing_.count || return_slots_left_;
 }
@@ -89,19 +89,7 @@ void Sm::issue_stage() {
     return;
   }
   if (issuing_.count) {
-    const uint32_t k = issuing_.next++;
-    Subwarp s;
-    s.in = issuing_.in;
-    s.slot = issuing_.slot;
-    s.index = uint8_t(k);
-    s.last = issuing_.next == issuing_.count;
-    s.writes = issuing_.writes;
-    s.completes = issuing_.completes;
-    s.mem = issuing_.mem;
-    s.mem0_cycles = uint8_t(issuing_.mem0_cycles[k]);
-    pipe_->issue(s);
-    ++slots_[s.slot].in_pipe;
-    if (s.last) issuing_.count = 0;
+    send_next_subwarp();
     ++*pipe_stats_.subwarp;
     count_issue_outcome(Stall::Structural);
     return;
@@ -121,7 +109,8 @@ void Sm::enter_pipeline(WarpSlot& w, const Instr& in) {
   const uint32_t n = p_.subwarps();
   std::fill(part_degrees_, part_degrees_ + n, 1u);  // a shared access replaces them with its parts' degrees
   bool completes = false;  // the pipeline completes it (its registers count as written at the last subwarp's WB)
-  if (in.is_mem && f.addr_mask) {
+  const bool mem = in.is_mem && f.addr_mask;
+  if (mem) {
     timing_in_pipe_ = false;
     shared_sent_ = false;
     send_memory(w, in, cycle_ + p_.front_stages + p_.exe_stages);  // leaves as the first subwarp reaches MEM0
@@ -143,20 +132,24 @@ void Sm::enter_pipeline(WarpSlot& w, const Instr& in) {
   issuing_.count = n;
   issuing_.writes = completes && in.nwrites > 0;
   issuing_.completes = completes;
-  issuing_.mem = in.is_mem && f.addr_mask;
-  // the first subwarp goes into the issue stage now
+  issuing_.mem = mem;
+  send_next_subwarp();  // the first subwarp goes into the issue stage now
+}
+
+// The issue stage sends the next subwarp of the instruction in progress.
+void Sm::send_next_subwarp() {
   const uint32_t k = issuing_.next++;
   Subwarp s;
-  s.in = &in;
-  s.slot = w.slot;
+  s.in = issuing_.in;
+  s.slot = issuing_.slot;
   s.index = uint8_t(k);
-  s.last = issuing_.next == n;
+  s.last = issuing_.next == issuing_.count;
   s.writes = issuing_.writes;
-  s.completes = completes;
+  s.completes = issuing_.completes;
   s.mem = issuing_.mem;
   s.mem0_cycles = uint8_t(issuing_.mem0_cycles[k]);
   pipe_->issue(s);
-  ++w.in_pipe;
+  ++slots_[s.slot].in_pipe;
   if (s.last) issuing_.count = 0;
 }
 

@@ -310,6 +310,7 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   uint32_t take_returns();
   void issue_stage();
   void enter_pipeline(WarpSlot& w, const Instr& in);
+  void send_next_subwarp();
   void leave_pipeline(const Subwarp& s);
   void count_issue_outcome(Stall s);
 

@@ -104,6 +104,13 @@ inline WorkloadResult run_transpose_tiled(Device& dev, const char* kernel, int w
     return wl::check_exact("out", out, ref);
 }
 
+// The SDK 2.2 transpose of seed 001 (ep_transpose, ep_transpose_opt): 16 x 16 tiles of 16 x 16 threads,
+// (out, in, width, height); Table 5's 256 x 256 matrix at small.
+inline WorkloadResult run_sdk_transpose(Device& dev, const char* kernel, Size size, uint64_t seed) {
+    return run_transpose_tiled(dev, kernel, wl::by_size(size, 48, 256, 1024, 2048), wl::by_size(size, 40, 256, 512, 2048),
+                               16, 16, true, seed);
+}
+
 // The library's transposes: 32 x 32 tiles of 32 x 8 threads.
 inline WorkloadResult run_transpose(Device& dev, const char* kernel, Size size, uint64_t seed) {
     return run_transpose_tiled(dev, kernel, wl::by_size(size, 72, 320, 1024, 4096), wl::by_size(size, 40, 256, 1024, 2048),

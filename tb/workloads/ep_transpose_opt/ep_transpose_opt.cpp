@@ -1,5 +1,4 @@
-// Host driver for ep_transpose_opt: see drivers.hpp. Sizes: the matrix of Table 5 of seed 001
-// (grid 16 x 16 of 16 x 16 blocks: 256 x 256) at small.
+// Host driver for ep_transpose_opt: see drivers.hpp (run_sdk_transpose).
 #include "workloads/drivers.hpp"
 
 namespace warptlm {
@@ -12,8 +11,7 @@ class EpTransposeOpt : public Workload {
     return "SDK 2.2 transpose as shipped, 16x17 padded tile (conflict-free; seed 001's optimised Transpose)";
   }
   WorkloadResult run(Device& dev, Size size, uint64_t seed) override {
-    return wl::run_transpose_tiled(dev, "ep_transpose_opt", wl::by_size(size, 48, 256, 1024, 2048), wl::by_size(size, 40, 256, 512, 2048),
-                                   16, 16, true, seed);
+    return wl::run_sdk_transpose(dev, "ep_transpose_opt", size, seed);
   }
 };
 
