@@ -53,7 +53,8 @@ void ConflictHistory::clear() {
 }
 
 BcawsUnit::BcawsUnit(Sm& sm, const BcawsParams& p, uint32_t subwarps, uint32_t cycles_to_mem0, const BcawsCounters& c)
-    : sm_(sm), history_(p.sets, p.ways, p.pc_bits), subwarps_(subwarps), cycles_to_mem0_(cycles_to_mem0), c_(c) {
+    : sm_(sm), history_(p.sets, p.ways, p.pc_bits), subwarps_(subwarps), cycles_to_mem0_(cycles_to_mem0),
+      allow_violation_(p.allow_violation), c_(c) {
   set_active(true);
 }
 

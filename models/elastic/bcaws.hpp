@@ -13,6 +13,10 @@
 //     warp_safe_mem_dist = ceil(sum d / P) = S + E cycles after it (Eq. 7, one
 //     port). Non-memory warps issue meanwhile; a cycle in which every ready
 //     warp is a masked memory warp is a scheduling fail (fn 9).
+//   - The paper's variant (sec. 6.2, fn 10; bcaws.allow_violation): the mask
+//     is a soft filter; in a cycle where it would leave the issue stage idle a
+//     masked memory warp issues anyway, trading the scheduling fail for a
+//     bank-conflict stall.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -27,6 +31,7 @@ class Sm;
 
 struct BcawsParams {
   bool enabled = false;
+  bool allow_violation = false;  // the variant of sec. 6.2 (fn 10): a masked memory warp issues when no other warp can
   uint32_t sets = 256, ways = 2, pc_bits = 14;
   static constexpr uint32_t kDataBits = 5;  // log2(warp size): E is 0 .. 31
 };
@@ -69,6 +74,7 @@ class BcawsUnit : public SmMechanism {
   void shared_access_degrees(const Warp& w, const Instr& in, const uint32_t* parts, uint32_t n) override;
   // The issue filter: may this warp issue now?
   bool allows(const WarpSlot& w) const;
+  bool allows_violation() const { return allow_violation_; }
   void begin_kernel();  // the cache and the mask are cleared at every launch
   const ConflictHistory& history() const { return history_; }
 
@@ -81,6 +87,7 @@ class BcawsUnit : public SmMechanism {
   Sm& sm_;
   ConflictHistory history_;
   uint32_t subwarps_, cycles_to_mem0_;
+  bool allow_violation_;
   BcawsCounters c_;
   uint64_t mask_until_ = 0;        // memory warps wait until this cycle
   std::vector<Pending> learning_;  // resolutions not yet written into the cache, in issue order

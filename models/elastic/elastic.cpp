@@ -46,11 +46,17 @@ void ElasticPipelineMechanism::declare(ParamTable& t) {
   t.enum_param("elastic.wb_order", "mem_first", {"mem_first", "nonmem_first"},
                "writeback multiplexer after the interconnect's data: the memory stages' output before the NONMEM "
                "queue, or after it (EXE's output always last; the paper does not fix the middle order)");
+  t.enum_param("elastic.design", "elastic", {"elastic", "split"},
+               "elastic: the NONMEM and PREMEM queues (sec. 4); split: the analysis step of Fig. 2b (sec. 3.2), a "
+               "fixed NONMEM path as deep as the memory stages beside them, no queues, no bypass");
   t.int_param("elastic.latch_bits", 32, 1, 1024,
               "bits of one lane-latch of the queues, for the storage cost (Table 2 counts lane-latches; a 32-bit result)");
   t.bool_param("bcaws.enabled", false,
                "bank-conflict-aware warp scheduling (spec 001 sec. 4): memory warps wait S + E cycles after a shared "
                "warp whose extra conflict cycles E the history cache predicts (needs sm.pipeline.model: inorder)");
+  t.bool_param("bcaws.allow_violation", false,
+               "the paper's variant of bank-conflict-aware scheduling (spec 001 sec. 4.5): a masked memory warp may "
+               "issue in a cycle where no other warp can (fewer scheduling fails, more bank-conflict stalls)");
   t.int_param("bcaws.sets", 256, 1, 65536, "sets of the bank-conflict history cache (a power of two)");
   t.int_param("bcaws.ways", 2, 1, 64, "ways of the bank-conflict history cache (least recently used replaced)");
   t.int_param("bcaws.pc_bits", 14, 1, 32, "PC bits the history cache keeps: index log2(sets) bits, the rest the tag");
@@ -62,12 +68,15 @@ BcawsParams ElasticPipelineMechanism::bcaws_from(const Config& c) {
   };
   BcawsParams b;
   b.enabled = c.get_bool("bcaws.enabled");
+  b.allow_violation = c.get_bool("bcaws.allow_violation");
   b.sets = uint32_t(c.get_int("bcaws.sets"));
   b.ways = uint32_t(c.get_int("bcaws.ways"));
   b.pc_bits = uint32_t(c.get_int("bcaws.pc_bits"));
   if (b.sets & (b.sets - 1)) fail("bcaws.sets", "must be a power of two, not " + std::to_string(b.sets));
   if (b.pc_bits <= uint32_t(__builtin_ctz(b.sets)))
     fail("bcaws.pc_bits", "must exceed log2(bcaws.sets) = " + std::to_string(__builtin_ctz(b.sets)) + " (the tag needs bits)");
+  if (b.allow_violation && !b.enabled)
+    fail("bcaws.allow_violation", "is the variant of bank-conflict-aware scheduling; it needs bcaws.enabled: true");
   if (b.enabled && c.get_string("sm.pipeline.model") != "inorder")
     fail("bcaws.enabled", "bank-conflict-aware scheduling needs sm.pipeline.model: inorder (it masks by the pipeline's MEM0)");
   return b;
@@ -105,6 +114,12 @@ ElasticParams ElasticPipelineMechanism::params_from(const Config& c) {
   p.nonmem_depth = m ? uint32_t(m) : uint32_t(c.get_int("sm.pipeline.mem_stages"));  // Eq. 4
   p.premem_depth = n >= 0 ? uint32_t(n) : (32 + simd - 1) / simd - 1;                // Eq. 5
   p.mem_first = c.get_string("elastic.wb_order") == "mem_first";
+  p.split = c.get_string("elastic.design") == "split";
+  if (p.split) {  // Fig. 2b has no queues
+    for (const char* key : {"elastic.nonmem_depth", "elastic.premem_depth"})
+      if (c.is_set(key)) fail(key, "elastic.design: split has no queues; leave it unset");
+    p.nonmem_depth = p.premem_depth = 0;
+  }
   return p;
 }
 
@@ -145,6 +160,7 @@ void ElasticPipelineMechanism::build_in_sm(SmSite& site) {
       explicit Filter(const BcawsUnit& x) : u(x) {}
       const char* name() const override { return "bcaws"; }
       bool may_issue(const WarpSlot& w) const override { return u.allows(w); }
+      bool soft() const override { return u.allows_violation(); }
     };
     site.sm.add_issue_filter(std::make_shared<Filter>(*unit));
     site.sm.add_mechanism(std::move(unit));

@@ -10,6 +10,7 @@ ElasticPipeline::ElasticPipeline(const PipelineShape& shape, const ElasticParams
   mem_.assign(shape.mem, Slot{});
   premem_.reserve(p_.premem_depth);
   nonmem_.reserve(p_.nonmem_depth);
+  if (p_.split) nonmem_path_.assign(shape.mem, Slot{});
 }
 
 void ElasticPipeline::issue(const Subwarp& s) {
@@ -37,12 +38,43 @@ void ElasticPipeline::leave_unwritten(Slot& x, SubwarpSink& sink) {
 // The memory stages move in lockstep behind their output; MEM0 keeps a
 // subwarp it has not served for its degree, and the stages after it drain.
 void ElasticPipeline::shift_memory_stages() {
-  const size_t m = mem_.size();
-  if (mem_[m - 1].valid) return;  // the output lost the multiplexer: nothing moves
   const bool m0_holds = mem_[0].valid && mem_[0].served < mem_[0].s.mem0_cycles;
-  const size_t first_moving = m0_holds ? 1 : 0;
-  for (size_t k = m - 1; k > first_moving; --k) mem_[k] = mem_[k - 1];
-  mem_[first_moving].valid = false;
+  advance(mem_, m0_holds ? 1 : 0);
+}
+
+// Lockstep stages move one step from `first_moving` on, unless the output lost the multiplexer.
+void ElasticPipeline::advance(std::vector<Slot>& stages, size_t first_moving) {
+  if (stages.back().valid) return;
+  for (size_t k = stages.size() - 1; k > first_moving; --k) stages[k] = stages[k - 1];
+  stages[first_moving].valid = false;
+}
+
+// The multiplexer's NONMEM input: the queue's oldest entry, or (split) the
+// path's last stage; the path then moves one stage.
+bool ElasticPipeline::take_nonmem(Slot& wb) {
+  if (!p_.split) {
+    if (nonmem_.empty()) return false;
+    wb = nonmem_.front();
+    nonmem_.erase(nonmem_.begin());
+    return true;
+  }
+  if (!nonmem_path_.back().valid) return false;
+  wb = nonmem_path_.back();
+  nonmem_path_.back().valid = false;
+  return true;
+}
+
+// A non-memory subwarp leaves EXE into the queue or (split) the path's first stage.
+bool ElasticPipeline::enter_nonmem(const Slot& ex) {
+  if (!p_.split) {
+    if (nonmem_.size() >= p_.nonmem_depth) return false;
+    nonmem_.push_back(ex);
+    ++*c_.nonmem_entries;
+    return true;
+  }
+  if (nonmem_path_[0].valid) return false;
+  nonmem_path_[0] = ex;
+  return true;
 }
 
 void ElasticPipeline::step(uint32_t ports_free, SubwarpSink& sink) {
@@ -69,14 +101,9 @@ void ElasticPipeline::step(uint32_t ports_free, SubwarpSink& sink) {
       out.valid = false;
       return true;
     };
-    auto from_nonmem = [&] {
-      if (nonmem_.empty()) return false;
-      wb_ = nonmem_.front();
-      nonmem_.erase(nonmem_.begin());
-      return true;
-    };
+    auto from_nonmem = [&] { return take_nonmem(wb_); };
     const bool took = p_.mem_first ? (from_memory() || from_nonmem()) : (from_nonmem() || from_memory());
-    if (!took && ex.valid && !ex.s.mem && ex.s.writes) {
+    if (!took && !p_.split && ex.valid && !ex.s.mem && ex.s.writes) {
       wb_ = ex;
       ex_done = true;
       ++*c_.bypass;
@@ -87,6 +114,7 @@ void ElasticPipeline::step(uint32_t ports_free, SubwarpSink& sink) {
     ex_done = true;
   }
   shift_memory_stages();
+  if (p_.split) advance(nonmem_path_, 0);
   // MEM0 takes the oldest waiting memory subwarp: PREMEM's, else EXE's.
   if (!mem_[0].valid) {
     if (!premem_.empty()) {
@@ -110,9 +138,7 @@ void ElasticPipeline::step(uint32_t ports_free, SubwarpSink& sink) {
       } else {  // a bank-conflict stall, unless the memory stages wait for the writeback port
         cause = m0_conflict ? Hold::BankConflict : Hold::Writeback;
       }
-    } else if (nonmem_.size() < p_.nonmem_depth) {
-      nonmem_.push_back(ex);
-      ++*c_.nonmem_entries;
+    } else if (enter_nonmem(ex)) {
       ex_done = true;
     } else {
       cause = Hold::Writeback;

@@ -20,6 +20,12 @@
 // arises (spec 001 sec. 3.7), and with relaxed barrel processing the
 // scoreboard holds a warp's dependent instructions (operands are read at issue,
 // so a write-after-read cannot occur).
+// With `split` it is instead the analysis step of Fig. 2b (sec. 3.2, not
+// evaluated by the paper): the memory stages and a NONMEM path of the same
+// depth side by side, both fixed-length lockstep stages, no queues and no
+// bypass. A conflict no longer holds non-memory subwarps behind it, but the
+// writeback bubble remains, and when both paths reach WB together the loser
+// holds its path and the front end (a writeback conflict).
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -33,6 +39,7 @@ struct ElasticParams {
   uint32_t nonmem_depth = 4;  // M
   uint32_t premem_depth = 3;  // N
   bool mem_first = true;      // the memory stages' output before the NONMEM queue at WB
+  bool split = false;         // Fig. 2b: a fixed NONMEM path instead of the queues
 };
 
 struct ElasticCounters {
@@ -65,6 +72,9 @@ class ElasticPipeline : public StagePipeline {
   void write_back(SubwarpSink& sink);
   void leave_unwritten(Slot& x, SubwarpSink& sink);
   void shift_memory_stages();
+  static void advance(std::vector<Slot>& stages, size_t first_moving);
+  bool take_nonmem(Slot& wb);
+  bool enter_nonmem(const Slot& ex);
 
   ElasticParams p_;
   ElasticCounters c_;
@@ -72,6 +82,7 @@ class ElasticPipeline : public StagePipeline {
   std::vector<Slot> front_;          // the issue stage .. the last EXE stage (back: EXE's output)
   std::vector<Slot> mem_;            // MEM0 .. MEM(m-1)
   std::vector<Slot> premem_, nonmem_;  // oldest first
+  std::vector<Slot> nonmem_path_;      // split: NONMEM0 .. NONMEM(m-1)
   Slot wb_;                          // the WB stage: writes this cycle
   Hold hold_ = Hold::None;
   uint32_t occupied_ = 0;

@@ -405,28 +405,10 @@ static WarpState state_of(Stall r) {
   }
 }
 
-uint32_t Sm::issue(WarpScheduler& s) {
-  const uint32_t sid = s.id();
-  if (s.warps().empty()) {
-    ++*stall_[sid][size_t(Stall::NoWarp)];
-    last_reason_[sid] = Stall::NoWarp;
-    probe_issue(sid, Stall::NoWarp, nullptr);
-    return 0;
-  }
-  if (ready_[sid] == 0) {
-    // Every warp waits on its registers or its fetch, as already recorded.
-    Stall why = Stall::NoWarp;
-    for (size_t r = 0; r < size_t(Stall::Count); ++r)
-      if (blocked_[sid][r] && stall_rank(Stall(r)) < stall_rank(why)) why = Stall(r);
-    ++*stall_[sid][size_t(why)];
-    last_reason_[sid] = why;
-    probe_issue(sid, why, nullptr);
-    return 0;
-  }
-  s.ordering().order(s.warps(), order_);
+// One look down this cycle's order: issues up to issue_width warps and keeps
+// the highest-ranked reason of those that could not.
+uint32_t Sm::issue_in_order(WarpScheduler& s, Stall& why, WarpSlot*& first_issued) {
   uint32_t issued = 0;
-  Stall why = Stall::NoWarp;
-  WarpSlot* first_issued = nullptr;
   for (WarpSlot* w : order_) {
     const Instr* in = nullptr;
     uint32_t unit = 0;
@@ -447,6 +429,37 @@ uint32_t Sm::issue(WarpScheduler& s) {
     w->last_stall = r;
     if (s.ordering().stalled(w, r)) ordering_changed_ = true;
     if (stall_rank(r) < stall_rank(why)) why = r;
+  }
+  return issued;
+}
+
+uint32_t Sm::issue(WarpScheduler& s) {
+  const uint32_t sid = s.id();
+  if (s.warps().empty()) {
+    ++*stall_[sid][size_t(Stall::NoWarp)];
+    last_reason_[sid] = Stall::NoWarp;
+    probe_issue(sid, Stall::NoWarp, nullptr);
+    return 0;
+  }
+  if (ready_[sid] == 0) {
+    // Every warp waits on its registers or its fetch, as already recorded.
+    Stall why = Stall::NoWarp;
+    for (size_t r = 0; r < size_t(Stall::Count); ++r)
+      if (blocked_[sid][r] && stall_rank(Stall(r)) < stall_rank(why)) why = Stall(r);
+    ++*stall_[sid][size_t(why)];
+    last_reason_[sid] = why;
+    probe_issue(sid, why, nullptr);
+    return 0;
+  }
+  s.ordering().order(s.warps(), order_);
+  Stall why = Stall::NoWarp;
+  WarpSlot* first_issued = nullptr;
+  s.take_soft_refusal();
+  uint32_t issued = issue_in_order(s, why, first_issued);
+  if (!issued && s.take_soft_refusal()) {  // nothing issued and a soft filter held a warp back: look again without it
+    s.yield_soft_filters(true);
+    issued = issue_in_order(s, why, first_issued);
+    s.yield_soft_filters(false);
   }
   Stall outcome = issued ? Stall::Issued : why;
   ++*stall_[sid][size_t(outcome)];

@@ -162,6 +162,7 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   uint64_t now_cycle() const;
   void writeback();
   uint32_t issue(WarpScheduler& s);
+  uint32_t issue_in_order(WarpScheduler& s, Stall& why, WarpSlot*& first_issued);
   // Can `w` issue now? A warp held by the warp limit or a filter, or still stalled
   // as last recorded, is answered here (inline: most warps, every cycle).
   Stall check(WarpScheduler& s, WarpSlot& w, const Instr*& in, uint32_t& unit) {

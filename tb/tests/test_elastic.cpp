@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <map>
+#include <type_traits>
 
 #include "common/config.hpp"
 #include "elastic/elastic.hpp"
@@ -37,7 +38,8 @@ struct Sink : SubwarpSink {
   void leave(const Subwarp& s) override { t.wrote[s.slot] = now; }
 };
 
-Trace drive(ElasticPipeline& p, const std::vector<Spec>& specs) {
+template <class Pipeline>
+Trace drive(Pipeline& p, const std::vector<Spec>& specs) {
   Trace t;
   Sink sink(t);
   uint32_t next = 0;
@@ -59,8 +61,10 @@ Trace drive(ElasticPipeline& p, const std::vector<Spec>& specs) {
     }
     sink.now = c;
     p.step(1, sink);
-    t.premem[c] = p.premem_size();
-    t.nonmem[c] = p.nonmem_size();
+    if constexpr (std::is_same_v<Pipeline, ElasticPipeline>) {
+      t.premem[c] = p.premem_size();
+      t.nonmem[c] = p.nonmem_size();
+    }
   }
   return t;
 }
@@ -140,6 +144,34 @@ TEST_CASE("elastic: Fig. 4 with a 1-entry PREMEM: no stall, W_{i+2} writes back 
   CHECK(t.wrote[i + 3] == i + 8);
 }
 
+// Fig. 2b (sec. 3.2, the analysis step before the elastic pipeline): split
+// memory stages, a fixed NONMEM path beside MEM0/MEM1. W_{i+1} (non-memory)
+// enters NONMEM0 in i+4 while W_i waits at MEM0: no front-end stall in i+4.
+// The WB bubble of i+5 remains, and in i+6 W_i (MEM1) and W_{i+1} (NONMEM1)
+// both want the port: the writeback conflict stalls fetch in i+6.
+TEST_CASE("elastic: Fig. 2b, split memory stages: no stall in i+4, the WB bubble in i+5, a writeback conflict in i+6") {
+  ElasticParams split{0, 0, true, true};
+  ElasticPipeline p(illustration(), split, ElasticCounters{});
+  auto specs = before_conflict();
+  for (int k = 0; k < 8; ++k) specs.push_back({false, 1, true});  // W_{i+1} ..: non-memory, issuing on past i+6
+  Trace t = drive(p, specs);
+  CHECK(t.wrote[i - 1] == i + 4);
+  for (const auto& w : t.wrote) CHECK(w.second != i + 5);  // nothing writes back in i+5
+  CHECK(t.wrote[i] == i + 6);      // the memory path first
+  CHECK(t.wrote[i + 1] == i + 7);  // W_{i+1} lost the port in i+6
+  REQUIRE(t.refused.size() == 1);
+  CHECK(t.refused[0] == i + 6);
+  CHECK(t.why[0] == StagePipeline::Hold::Writeback);
+  CHECK(t.nonmem[i + 3] == 0);     // no queue: W_{i+1} is in the path's stage NONMEM0
+  // The same warps on the unified pipeline (Fig. 2a) stall in i+4 instead.
+  InOrderPipeline u;
+  u.configure(2, 1, 2);
+  Trace v = drive(u, specs);
+  REQUIRE(v.refused.size() == 1);
+  CHECK(v.refused[0] == i + 4);
+  CHECK(v.why[0] == StagePipeline::Hold::BankConflict);
+}
+
 TEST_CASE("elastic: with nonmem_first the NONMEM queue writes back before the memory stages' output") {
   ElasticPipeline p(illustration(), ElasticParams{2, 1, false}, ElasticCounters{});
   auto specs = before_conflict();
@@ -177,6 +209,14 @@ TEST_CASE("elastic: refused without the in-order pipeline or with more than one 
   };
   refuse("sm.pipeline.model", "decoupled", "sm.pipeline.backend");
   refuse("sm.writeback_ports", "2", "sm.writeback_ports");
+  Config c;  // Fig. 2b's split design has no queues to size
+  c.merge_file(std::string(WARPTLM_SOURCE_DIR) + "/scenarios/configs/elastic_baseline.yaml");
+  c.merge_file(std::string(WARPTLM_SOURCE_DIR) + "/scenarios/overlays/elastic.yaml");
+  c.set("elastic.design", "split");
+  CHECK(ElasticPipelineMechanism::params_from(c).split);
+  CHECK(ElasticPipelineMechanism::storage_bits(c) == 0);
+  c.set("elastic.nonmem_depth", "4");
+  CHECK_THROWS_WITH(ElasticPipelineMechanism::params_from(c), Catch::Contains("elastic.nonmem_depth"));
 }
 
 TEST_CASE("elastic: on elastic_baseline PREMEM absorbs part of the conflicts") {
@@ -258,6 +298,7 @@ TEST_CASE("bcaws: refused without the in-order pipeline, or with a cache it cann
   refuse({{"sm.pipeline.model", "decoupled"}}, "bcaws.enabled");
   refuse({{"bcaws.sets", "100"}}, "bcaws.sets");
   refuse({{"bcaws.pc_bits", "8"}}, "bcaws.pc_bits");
+  refuse({{"bcaws.enabled", "false"}, {"bcaws.allow_violation", "true"}}, "bcaws.allow_violation");
 }
 
 TEST_CASE("bcaws: with the elastic pipeline it predicts a regular pattern's conflicts exactly") {

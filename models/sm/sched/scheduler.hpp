@@ -33,6 +33,9 @@ class IssueFilter {
   virtual ~IssueFilter() = default;
   virtual const char* name() const = 0;
   virtual bool may_issue(const WarpSlot& w) const = 0;
+  // A soft filter yields: when no warp issues in a cycle and it refused one,
+  // the scheduler looks once more without it.
+  virtual bool soft() const { return false; }
 };
 
 // The SM's own orderings by name: "lrr", "gto", "oldest", "two_level"; null for any other.
@@ -47,10 +50,22 @@ class WarpScheduler {
   void set_ordering(std::unique_ptr<WarpOrdering> o) { ordering_ = std::move(o); }
   void add_filter(std::shared_ptr<IssueFilter> f) { filters_.push_back(std::move(f)); }
   bool allowed(const WarpSlot& w) const {
-    for (auto& f : filters_)
-      if (!f->may_issue(w)) return false;
+    for (auto& f : filters_) {
+      if (f->soft() && yielded_) continue;
+      if (!f->may_issue(w)) {
+        soft_refusal_ |= f->soft();
+        return false;
+      }
+    }
     return true;
   }
+  // Soft filters: whether one refused a warp since the last call, and their second look.
+  bool take_soft_refusal() {
+    const bool r = soft_refusal_;
+    soft_refusal_ = false;
+    return r;
+  }
+  void yield_soft_filters(bool y) { yielded_ = y; }
   std::vector<WarpSlot*>& warps() { return warps_; }  // resident warps, oldest first
 
  private:
@@ -58,6 +73,8 @@ class WarpScheduler {
   std::unique_ptr<WarpOrdering> ordering_;
   std::vector<std::shared_ptr<IssueFilter>> filters_;
   std::vector<WarpSlot*> warps_;
+  mutable bool soft_refusal_ = false;
+  bool yielded_ = false;
 };
 
 }  // namespace warptlm
