@@ -469,7 +469,7 @@ labels:
   - {name: Baseline}
   - {name: EP, overlays: [elastic]}
 workloads:
-  - {name: transpose_naive, group: conflicting}
+  - {name: transpose_naive, group: conflicting, as: Transpose, analytic: {r: 0.037, cd: 4.5}}
   - {name: transpose_padded, group: control}
 pairs:
   - {as: Fig8, run: {label: EP, workload: transpose_naive}, against: {label: Baseline, workload: transpose_padded}, paper: 1.0}
@@ -499,12 +499,31 @@ class TestAnalyticAndPairs(SweepTestCase):
             self.assertAlmostEqual(float(got[3]), cd, delta=0.006)
             self.assertAlmostEqual(float(got[4]), 1 + r * (cd - 1), delta=0.0006)
             self.assertAlmostEqual(float(got[5]), cyc[("Baseline", wl)] / cyc[("EP", wl)], delta=0.0006)
+        # against Table 5: ours, paper, error for r (points), cd and the theoretic speedup; the mean absolute errors
+        at = [i for i, l in enumerate(lines) if l.startswith("analytical check against the paper at tiny")]
+        self.assertEqual(len(at), 1, lines)
+        row = lines[at[0] + 2].split()
+        self.assertEqual(row[:2], ["Transpose", "transpose_naive"])
+        r, cd = float(rowsa["transpose_naive"][2]), float(rowsa["transpose_naive"][3])
+        self.assertEqual(row[3], "0.037")
+        self.assertAlmostEqual(float(row[4]), (r - 0.037) * 100, delta=0.06)
+        self.assertEqual(row[6], "4.50")
+        self.assertAlmostEqual(float(row[7]), cd - 4.5, delta=0.006)
+        self.assertAlmostEqual(float(row[10]), 1 + r * (cd - 1) - (1 + 0.037 * 3.5), delta=0.0015)
+        self.assertTrue(lines[at[0] + 3].startswith("over 1 kernels: mean absolute error r "), lines[at[0] + 3])
+        self.assertIn(f"cd {abs(cd - 4.5):.2f}", lines[at[0] + 3])
         pair = [l.split() for l in lines if l.startswith("Fig8")]
         self.assertEqual(len(pair), 1, lines)
         self.assertEqual(pair[0][2:4], ["EP/transpose_naive", "Baseline/transpose_padded"])
         self.assertAlmostEqual(float(pair[0][4]), cyc[("Baseline", "transpose_padded")] / cyc[("EP", "transpose_naive")],
                                delta=0.0006)
         self.assertEqual(pair[0][5], "1.000")
+
+    def test_bad_analytic_exits_2_naming_it(self):
+        exp = write(os.path.join(self.tmp, "bad.yaml"), ELASTIC.replace("cd: 4.5", "cd: high"))
+        res = sweep(exp, "--out", os.path.join(self.tmp, "o"), "--dry-run")
+        self.check(res, 2)
+        self.assertIn("analytic: cd: 'high' is not a non-negative number", res.stderr)
 
     def test_bad_pair_exits_2_naming_it(self):
         exp = write(os.path.join(self.tmp, "bad.yaml"), ELASTIC.replace("label: EP, workload", "label: EPX, workload"))

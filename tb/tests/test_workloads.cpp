@@ -72,7 +72,7 @@ TEST_CASE("workload registry lists every workload once and makes each") {
     auto w = make_workload(n);
     REQUIRE(w);
     CHECK(std::string(w->name()) == n);
-    CHECK(!embedded_ptx(n).empty());
+    CHECK(!embedded_ptx(w->module()).empty());
   }
   CHECK(make_workload("no_such_workload") == nullptr);
   Size s;
@@ -120,6 +120,15 @@ TEST_CASE("workload ss_nn verifies at tiny") { check_workload("ss_nn"); }
 TEST_CASE("workload ep_transpose verifies at tiny") { check_workload("ep_transpose"); }
 TEST_CASE("workload ep_transpose_opt verifies at tiny") { check_workload("ep_transpose_opt"); }
 TEST_CASE("workload ep_aes_enc verifies at tiny") { check_workload("ep_aes_enc"); }
+TEST_CASE("workload ep_aes_dec verifies at tiny") { check_workload("ep_aes_dec"); }
+TEST_CASE("workload ep_dct verifies at tiny") { check_workload("ep_dct"); }
+TEST_CASE("workload ep_dct_opt verifies at tiny") { check_workload("ep_dct_opt"); }
+TEST_CASE("workload ep_idct verifies at tiny") { check_workload("ep_idct"); }
+TEST_CASE("workload ep_idct_opt verifies at tiny") { check_workload("ep_idct_opt"); }
+TEST_CASE("workload ep_dct_short verifies at tiny") { check_workload("ep_dct_short"); }
+TEST_CASE("workload ep_dct_short_opt verifies at tiny") { check_workload("ep_dct_short_opt"); }
+TEST_CASE("workload ep_idct_short verifies at tiny") { check_workload("ep_idct_short"); }
+TEST_CASE("workload ep_idct_short_opt verifies at tiny") { check_workload("ep_idct_short_opt"); }
 
 TEST_CASE("every workload is covered by a test above") {
   // Adding a workload without a test case here fails this check.
@@ -130,7 +139,9 @@ TEST_CASE("every workload is covered by a test above") {
                                         "ss_srad2", "ss_fdtd3d", "ss_heartwall", "ss_histogram", "ss_mc", "ss_nw",
                                         "ss_dct48", "ss_mc2", "ss_dct2", "ss_dct4", "ss_nw2",
                                         "ss_bfs", "ss_btree", "ss_dct5", "ss_gaussian", "ss_nn",
-                                        "ep_transpose", "ep_transpose_opt", "ep_aes_enc"};
+                                        "ep_transpose", "ep_transpose_opt", "ep_aes_enc", "ep_aes_dec",
+                                        "ep_dct", "ep_dct_opt", "ep_idct", "ep_idct_opt", "ep_dct_short",
+                                        "ep_dct_short_opt", "ep_idct_short", "ep_idct_short_opt"};
   for (auto& n : workload_names()) CHECK(tested.count(n) == 1);
 }
 
@@ -158,7 +169,9 @@ TEST_CASE("workload histogram verifies at small size with seed 3") { check_small
 
 TEST_CASE("every workload carries the real compiler's register count for each of its entries") {
   // scripts/gen-ptx writes NAME.regs beside NAME.ptx (ptxas -v); the build embeds it.
-  for (const std::string& name : workload_names()) {
+  std::set<std::string> modules;
+  for (const std::string& n : workload_names()) modules.insert(make_workload(n)->module());
+  for (const std::string& name : modules) {
     INFO(name);
     GlobalMemory mem;
     const Module m(embedded_ptx(name), name + ".ptx", mem);

@@ -46,6 +46,15 @@ std::unique_ptr<Workload> make_ss_nn();
 std::unique_ptr<Workload> make_ep_transpose();
 std::unique_ptr<Workload> make_ep_transpose_opt();
 std::unique_ptr<Workload> make_ep_aes_enc();
+std::unique_ptr<Workload> make_ep_aes_dec();
+std::unique_ptr<Workload> make_ep_dct();
+std::unique_ptr<Workload> make_ep_idct();
+std::unique_ptr<Workload> make_ep_dct_opt();
+std::unique_ptr<Workload> make_ep_idct_opt();
+std::unique_ptr<Workload> make_ep_dct_short();
+std::unique_ptr<Workload> make_ep_idct_short();
+std::unique_ptr<Workload> make_ep_dct_short_opt();
+std::unique_ptr<Workload> make_ep_idct_short_opt();
 
 const char* size_name(Size s) {
   switch (s) {
@@ -79,7 +88,9 @@ const std::vector<std::function<std::unique_ptr<Workload>()>>& workload_factorie
       // The study's Set-3 controls (Table 2): block count limited by threads, registers or blocks.
       make_ss_bfs,          make_ss_btree,   make_ss_dct5,    make_ss_gaussian,     make_ss_nn,
       // The elastic-pipeline study's kernels (README: "Elastic-pipeline set"), each with its padded control.
-      make_ep_transpose,    make_ep_transpose_opt, make_ep_aes_enc,
+      make_ep_transpose,    make_ep_transpose_opt, make_ep_aes_enc,  make_ep_aes_dec,
+      make_ep_dct,          make_ep_dct_opt,       make_ep_idct,     make_ep_idct_opt,
+      make_ep_dct_short,    make_ep_dct_short_opt, make_ep_idct_short, make_ep_idct_short_opt,
   };
   return factories;
 }

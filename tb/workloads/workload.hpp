@@ -27,11 +27,14 @@ class Workload {
   virtual ~Workload() = default;
   virtual const char* name() const = 0;
   virtual const char* description() const = 0;
+  // Its PTX module, tb/workloads/MODULE/MODULE.ptx: its own name unless the
+  // folder holds several workloads' kernels.
+  virtual const char* module() const { return name(); }
   // Builds inputs from `seed`, loads its PTX into `dev`, launches, checks.
   virtual WorkloadResult run(Device& dev, Size size, uint64_t seed) = 0;
 };
 
-// The PTX text of workload NAME, embedded into the binary at build time from
+// The PTX text of module NAME, embedded into the binary at build time from
 // tb/workloads/NAME/NAME.ptx (see tb/workloads/CMakeLists.txt).
 const std::string& embedded_ptx(const std::string& name);
 // Its ptxas register table (tb/workloads/NAME/NAME.regs, scripts/gen-ptx);

@@ -6,78 +6,12 @@
 #include <cstdint>
 #include <random>
 
+#include "workloads/aes.hpp"
 #include "workloads/util.hpp"
 #include "workloads/workload.hpp"
 
 namespace warptlm {
 namespace {
-
-struct Aes {
-  std::array<uint32_t, 256> sbox{}, t0{}, t1{}, t2{}, t3{};
-
-  static uint8_t xtime(uint8_t a) { return uint8_t((a << 1) ^ ((a & 0x80) ? 0x1b : 0)); }
-  static uint8_t mul(uint8_t a, uint8_t b) {
-    uint8_t p = 0;
-    for (; b; b >>= 1, a = xtime(a))
-      if (b & 1) p ^= a;
-    return p;
-  }
-  static uint32_t rotr(uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
-
-  Aes() {
-    for (int x = 0; x < 256; ++x) {
-      uint8_t inv = 0;  // multiplicative inverse (0 for 0)
-      for (int y = 1; y < 256 && x; ++y)
-        if (mul(uint8_t(x), uint8_t(y)) == 1) inv = uint8_t(y);
-      uint8_t s = inv;
-      for (int k = 1; k < 5; ++k) s ^= uint8_t((inv << k) | (inv >> (8 - k)));
-      sbox[x] = uint8_t(s ^ 0x63);
-    }
-    for (int x = 0; x < 256; ++x) {
-      const uint8_t s = uint8_t(sbox[x]);
-      t0[x] = uint32_t(mul(s, 2)) << 24 | uint32_t(s) << 16 | uint32_t(s) << 8 | mul(s, 3);
-      t1[x] = rotr(t0[x], 8);
-      t2[x] = rotr(t0[x], 16);
-      t3[x] = rotr(t0[x], 24);
-    }
-  }
-
-  std::array<uint32_t, 44> expand(const uint8_t key[16]) const {
-    std::array<uint32_t, 44> rk{};
-    for (int i = 0; i < 4; ++i)
-      rk[i] = uint32_t(key[4 * i]) << 24 | uint32_t(key[4 * i + 1]) << 16 | uint32_t(key[4 * i + 2]) << 8 | key[4 * i + 3];
-    uint8_t rcon = 1;
-    for (int i = 4; i < 44; ++i) {
-      uint32_t t = rk[i - 1];
-      if (i % 4 == 0) {
-        t = (t << 8) | (t >> 24);
-        t = sbox[t >> 24] << 24 | sbox[(t >> 16) & 255] << 16 | sbox[(t >> 8) & 255] << 8 | sbox[t & 255];
-        t ^= uint32_t(rcon) << 24;
-        rcon = xtime(rcon);
-      }
-      rk[i] = rk[i - 4] ^ t;
-    }
-    return rk;
-  }
-
-  // The kernel's rounds on one block.
-  void encrypt(const std::array<uint32_t, 44>& rk, const uint8_t in[16], uint8_t out[16]) const {
-    uint32_t s[4], t[4];
-    for (int k = 0; k < 4; ++k)
-      s[k] = (uint32_t(in[4 * k]) << 24 | uint32_t(in[4 * k + 1]) << 16 | uint32_t(in[4 * k + 2]) << 8 | in[4 * k + 3]) ^ rk[k];
-    for (int r = 1; r < 10; ++r) {
-      for (int k = 0; k < 4; ++k)
-        t[k] = t0[s[k] >> 24] ^ t1[(s[(k + 1) % 4] >> 16) & 255] ^ t2[(s[(k + 2) % 4] >> 8) & 255] ^ t3[s[(k + 3) % 4] & 255] ^
-               rk[4 * r + k];
-      for (int k = 0; k < 4; ++k) s[k] = t[k];
-    }
-    for (int k = 0; k < 4; ++k) {
-      const uint32_t w = sbox[s[k] >> 24] << 24 ^ sbox[(s[(k + 1) % 4] >> 16) & 255] << 16 ^
-                         sbox[(s[(k + 2) % 4] >> 8) & 255] << 8 ^ sbox[s[(k + 3) % 4] & 255] ^ rk[40 + k];
-      for (int b = 0; b < 4; ++b) out[4 * k + b] = uint8_t(w >> (24 - 8 * b));
-    }
-  }
-};
 
 class EpAesEnc : public Workload {
  public:
@@ -87,7 +21,7 @@ class EpAesEnc : public Workload {
            "data-dependent, irregular bank conflicts)";
   }
   WorkloadResult run(Device& dev, Size size, uint64_t seed) override {
-    const Aes aes;
+    const wl::Aes aes;
     {  // the reference against FIPS-197 appendix C.1 first
       uint8_t key[16], pt[16], ct[16];
       for (int i = 0; i < 16; ++i) key[i] = uint8_t(i), pt[i] = uint8_t(i * 0x11);
