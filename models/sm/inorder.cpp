@@ -39,10 +39,15 @@ void Sm::declare_pipeline_stats(StatsRegistry& stats, const std::string& inst) {
   pipe_stats_.wb_core = &g.counter("wb_results", "subwarp results the pipeline wrote back");
   pipe_stats_.wb_returns = &g.counter("wb_returns", "writeback slots taken by data returning from memory");
   // the analytical check of spec 001 (Eq. 2, Table 5): r = shared_thread_instructions / thread instructions,
-  // cd = shared_mem0_cycles / shared_subwarps, theoretic speedup 1 + r (cd - 1)
+  // cd = shared_active_mem0_cycles / shared_active_subwarps (per SIMD access: a subwarp with an active lane),
+  // theoretic speedup 1 + r (cd - 1); the all-subwarp counts include the idle subwarps MEM0 also passes
   pipe_stats_.shared_threads = &g.counter("shared_thread_instructions", "thread instructions of shared-memory instructions");
   pipe_stats_.shared_subwarps = &g.counter("shared_subwarps", "subwarps of shared-memory instructions (SIMD accesses)");
   pipe_stats_.shared_mem0 = &g.counter("shared_mem0_cycles", "cycles MEM0 serves shared subwarps: the sum of their conflict degrees");
+  pipe_stats_.shared_active_subwarps =
+      &g.counter("shared_active_subwarps", "subwarps of shared-memory instructions with an active lane (SIMD accesses)");
+  pipe_stats_.shared_active_mem0 =
+      &g.counter("shared_active_mem0_cycles", "cycles MEM0 serves shared subwarps with an active lane");
 }
 
 // One cycle of the issue stage and the pipeline. Returns whether they need the next cycle.
@@ -118,7 +123,14 @@ void Sm::enter_pipeline(WarpSlot& w, const Instr& in) {
     if (shared_sent_) {
       *pipe_stats_.shared_threads += uint32_t(__builtin_popcount(f.addr_mask));
       *pipe_stats_.shared_subwarps += n;
-      for (uint32_t k = 0; k < n; ++k) *pipe_stats_.shared_mem0 += part_degrees_[k];
+      const uint32_t lanes = p_.simd_width, part_mask = lanes >= 32 ? 0xFFFFFFFFu : (1u << lanes) - 1;
+      for (uint32_t k = 0; k < n; ++k) {
+        *pipe_stats_.shared_mem0 += part_degrees_[k];
+        if ((f.addr_mask >> (k * lanes)) & part_mask) {
+          ++*pipe_stats_.shared_active_subwarps;
+          *pipe_stats_.shared_active_mem0 += part_degrees_[k];
+        }
+      }
     }
   } else if (in.nwrites) {
     for (unsigned i = 0; i < in.nwrites; ++i) ++w.pending[in.writes[i]];

@@ -304,6 +304,7 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
     Counter *issue = nullptr, *subwarp = nullptr, *sched_fail = nullptr, *bank_conflict = nullptr, *other = nullptr;
     Counter *wb_core = nullptr, *wb_returns = nullptr;
     Counter *shared_threads = nullptr, *shared_subwarps = nullptr, *shared_mem0 = nullptr;
+    Counter *shared_active_subwarps = nullptr, *shared_active_mem0 = nullptr;
   } pipe_stats_;
   bool shared_sent_ = false;        // set by send_shared: the instruction went to shared memory
   void declare_pipeline_stats(StatsRegistry& stats, const std::string& inst);

@@ -135,6 +135,18 @@ TEST_CASE("inorder: on elastic_baseline bank-conflict stalls equal the conflict 
   check_taxonomy(rig);
 }
 
+// The analytical check's cd is per SIMD access: a subwarp with no active lane
+// passes MEM0 (one cycle) but is no access. 40 threads: warp 1 has one active
+// subwarp of 4, so each of the 2 shared instructions makes 5 accesses of 8 subwarps.
+TEST_CASE("inorder: idle subwarps pass MEM0 but the SIMD-access counts leave them out") {
+  Rig rig(Sets{});
+  run_strided(rig, 8, 40);
+  CHECK(rig.counter("pipe.shared_subwarps") == 2 * 2 * 4);
+  CHECK(rig.counter("pipe.shared_active_subwarps") == 2 * 5);
+  CHECK(rig.counter("pipe.shared_active_mem0_cycles") == 2 * 5 * 8);  // every active part at degree 8
+  CHECK(rig.counter("pipe.shared_mem0_cycles") == 2 * 5 * 8 + 2 * 3);  // and 3 idle parts at one cycle each
+}
+
 TEST_CASE("inorder: without conflicts the same kernel has no bank-conflict stall") {
   Rig rig(Sets{});
   run_strided(rig, 1);

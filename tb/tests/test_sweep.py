@@ -492,7 +492,7 @@ class TestAnalyticAndPairs(SweepTestCase):
             stats = load(os.path.join(out, "runs", f"Baseline__{wl}__tiny", "stats.json"))
             c = stats["kernels"][0]["counters"]
             r = c["pipe.shared_thread_instructions"] / stats["kernels"][0]["thread_instructions"]
-            cd = c["pipe.shared_mem0_cycles"] / c["pipe.shared_subwarps"]
+            cd = c["pipe.shared_active_mem0_cycles"] / c["pipe.shared_active_subwarps"]
             self.assertGreater(cd, 1.0) if wl == "transpose_naive" else self.assertEqual(cd, 1.0)
             got = rowsa[wl]
             self.assertAlmostEqual(float(got[2]), r, delta=0.0006)

@@ -19,7 +19,7 @@ struct Aes {
       if (b & 1) p ^= a;
     return p;
   }
-  static uint32_t rotr(uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
+  static uint32_t rotr(uint32_t x, int n) { return n ? (x >> n) | (x << (32 - n)) : x; }
 
   Aes() {
     for (int x = 0; x < 256; ++x) {
