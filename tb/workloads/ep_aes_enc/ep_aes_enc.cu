@@ -1,15 +1,7 @@
 // ep_aes_enc: AES-128 encryption (FIPS-197) of 16-byte blocks, one block per
 // thread, with the structure of the CUDA AES that seed 001 ran as AES_encrypt
 // (Manavski 2007; Table 5: 256-thread blocks, grid 257, straight-line code):
-//   1. every thread block copies the four 1 KB T-tables, the S-box and the
-//      44-word expanded key from global into shared memory (one word per
-//      thread per table), then a barrier;
-//   2. each thread loads its block from global memory, adds round key 0, runs
-//      nine rounds of sixteen T-table lookups indexed by the state's bytes
-//      (data-dependent banks: irregular conflicts) and a final round of
-//      sixteen S-box lookups, each round adding its key from shared memory;
-//   3. it stores the block.
-// State words are big-endian: byte 0 of the block is the top byte of word 0.
+// the T-tables, S-box and expanded key in shared memory (aes_kernel.cuh).
 
 #define ROUND(r, d0, d1, d2, d3, a0, a1, a2, a3)                                                  \
   d0 = t0[a0 >> 24] ^ t1[(a1 >> 16) & 255] ^ t2[(a2 >> 8) & 255] ^ t3[a3 & 255] ^ rk[4 * (r)];     \
@@ -17,40 +9,10 @@
   d2 = t0[a2 >> 24] ^ t1[(a3 >> 16) & 255] ^ t2[(a0 >> 8) & 255] ^ t3[a1 & 255] ^ rk[4 * (r) + 2]; \
   d3 = t0[a3 >> 24] ^ t1[(a0 >> 16) & 255] ^ t2[(a1 >> 8) & 255] ^ t3[a2 & 255] ^ rk[4 * (r) + 3];
 
-#define LAST(d, a0, a1, a2, a3, k)                                                                        \
-  d = (sb[a0 >> 24] << 24) ^ (sb[(a1 >> 16) & 255] << 16) ^ (sb[(a2 >> 8) & 255] << 8) ^ sb[a3 & 255] ^ \
-      rk[k];
+// the final round: word k takes its bytes from words k, k+1, k+2, k+3 (ShiftRows)
+#define FINAL                                                                                       \
+  LAST(s0, u0, u1, u2, u3, 40) LAST(s1, u1, u2, u3, u0, 41) LAST(s2, u2, u3, u0, u1, 42) LAST(s3, u3, u0, u1, u2, 43)
 
-__device__ __forceinline__ unsigned be(unsigned x) { return __byte_perm(x, 0, 0x0123); }
+#include "../aes_kernel.cuh"
 
-extern "C" __global__ void ep_aes_enc(uint4* out, const uint4* in, const unsigned* tables, const unsigned* key,
-                                      unsigned n) {
-  __shared__ unsigned t0[256], t1[256], t2[256], t3[256], sb[256], rk[44];
-  const unsigned tid = threadIdx.x;  // blockDim.x == 256
-  t0[tid] = tables[tid];
-  t1[tid] = tables[256 + tid];
-  t2[tid] = tables[512 + tid];
-  t3[tid] = tables[768 + tid];
-  sb[tid] = tables[1024 + tid];
-  if (tid < 44) rk[tid] = key[tid];
-  __syncthreads();
-  const unsigned i = blockIdx.x * blockDim.x + tid;
-  if (i >= n) return;
-  const uint4 v = in[i];
-  unsigned s0 = be(v.x) ^ rk[0], s1 = be(v.y) ^ rk[1], s2 = be(v.z) ^ rk[2], s3 = be(v.w) ^ rk[3];
-  unsigned u0, u1, u2, u3;
-  ROUND(1, u0, u1, u2, u3, s0, s1, s2, s3)
-  ROUND(2, s0, s1, s2, s3, u0, u1, u2, u3)
-  ROUND(3, u0, u1, u2, u3, s0, s1, s2, s3)
-  ROUND(4, s0, s1, s2, s3, u0, u1, u2, u3)
-  ROUND(5, u0, u1, u2, u3, s0, s1, s2, s3)
-  ROUND(6, s0, s1, s2, s3, u0, u1, u2, u3)
-  ROUND(7, u0, u1, u2, u3, s0, s1, s2, s3)
-  ROUND(8, s0, s1, s2, s3, u0, u1, u2, u3)
-  ROUND(9, u0, u1, u2, u3, s0, s1, s2, s3)
-  LAST(s0, u0, u1, u2, u3, 40)
-  LAST(s1, u1, u2, u3, u0, 41)
-  LAST(s2, u2, u3, u0, u1, 42)
-  LAST(s3, u3, u0, u1, u2, 43)
-  out[i] = make_uint4(be(s0), be(s1), be(s2), be(s3));
-}
+AES_KERNEL(ep_aes_enc)
