@@ -34,7 +34,7 @@ class IssueFilter {
   virtual const char* name() const = 0;
   virtual bool may_issue(const WarpSlot& w) const = 0;
   // A soft filter yields: when no warp issues in a cycle and it refused one,
-  // the scheduler looks once more without it.
+  // the scheduler looks once more without it. Fixed for the filter's life.
   virtual bool soft() const { return false; }
 };
 
@@ -48,12 +48,15 @@ class WarpScheduler {
   WarpOrdering& ordering() { return *ordering_; }
   bool has_ordering() const { return ordering_ != nullptr; }
   void set_ordering(std::unique_ptr<WarpOrdering> o) { ordering_ = std::move(o); }
-  void add_filter(std::shared_ptr<IssueFilter> f) { filters_.push_back(std::move(f)); }
+  void add_filter(std::shared_ptr<IssueFilter> f) {
+    const bool soft = f->soft();
+    filters_.push_back(Filter{std::move(f), soft});
+  }
   bool allowed(const WarpSlot& w) const {
-    for (auto& f : filters_) {
-      if (f->soft() && yielded_) continue;
-      if (!f->may_issue(w)) {
-        soft_refusal_ |= f->soft();
+    for (const Filter& f : filters_) {
+      if (yielded_ && f.soft) continue;
+      if (!f.filter->may_issue(w)) {
+        soft_refusal_ |= f.soft;
         return false;
       }
     }
@@ -71,7 +74,11 @@ class WarpScheduler {
  private:
   uint32_t id_;
   std::unique_ptr<WarpOrdering> ordering_;
-  std::vector<std::shared_ptr<IssueFilter>> filters_;
+  struct Filter {
+    std::shared_ptr<IssueFilter> filter;
+    bool soft;  // read once: soft() is a property of the filter
+  };
+  std::vector<Filter> filters_;
   std::vector<WarpSlot*> warps_;
   mutable bool soft_refusal_ = false;
   bool yielded_ = false;
