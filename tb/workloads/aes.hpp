@@ -1,10 +1,17 @@
 // AES-128 (FIPS-197) on the CPU for the AES workloads: the S-box and its
 // inverse built from GF(2^8) (sec. 5.1.1), the encryption T-tables and the
 // equivalent inverse cipher's tables (sec. 5.3.5), the key expansion (sec.
-// 5.2) and both ciphers' rounds, the same rounds as the kernels run.
+// 5.2) and both ciphers' rounds, the same rounds as the kernels run; and the
+// seeded input and the launch both AES drivers share.
 #pragma once
 #include <array>
 #include <cstdint>
+#include <initializer_list>
+#include <random>
+#include <vector>
+
+#include "workloads/util.hpp"
+#include "workloads/workload.hpp"
 
 namespace warptlm::wl {
 
@@ -124,5 +131,38 @@ struct Aes {
   }
 };
 
+
+// One run of an AES kernel (ep_aes_enc, ep_aes_dec): seeded key and 16-byte
+// blocks, one per thread in blocks of 256 threads (tiny 4, small 16, medium
+// 257 as Table 5, large 1024; the last one partly filled); the kernel gets
+// (out, in, the five 256-word tables, the 44-word key schedule, n).
+struct AesRun {
+  uint8_t key[16];
+  uint32_t n;
+  std::vector<uint8_t> in, out;
+};
+
+inline AesRun aes_seeded_input(Size size, uint64_t seed) {
+  AesRun r;
+  r.n = uint32_t(by_size(size, 4, 16, 257, 1024)) * 256 - 77;
+  std::mt19937_64 rng(seed);
+  for (auto& k : r.key) k = uint8_t(rng());
+  r.in.resize(size_t(r.n) * 16);
+  for (auto& b : r.in) b = uint8_t(rng());
+  return r;
+}
+
+inline void run_aes_kernel(Device& dev, const char* kernel, AesRun& r,
+                           std::initializer_list<const std::array<uint32_t, 256>*> tables,
+                           const std::array<uint32_t, 44>& keys) {
+  std::vector<uint32_t> words;
+  for (const auto* t : tables) words.insert(words.end(), t->begin(), t->end());
+  load_workload_ptx(dev, kernel);
+  DevPtr din = dev.upload(r.in), dtab = dev.upload(words), dkey = dev.upload(std::vector<uint32_t>(keys.begin(), keys.end()));
+  DevPtr dout = dev.malloc(uint64_t(r.n) * 16);
+  dev.launch(kernel, Dim3(ceil_div(r.n, 256)), Dim3(256), {arg(dout), arg(din), arg(dtab), arg(dkey), arg(r.n)});
+  r.out = dev.download<uint8_t>(dout, size_t(r.n) * 16);
+  for (DevPtr p : {din, dtab, dkey, dout}) dev.free(p);
+}
 
 }  // namespace warptlm::wl

@@ -37,27 +37,12 @@ class EpAesDec : public Workload {
       for (int i = 0; i < 16; ++i)
         if (back[i] != pt[i]) return WorkloadResult{false, "the CPU reference does not invert the encryption"};
     }
-    // blocks of 256 threads: tiny 4, small 16, medium 257 (Table 5), large 1024; the last one partly filled
-    const uint32_t n = uint32_t(wl::by_size(size, 4, 16, 257, 1024)) * 256 - 77;
-    std::mt19937_64 rng(seed);
-    uint8_t key[16];
-    for (auto& k : key) k = uint8_t(rng());
-    std::vector<uint8_t> ct(size_t(n) * 16);
-    for (auto& b : ct) b = uint8_t(rng());
-    const std::array<uint32_t, 44> dk = aes.inverse_keys(aes.expand(key));
-    std::vector<uint32_t> tables;
-    for (const auto* t : {&aes.d0, &aes.d1, &aes.d2, &aes.d3, &aes.isbox}) tables.insert(tables.end(), t->begin(), t->end());
-
-    load_workload_ptx(dev, "ep_aes_dec");
-    DevPtr din = dev.upload(ct), dtab = dev.upload(tables), dkey = dev.upload(std::vector<uint32_t>(dk.begin(), dk.end()));
-    DevPtr dout = dev.malloc(uint64_t(n) * 16);
-    dev.launch("ep_aes_dec", Dim3(wl::ceil_div(n, 256)), Dim3(256), {arg(dout), arg(din), arg(dtab), arg(dkey), arg(n)});
-    std::vector<uint8_t> pt = dev.download<uint8_t>(dout, size_t(n) * 16);
-    for (DevPtr p : {din, dtab, dkey, dout}) dev.free(p);
-
-    std::vector<uint8_t> ref(size_t(n) * 16);
-    for (uint32_t i = 0; i < n; ++i) aes.decrypt(dk, &ct[size_t(i) * 16], &ref[size_t(i) * 16]);
-    return wl::check_exact("plaintext", pt, ref);
+    wl::AesRun r = wl::aes_seeded_input(size, seed);  // ciphertext
+    const std::array<uint32_t, 44> dk = aes.inverse_keys(aes.expand(r.key));
+    wl::run_aes_kernel(dev, "ep_aes_dec", r, {&aes.d0, &aes.d1, &aes.d2, &aes.d3, &aes.isbox}, dk);
+    std::vector<uint8_t> ref(r.in.size());
+    for (uint32_t i = 0; i < r.n; ++i) aes.decrypt(dk, &r.in[size_t(i) * 16], &ref[size_t(i) * 16]);
+    return wl::check_exact("plaintext", r.out, ref);
   }
 };
 

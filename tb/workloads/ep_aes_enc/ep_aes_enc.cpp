@@ -31,27 +31,12 @@ class EpAesEnc : public Workload {
       for (int i = 0; i < 16; ++i)
         if (ct[i] != want[i]) return WorkloadResult{false, "the CPU reference fails FIPS-197 appendix C.1"};
     }
-    // blocks of 256 threads: tiny 4, small 16, medium 257 (Table 5), large 1024; the last one partly filled
-    const uint32_t n = uint32_t(wl::by_size(size, 4, 16, 257, 1024)) * 256 - 77;
-    std::mt19937_64 rng(seed);
-    uint8_t key[16];
-    for (auto& k : key) k = uint8_t(rng());
-    std::vector<uint8_t> pt(size_t(n) * 16);
-    for (auto& b : pt) b = uint8_t(rng());
-    const std::array<uint32_t, 44> rk = aes.expand(key);
-    std::vector<uint32_t> tables;
-    for (const auto* t : {&aes.t0, &aes.t1, &aes.t2, &aes.t3, &aes.sbox}) tables.insert(tables.end(), t->begin(), t->end());
-
-    load_workload_ptx(dev, "ep_aes_enc");
-    DevPtr din = dev.upload(pt), dtab = dev.upload(tables), dkey = dev.upload(std::vector<uint32_t>(rk.begin(), rk.end()));
-    DevPtr dout = dev.malloc(uint64_t(n) * 16);
-    dev.launch("ep_aes_enc", Dim3(wl::ceil_div(n, 256)), Dim3(256), {arg(dout), arg(din), arg(dtab), arg(dkey), arg(n)});
-    std::vector<uint8_t> ct = dev.download<uint8_t>(dout, size_t(n) * 16);
-    for (DevPtr p : {din, dtab, dkey, dout}) dev.free(p);
-
-    std::vector<uint8_t> ref(size_t(n) * 16);
-    for (uint32_t i = 0; i < n; ++i) aes.encrypt(rk, &pt[size_t(i) * 16], &ref[size_t(i) * 16]);
-    return wl::check_exact("ciphertext", ct, ref);
+    wl::AesRun r = wl::aes_seeded_input(size, seed);  // plaintext
+    const std::array<uint32_t, 44> rk = aes.expand(r.key);
+    wl::run_aes_kernel(dev, "ep_aes_enc", r, {&aes.t0, &aes.t1, &aes.t2, &aes.t3, &aes.sbox}, rk);
+    std::vector<uint8_t> ref(r.in.size());
+    for (uint32_t i = 0; i < r.n; ++i) aes.encrypt(rk, &r.in[size_t(i) * 16], &ref[size_t(i) * 16]);
+    return wl::check_exact("ciphertext", r.out, ref);
   }
 };
 
