@@ -61,8 +61,8 @@ class SharingUnit : public SmMechanism {
 
   // issue: may this warp issue `in` now? (acquires the pair lock on its first shared-region access)
   bool may_issue_memory(const Warp& w, const Instr& in) override;
-  void at_issue(const Warp& w, const Instr& in, uint32_t lanes) override {
-    if (in.op == Op::Relssp) relssp(w, lanes);
+  void at_issue(const WarpSlot& w, const Instr& in, uint32_t lanes) override {
+    if (in.op == Op::Relssp) relssp(*w.fw, lanes);
   }
   // The lock-safety check on the addresses the lanes really used.
   void memory_executed(const Warp& w, const Instr& in) override;

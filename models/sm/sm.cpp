@@ -227,6 +227,8 @@ void Sm::install_block(std::unique_ptr<Block> b, const BlockUsage& u) {
     ++ready_[w.slot % p_.num_schedulers];
     set_needs_fetch(w, true);
     scheds_[w.slot % p_.num_schedulers]->warps().push_back(&w);
+    for (auto& m : mechs_)
+      if (m->active()) m->warp_started(w);
   }
   blocks_.push_back(Resident{std::move(b), u, 0});
   peak_blocks_ = std::max(peak_blocks_, uint32_t(blocks_.size()));
@@ -590,7 +592,7 @@ void Sm::execute(WarpSlot& w, const Instr& in, uint32_t unit, bool on_unit) {
   f.addr_mask = 0;
   if (clock_out_) *clock_out_ = cycle_;
   for (auto& m : mechs_)
-    if (m->active()) m->at_issue(f, in, active);
+    if (m->active()) m->at_issue(w, in, active);
   if (on_issue) on_issue(cycle_, w.block->linear_id, f.index, in.pc);
   const InstructionCounts before = f.insts;
   const StepStatus st = step(f, *launch_);  // execute at issue: registers and memory change now
@@ -620,6 +622,8 @@ void Sm::execute(WarpSlot& w, const Instr& in, uint32_t unit, bool on_unit) {
     ++progress_;
   if (st == StepStatus::Exited) {
     w.block->warp_exited();
+    for (auto& m : mechs_)
+      if (m->active()) m->warp_exited(w);
     if (p_.warp_limit) update_warp_limit();
     if (w.ready_to_free()) retire_warp(w);
   }

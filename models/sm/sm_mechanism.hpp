@@ -30,11 +30,14 @@ class SmMechanism {
   virtual bool admits_block() const { return true; }
   virtual void block_arrived(const Block*) {}
   virtual void block_retired(const Block*) {}
+  // A warp took a hardware slot (its block's warps join the schedulers), and a warp executed its exit.
+  virtual void warp_started(const WarpSlot&) {}
+  virtual void warp_exited(const WarpSlot&) {}
 
   // Issue: may this memory instruction issue now (else the warp retries next cycle)?
   virtual bool may_issue_memory(const Warp&, const Instr&) { return true; }
-  // Side effects of an instruction at issue, before it executes.
-  virtual void at_issue(const Warp&, const Instr&, uint32_t /*active_lanes*/) {}
+  // Side effects of an instruction at issue, before it executes (the slot's functional warp is w.fw).
+  virtual void at_issue(const WarpSlot&, const Instr&, uint32_t /*active_lanes*/) {}
   // A memory instruction has executed: its lanes' addresses are in the warp
   // (Warp::addr, addr_mask, addr_space), for checks on what it really touched.
   virtual void memory_executed(const Warp&, const Instr&) {}

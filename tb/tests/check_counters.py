@@ -3,7 +3,8 @@
 
   check_counters.py EXE DIR 'name>0' 'name==0' 'a/b==4.5' 'name<base' ... [--base-set KEY=VALUE ...] -- run-arguments...
 
-A check's left side is a counter, or the ratio of two (summed over the run's kernels for a ratio). Its
+A check's left side is a counter of the last kernel, `all:NAME` for a counter summed over the run's kernels,
+or the ratio of two (summed over the run's kernels). Its
 right side is a number, or `base`: the same counter in a second run of the same arguments with each
 --base-set added as --set (into DIR/base), e.g. a mechanism's option switched off. Operators: > < ==.
 
@@ -28,6 +29,8 @@ def value(kernels, name):
         n = sum(k["counters"].get(num, 0) for k in kernels)
         d = sum(k["counters"].get(den, 0) for k in kernels)
         return n / d if d else None
+    if name.startswith("all:"):
+        return sum(k["counters"].get(name[4:], 0) for k in kernels)
     return kernels[-1]["counters"].get(name)
 
 

@@ -1,0 +1,137 @@
+#include "ciao/ciao.hpp"
+
+#include "ciao/ciao_unit.hpp"
+#include "common/errors.hpp"
+#include "l1/l1_cache.hpp"
+#include "sm/sched/scheduler.hpp"
+#include "sm/sm.hpp"
+
+namespace warptlm {
+
+void register_ciao() {
+  MechanismInfo m;
+  m.name = "ciao";
+  m.folder = "ciao";
+  m.declare = CiaoMechanism::declare;
+  m.wanted = CiaoMechanism::wanted;
+  m.make = [](const Config& c, StatsRegistry& s) { return std::make_unique<CiaoMechanism>(c, s); };
+  MechanismRegistry::add(std::move(m));
+}
+
+void CiaoMechanism::declare(ParamTable& t) {
+  t.enum_param("ciao.variant", "off", {"off", "p", "t", "c"},
+               "CIAO (spec 002 sec. 5.4): off; p: isolated warps use a cache in unused shared memory (CIAO-P); t: the "
+               "interferers of severely interfered warps are stalled (CIAO-T); c: both, isolate first, then stall (CIAO-C)");
+  t.int_param("ciao.vta_sets", 48, 1, 4096, "victim tag array sets per SM, one per warp slot (Table I: 48)");
+  t.int_param("ciao.vta_ways", 8, 1, 64, "victim tag array entries per set, replaced first in first out (Table I: 8)");
+  t.bool_param("ciao.vta_invalidate_on_hit", true,
+               "a VTA entry that hits is dropped, so one lost line counts once (spec 002 sec. 2.3, unspecified)");
+  t.float_param("ciao.high_cutoff", 0.01, 0.0, 1e6,
+                "IRS above which a warp's top interferer is isolated or stalled (sec. III-A: 0.01)");
+  t.float_param("ciao.low_cutoff", 0.005, 0.0, 1e6,
+                "IRS at or below which the warp that triggered an action lets it be undone (sec. III-A: 0.005)");
+  t.int_param("ciao.high_epoch", 5000, 1, 1000000000, "SM instructions per high-cutoff epoch (sec. V-E: 5000)");
+  t.int_param("ciao.low_epoch", 100, 1, 1000000000, "SM instructions per low-cutoff epoch (sec. V-E: 100)");
+  t.enum_param("ciao.irs", "cumulative", {"cumulative", "windowed"},
+               "Eq. 1's counts: cumulative since the kernel started (the counters reset per kernel, sec. IV-A) or "
+               "windowed since the last high-cutoff epoch (spec 002 sec. 3.1 (b))");
+  t.enum_param("ciao.list_replace", "at_zero", {"at_zero", "on_zero"},
+               "interference list rule 4 (spec 002 sec. 3.2): at_zero, a different interferer replaces the recorded "
+               "one when the counter is already 00; on_zero, the event that brings it to 00 replaces it");
+  t.int_param("ciao.list_entries", 64, 1, 4096, "entries of the interference and pair lists (sec. IV-A: 64)");
+  t.int_param("ciao.wid_bits", 6, 1, 16, "bits of a warp id in the lists, the VTA and the L1D tags (sec. IV-A: 6)");
+  t.int_param("ciao.tag_bits", 25, 1, 64, "bits of a VTA tag, for the storage cost (32-bit address, 128 B lines: 25)");
+}
+
+bool CiaoMechanism::wanted(const Config& c) { return c.get_string("ciao.variant") != "off"; }
+
+CiaoParams CiaoMechanism::params_from(const Config& c) {
+  auto fail = [&c](const char* key, const std::string& why) {
+    throw InputError(Place{"", 0, key}, why + " (set at " + c.origin(key) + ")");
+  };
+  CiaoParams p;
+  const std::string v = c.get_string("ciao.variant");
+  if (v == "p" || v == "c")
+    fail("ciao.variant", "CIAO-" + std::string(v == "p" ? "P" : "C") +
+                             " redirects isolated warps to a cache in unused shared memory, which WarpTLM does not "
+                             "model yet; ciao.variant: t (throttling) is available");
+  p.variant = CiaoVariant::Throttle;
+  p.vta_sets = uint32_t(c.get_int("ciao.vta_sets"));
+  p.vta_ways = uint32_t(c.get_int("ciao.vta_ways"));
+  p.vta_invalidate_on_hit = c.get_bool("ciao.vta_invalidate_on_hit");
+  p.high_cutoff = c.get_float("ciao.high_cutoff");
+  p.low_cutoff = c.get_float("ciao.low_cutoff");
+  p.high_epoch = uint64_t(c.get_int("ciao.high_epoch"));
+  p.low_epoch = uint64_t(c.get_int("ciao.low_epoch"));
+  p.windowed = c.get_string("ciao.irs") == "windowed";
+  p.list_replace = c.get_string("ciao.list_replace") == "on_zero" ? ListReplace::OnZero : ListReplace::AtZero;
+  p.list_entries = uint32_t(c.get_int("ciao.list_entries"));
+  p.wid_bits = uint32_t(c.get_int("ciao.wid_bits"));
+  p.tag_bits = uint32_t(c.get_int("ciao.tag_bits"));
+  if (p.low_cutoff > p.high_cutoff)
+    fail("ciao.low_cutoff", "must not exceed ciao.high_cutoff (" + std::to_string(p.high_cutoff) +
+                                "): a warp would be acted on and released in the same state");
+  const uint64_t warps = uint64_t(c.get_int("sm.max_warps"));
+  if (p.list_entries < warps)
+    fail("ciao.list_entries", "the lists need an entry per warp slot: " + std::to_string(p.list_entries) + " < sm.max_warps " +
+                                  std::to_string(warps));
+  if ((uint64_t(1) << p.wid_bits) < warps)
+    fail("ciao.wid_bits", std::to_string(p.wid_bits) + " bits cannot name sm.max_warps " + std::to_string(warps) + " warps");
+  if (c.get_string("mem.model") != "hierarchy")
+    fail("mem.model", "CIAO watches the L1 data cache: it needs mem.model: hierarchy, not " + c.get_string("mem.model"));
+  if (!c.get_bool("l1d.enabled")) fail("l1d.enabled", "CIAO watches the L1 data cache: it needs l1d.enabled: true");
+  return p;
+}
+
+uint64_t CiaoMechanism::storage_bits(const CiaoParams& p, uint32_t warps, uint32_t l1_lines) {
+  const uint64_t vta = VictimTagArray(p.vta_sets, p.vta_ways).bits(p.tag_bits, p.wid_bits);
+  const uint64_t counters = uint64_t(warps) * p.counter_bits + p.counter_bits;  // VTACount per warp, Inst-total
+  const uint64_t lists = uint64_t(p.list_entries) * (p.wid_bits + 2) + uint64_t(p.list_entries) * 2 * p.wid_bits;
+  const uint64_t flags = 2ull * warps;                      // V and I
+  const uint64_t l1_wids = uint64_t(l1_lines) * p.wid_bits;  // the WID in each L1D tag
+  return vta + counters + lists + flags + l1_wids;
+}
+
+CiaoMechanism::CiaoMechanism(const Config& c, StatsRegistry& stats) : p_(params_from(c)) {
+  const double bits = double(storage_bits(p_, uint32_t(c.get_int("sm.max_warps")),
+                                          uint32_t(c.get_int("l1d.sets") * c.get_int("l1d.ways"))));
+  stats.derived("cost.ciao.bits", [bits] { return bits; },
+                "storage per SM of CIAO: victim tag array, VTA-hit and instruction counters, interference and pair "
+                "lists, V/I flags, warp ids in the L1D tags (sec. V-F)");
+}
+
+void CiaoMechanism::build_in_sm(SmSite& site) {
+  StatGroup g(site.stats, "sm" + std::to_string(site.index) + ".ciao", "ciao");
+  CiaoCounters c;
+  c.vta_insertions = &g.counter("vta_insertions", "L1D evictions recorded in the victim tag array");
+  c.vta_hits = &g.counter("vta_hits", "load misses that found their line in their own warp's VTA set (interference)");
+  c.high_epochs = &g.counter("high_epochs", "high-cutoff epochs ended");
+  c.low_epochs = &g.counter("low_epochs", "low-cutoff epochs ended");
+  c.stall_refusals = &g.counter("stall_refusals", "issue checks of a stalled warp refused");
+  c.barrier_passes = &g.counter("barrier_passes", "issue checks of a stalled warp let through because its block waits at a barrier");
+  c.states.isolations = &g.counter("isolations", "warps isolated: their global accesses go to the shared-memory cache");
+  c.states.stalls = &g.counter("stalls", "warps stalled (throttled)");
+  c.states.reactivations = &g.counter("reactivations", "stalled warps reactivated at a low-cutoff epoch");
+  c.states.returns_to_l1 = &g.counter("returns_to_l1", "isolated warps sent back to the L1D at a low-cutoff epoch");
+  c.states.guard_reactivations =
+      &g.counter("guard_reactivations", "stalled warps reactivated because every other warp of the SM had finished");
+  auto unit = std::make_unique<CiaoUnit>(p_, site.sm.params().max_warps, c);
+  units_.push_back(unit.get());
+  if (site.l1) site.l1->add_observer(*unit);
+  struct Filter : IssueFilter {
+    const CiaoUnit& u;
+    explicit Filter(const CiaoUnit& x) : u(x) {}
+    const char* name() const override { return "ciao"; }
+    bool may_issue(const WarpSlot& w) const override { return u.allows(w); }
+  };
+  site.sm.add_issue_filter(std::make_shared<Filter>(*unit));
+  site.sm.add_mechanism(std::move(unit));
+}
+
+// Everything starts over at each kernel launch (sec. IV-A: the counters reset per kernel).
+const KernelInfo* CiaoMechanism::plan_launch(const LaunchPlanRequest&) {
+  for (CiaoUnit* u : units_) u->begin_kernel();
+  return nullptr;
+}
+
+}  // namespace warptlm

@@ -1,0 +1,52 @@
+// CIAO (seed 002, spec 002) as one platform mechanism, registered as "ciao":
+// in every SM a victim tag array fed by the L1 data cache's evictions
+// (models/l1/victim_tag_array.hpp), interference detection (interference.hpp)
+// and the warp states of Algorithm 1 (warp_states.hpp), applied to issue by a
+// filter that holds stalled warps back. ciao.variant chooses CIAO-T
+// (throttling; built) or CIAO-P / CIAO-C, which also redirect isolated warps to
+// a cache in unused shared memory (not built yet: refused by name). Its
+// storage per SM is the stat cost.ciao.bits.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "ciao/interference.hpp"
+#include "ciao/warp_states.hpp"
+#include "gpu/mechanism.hpp"
+
+namespace warptlm {
+
+struct CiaoParams {
+  CiaoVariant variant = CiaoVariant::Throttle;
+  uint32_t vta_sets = 48, vta_ways = 8;
+  bool vta_invalidate_on_hit = true;
+  double high_cutoff = 0.01, low_cutoff = 0.005;
+  uint64_t high_epoch = 5000, low_epoch = 100;
+  bool windowed = false;
+  ListReplace list_replace = ListReplace::AtZero;
+  uint32_t list_entries = 64, wid_bits = 6, tag_bits = 25, counter_bits = 32;
+};
+
+class CiaoUnit;
+
+class CiaoMechanism : public Mechanism {
+ public:
+  CiaoMechanism(const Config& cfg, StatsRegistry& stats);
+  const char* name() const override { return "ciao"; }
+  static void declare(ParamTable& t);
+  static bool wanted(const Config& cfg);
+  static CiaoParams params_from(const Config& cfg);
+  // Storage per SM in bits, as the seed counts it (sec. V-F; spec 002 sec. 7.1, claim 23).
+  static uint64_t storage_bits(const CiaoParams& p, uint32_t warps, uint32_t l1_lines);
+  void build_in_sm(SmSite& site) override;
+  const KernelInfo* plan_launch(const LaunchPlanRequest& r) override;
+
+ private:
+  CiaoParams p_;
+  std::vector<CiaoUnit*> units_;  // owned by their SMs
+};
+
+void register_ciao();
+
+}  // namespace warptlm

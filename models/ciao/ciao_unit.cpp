@@ -1,0 +1,84 @@
+#include "ciao/ciao_unit.hpp"
+
+#include <systemc>
+
+#include "ciao/ciao.hpp"
+#include "common/errors.hpp"
+#include "common/input_register.hpp"
+
+namespace warptlm {
+
+CiaoUnit::CiaoUnit(const CiaoParams& p, uint32_t warps, const CiaoCounters& c)
+    : high_cutoff_(p.high_cutoff), low_cutoff_(p.low_cutoff), invalidate_on_hit_(p.vta_invalidate_on_hit), c_(c),
+      vta_(p.vta_sets, p.vta_ways), detector_(warps, p.list_entries, p.list_replace, p.windowed),
+      states_(warps, p.variant, c.states), epochs_(p.low_epoch, p.high_epoch),
+      fault_stall_ignored_(test_fault("ciao_stall_ignored")) {
+  set_active(true);
+}
+
+// An eviction: the line's tag and its evictor go into the owner's VTA set (sec. II-C).
+void CiaoUnit::line_evicted(uint64_t line_addr, uint16_t owner, uint16_t evictor) {
+  vta_.insert(owner, line_addr, evictor);
+  ++*c_.vta_insertions;
+}
+
+// A load miss probes the missing warp's own set: a hit is lost locality, and the entry names who took it.
+void CiaoUnit::line_missed(uint64_t line_addr, uint16_t warp) {
+  uint16_t evictor = 0;
+  if (!vta_.probe(warp, line_addr, evictor, invalidate_on_hit_)) return;
+  ++*c_.vta_hits;
+  hits_.push_back(Hit{sc_core::sc_time_stamp().value(), warp, evictor});
+}
+
+void CiaoUnit::take_vta_hits() {
+  const uint64_t now = sc_core::sc_time_stamp().value();
+  size_t k = 0;
+  for (; k < hits_.size() && hits_[k].time < now; ++k) detector_.vta_hit(hits_[k].interfered, hits_[k].interferer);
+  if (k) hits_.erase(hits_.begin(), hits_.begin() + long(k));
+}
+
+// Every issued warp instruction counts; the samplers end the epochs (sec. IV-A).
+void CiaoUnit::at_issue(const WarpSlot& w, const Instr&, uint32_t) {
+  if (states_.stalled(uint16_t(w.slot)) && !waits_at_barrier(*w.block))
+    throw RunError("CIAO: warp slot " + std::to_string(w.slot) + " issued while stalled (the issue filter let it through)");
+  detector_.instruction();
+  const uint8_t ends = epochs_.instruction();
+  if (!ends) return;
+  take_vta_hits();
+  if (ends & EpochSamplers::kLow) {
+    ++*c_.low_epochs;
+    states_.low_epoch(detector_, low_cutoff_);
+  }
+  if (ends & EpochSamplers::kHigh) {
+    ++*c_.high_epochs;
+    states_.high_epoch(detector_, high_cutoff_);
+    detector_.close_window();
+  }
+}
+
+// Warps of the block wait at one of its barriers (a stalled warp of that block may then issue, spec 002 sec. 5.3).
+bool CiaoUnit::waits_at_barrier(const Block& b) {
+  for (const Block::NamedBarrier& n : b.barriers)
+    if (n.arrived) return true;
+  return false;
+}
+
+bool CiaoUnit::allows(const WarpSlot& w) const {
+  if (!states_.stalled(uint16_t(w.slot)) || fault_stall_ignored_) return true;
+  if (waits_at_barrier(*w.block)) {
+    ++*c_.barrier_passes;
+    return true;
+  }
+  ++*c_.stall_refusals;
+  return false;
+}
+
+void CiaoUnit::begin_kernel() {
+  vta_.clear();
+  detector_.reset();
+  states_.reset();
+  hits_.clear();
+  epochs_.reset();
+}
+
+}  // namespace warptlm

@@ -1,0 +1,71 @@
+// CIAO's part in one SM (spec 002 sec. 8, items 1, 3, 4): it watches the L1
+// data cache (evictions fill the victim tag array, load misses probe it), counts
+// the SM's instructions at issue, runs the epochs of Algorithm 1 and holds
+// stalled warps back through an issue filter.
+//
+// Timing: the L1 runs in its own process, so a VTA hit is recorded with its
+// time and reaches the detector at the SM's first edge strictly after it (a
+// registered input, docs/determinism.md rule 1); the epochs run at issue, in
+// the SM's edge.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "ciao/interference.hpp"
+#include "ciao/warp_states.hpp"
+#include "l1/l1_observer.hpp"
+#include "l1/victim_tag_array.hpp"
+#include "sm/sm_mechanism.hpp"
+
+namespace warptlm {
+
+struct CiaoParams;
+
+struct CiaoCounters {
+  CiaoStateCounters states;
+  Counter *vta_insertions = nullptr, *vta_hits = nullptr, *high_epochs = nullptr, *low_epochs = nullptr;
+  Counter *stall_refusals = nullptr, *barrier_passes = nullptr;
+};
+
+class CiaoUnit : public SmMechanism, public L1Observer {
+ public:
+  CiaoUnit(const CiaoParams& p, uint32_t warps, const CiaoCounters& c);
+  const char* name() const override { return "ciao"; }
+
+  // the SM's side
+  void warp_started(const WarpSlot& w) override { states_.arrive(uint16_t(w.slot), w.age); }
+  void warp_exited(const WarpSlot& w) override { states_.exit(uint16_t(w.slot)); }
+  void at_issue(const WarpSlot& w, const Instr&, uint32_t) override;
+  // The issue filter: a stalled warp waits, unless warps of its block wait for it at a barrier. A stalled
+  // warp that issues anyway is a run error (at_issue).
+  bool allows(const WarpSlot& w) const;
+
+  // the L1's side
+  void line_missed(uint64_t line_addr, uint16_t warp) override;
+  void line_evicted(uint64_t line_addr, uint16_t owner_warp, uint16_t evicting_warp) override;
+
+  void begin_kernel();  // counters, lists, states and the VTA start over (spec 002 sec. 5.3)
+  const VictimTagArray& vta() const { return vta_; }
+  const InterferenceDetector& detector() const { return detector_; }
+  const WarpStates& states() const { return states_; }
+
+ private:
+  void take_vta_hits();  // the hits the L1 saw before this edge
+  static bool waits_at_barrier(const Block& b);
+  struct Hit {
+    uint64_t time;  // sc_time value
+    uint16_t interfered, interferer;
+  };
+  double high_cutoff_, low_cutoff_;
+  bool invalidate_on_hit_;
+  CiaoCounters c_;
+  VictimTagArray vta_;
+  InterferenceDetector detector_;
+  WarpStates states_;
+  std::vector<Hit> hits_;  // from the L1, in its order
+  EpochSamplers epochs_;
+  // WARPTLM_TEST_FAULT=ciao_stall_ignored: the filter lets stalled warps through (the issue check must catch it)
+  bool fault_stall_ignored_;
+};
+
+}  // namespace warptlm
