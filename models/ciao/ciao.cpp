@@ -98,6 +98,20 @@ CiaoMechanism::CiaoMechanism(const Config& c, StatsRegistry& stats) : p_(params_
   stats.derived("cost.ciao.bits", [bits] { return bits; },
                 "storage per SM of CIAO: victim tag array, VTA-hit and instruction counters, interference and pair "
                 "lists, V/I flags, warp ids in the L1D tags (sec. V-F)");
+  // The time series of Figs. 9 and 10 (stats.sample_interval): warp states now, interference per interval.
+  auto total = [this](uint32_t (WarpStates::*count)() const) {
+    return [this, count] {
+      double n = 0;
+      for (const CiaoUnit* u : units_) n += double((u->states().*count)());
+      return n;
+    };
+  };
+  stats.gauge("ciao.active_warps", total(&WarpStates::active_count), "warps able to issue (V=1), all SMs");
+  stats.gauge("ciao.isolated_warps", total(&WarpStates::isolated_count), "isolated warps (V=1, I=1), all SMs");
+  stats.gauge("ciao.stalled_warps", total(&WarpStates::stalled_count), "stalled warps (V=0), all SMs");
+  stats.gauge("ciao.severe_warps", total(&WarpStates::severe_count),
+              "warps whose IRS exceeded the high cutoff at their SM's last high-cutoff epoch");
+  stats.sample_counter("ciao.vta_hits", "VTA hits (cache interference) per interval");
 }
 
 void CiaoMechanism::build_in_sm(SmSite& site) {

@@ -73,8 +73,10 @@ void WarpStates::act_on(uint16_t j, uint16_t trigger) {
 void WarpStates::high_epoch(const InterferenceDetector& d, double high) {
   const uint32_t active = active_count();
   std::fill(acted_.begin(), acted_.end(), 0);
+  severe_ = 0;
   for (uint16_t i = 0; i < uint16_t(v_.size()); ++i) {
     if (!live_[i] || !v_[i] || !d.above(i, high, active)) continue;
+    ++severe_;
     const InterferenceList::Entry& e = d.list()[i];
     if (!e.valid || e.wid == i || e.wid >= v_.size() || !live_[e.wid] || acted_[e.wid]) continue;
     acted_[e.wid] = 1;
@@ -120,6 +122,7 @@ void WarpStates::reset() {
   std::fill(live_.begin(), live_.end(), 0);
   std::fill(pair_.begin(), pair_.end(), Pair{});
   undo_.clear();
+  severe_ = 0;
 }
 
 }  // namespace warptlm

@@ -53,6 +53,8 @@ class WarpStates {
   uint32_t active_count() const;
   uint32_t stalled_count() const;
   uint32_t isolated_count() const;
+  // Warps whose IRS exceeded the high cutoff at the last high-cutoff epoch (severely interfered).
+  uint32_t severe_count() const { return severe_; }
   void high_epoch(const InterferenceDetector& d, double high);
   void low_epoch(const InterferenceDetector& d, double low);
   void reset();  // kernel launch
@@ -77,6 +79,7 @@ class WarpStates {
   std::vector<Pair> pair_;
   std::vector<Undo> undo_;  // actions in force, most recent last
   std::vector<uint8_t> acted_;  // per high epoch: interferers already acted on
+  uint32_t severe_ = 0;
 };
 
 }  // namespace warptlm

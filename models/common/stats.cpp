@@ -161,6 +161,21 @@ void StatsRegistry::derived(const std::string& name, std::function<double()> fn,
   derived_.push_back(DerivedEntry{name, meaning, std::move(fn)});
 }
 
+void StatsRegistry::gauge(const std::string& name, std::function<double()> fn, const std::string& meaning) {
+  for (auto& s : series_)
+    if (s.name == name) {
+      s = Series{name, meaning, std::move(fn)};
+      return;
+    }
+  series_.push_back(Series{name, meaning, std::move(fn)});
+}
+
+void StatsRegistry::sample_counter(const std::string& summed_name, const std::string& meaning) {
+  for (auto& s : series_)
+    if (s.name == summed_name) return;
+  series_.push_back(Series{summed_name, meaning, nullptr});
+}
+
 std::map<std::string, double> StatsRegistry::values() const {
   std::map<std::string, double> out;
   for (const auto& e : counters_) {

@@ -60,6 +60,17 @@ class StatsRegistry {
 
   void clear();  // zero every counter and histogram (keeps registrations)
 
+  // Time series a block adds to the sampled statistics (stats.sample_interval): a gauge is read at each
+  // sample (a level, e.g. warps stalled now); a sampled counter (by its summed name) gives its increase
+  // over each interval. Both only read the model.
+  struct Series {
+    std::string name, meaning;
+    std::function<double()> gauge;  // null for a sampled counter
+  };
+  void gauge(const std::string& name, std::function<double()> fn, const std::string& meaning = "");
+  void sample_counter(const std::string& summed_name, const std::string& meaning = "");
+  const std::vector<Series>& series() const { return series_; }
+
   // Request conservation: every block instance that counts "<inst>.requests"
   // and "<inst>.responses" must answer each request exactly once. Returns the
   // instances where the two differ, in registration order, as
@@ -73,6 +84,7 @@ class StatsRegistry {
   std::vector<CounterEntry> counters_;
   std::vector<HistEntry> hists_;
   std::vector<DerivedEntry> derived_;
+  std::vector<Series> series_;
   std::map<std::string, size_t> counter_index_, hist_index_;
 };
 

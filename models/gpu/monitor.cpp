@@ -81,6 +81,7 @@ void Monitor::take_sample(uint64_t c) {
     prev_dram_busy_ = busy;
   }
   s["active_warps"].push_back(probes_.active_warps ? probes_.active_warps() : 0);
+  for (const StatsRegistry::Series& x : stats_.series()) s[x.name].push_back(x.gauge ? x.gauge() : d(x.name));
   prev_ = std::move(now);
   last_sample_cycle_ = c;
 }

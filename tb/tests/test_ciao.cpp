@@ -1,7 +1,8 @@
 // CIAO (models/ciao, seed 002): golden tests for the spec's testable claims
 // (spec 002 sec. 9) on the victim tag array (claims 1-2), the interference
 // list (3), the IRS cutoffs (4), the epoch samplers (5), the escalation and
-// undo of the warp states (6-7) and the storage cost (23), each produced by the
+// undo of the warp states (6-7), the shared-memory cache's address translation
+// (9) and capacity (11), and the storage cost (23), each produced by the
 // model's own classes.
 #include <catch2/catch.hpp>
 
@@ -9,6 +10,7 @@
 #include "ciao/interference.hpp"
 #include "ciao/warp_states.hpp"
 #include "l1/victim_tag_array.hpp"
+#include "smem/smem_cache.hpp"
 #include "common/config.hpp"
 #include "gpu/gpu_platform.hpp"
 
@@ -305,4 +307,72 @@ TEST_CASE("CIAO's parameters: bad values are refused naming the key and where it
   c.merge_file(std::string(WARPTLM_SOURCE_DIR) + "/scenarios/configs/gtx480.yaml");
   c.merge_text("ciao:\n  variant: t\n  low_cutoff: 0.5\n", "overlay.yaml");
   CHECK_THROWS_WITH(CiaoMechanism::params_from(c), Catch::Contains("ciao.low_cutoff") && Catch::Contains("overlay.yaml:3"));
+}
+
+TEST_CASE("Shared-memory cache: the address translation of sec. IV-B (claim 9)", "[ciao][smem_cache]") {
+  SharedMemoryCache c;
+  c.configure(0, 48 * 1024);  // a kernel that uses no shared memory
+  REQUIRE(c.data_rows() == 128);
+  CHECK(c.row_mask() == 127);
+  const uint64_t a = 0x1A3C0;  // A[7] = 1, A[15:8] = 0xA3 = 163 -> 35 under the 7-bit mask
+  const SharedMemoryCache::Place p = c.translate(a);
+  CHECK(p.group == 1);
+  CHECK(p.data_row == 35);
+  CHECK(p.data_offset == 35 * 256 + 128);  // banks 16..31 of row 35
+  CHECK(p.tag_bank == 1);                  // the other group, bank A[12:9] = 1
+  CHECK(p.tag_half == 1);                  // A[8]
+  CHECK(p.tag_row == 128 + 1);             // after the data rows: (163 & 127) >> 5 = A[15:13] masked
+  CHECK(p.tag_offset == 129 * 256 + 1 * 8 + 4);
+  CHECK(p.index == 128 + 35);
+  // Tag and data never share a bank: one access reads both (every line of a 64 KB stretch).
+  for (uint64_t line = 0; line < 512; ++line) {
+    const SharedMemoryCache::Place q = c.translate(line * 128);
+    const uint32_t first_data_bank = q.group * 16;
+    INFO(line);
+    CHECK((q.tag_bank < first_data_bank || q.tag_bank >= first_data_bank + 16));
+    CHECK(q.data_offset + 128 <= q.tag_row * 256);  // data rows below the tag rows
+    CHECK(q.tag_offset + 4 <= c.region_end());
+  }
+  // A region that starts mid-row begins at the next whole row; the offset registers move both places.
+  c.configure(1000, 24 * 1024 - 1000);
+  CHECK(c.data_base_row() == 4);
+  const SharedMemoryCache::Place r = c.translate(a);
+  CHECK(r.data_row == 4 + (163 & c.row_mask()));
+  CHECK(r.tag_row == c.tag_base_row() + ((163 & c.row_mask()) >> 5));
+  CHECK(c.region_end() <= 24 * 1024);
+}
+
+TEST_CASE("Shared-memory cache: capacity from the unused space (claim 11), direct-mapped fills and victims", "[ciao][smem_cache]") {
+  // 48 KB unused: 256 blocks (32 KB) and 4 full tag rows = 8 bank-group rows (1 KB).
+  CHECK(SharedMemoryCache::data_rows_for(48 * 1024) == 128);
+  SharedMemoryCache c;
+  c.configure(0, 48 * 1024);
+  CHECK(c.blocks() == 256);
+  CHECK(c.tag_rows() == 4);
+  CHECK(c.region_end() == 132 * 256);
+  // 50 % used (SS, Lud): 24 KB left, 128 blocks (16 KB).
+  c.configure(24 * 1024, 24 * 1024);
+  CHECK(c.blocks() == 128);
+  CHECK(c.region_end() <= 48 * 1024);
+  // Too little for a data row and its tag row: no cache.
+  c.configure(48 * 1024 - 256, 256);
+  CHECK_FALSE(c.usable());
+  CHECK_FALSE(c.fill(5, 1).valid);
+  CHECK_FALSE(c.holds(5));
+
+  c.configure(0, 48 * 1024);
+  const uint64_t l1 = 0x1A3C0 / 128, l2 = l1 + (1u << 15) / 128;  // the same {G, R'}: one block
+  REQUIRE(c.translate(l1 * 128).index == c.translate(l2 * 128).index);
+  CHECK_FALSE(c.fill(l1, 3).valid);
+  CHECK(c.holds(l1));
+  CHECK(c.owner_of(l1) == 3);
+  const SharedMemoryCache::Victim v = c.fill(l2, 9);  // a conflict: l1 out, its owner named for the VTA
+  CHECK(v.valid);
+  CHECK(v.line == l1);
+  CHECK(v.owner == 3);
+  CHECK_FALSE(c.holds(l1));
+  CHECK(c.owner_of(l2) == 9);
+  CHECK(c.invalidate(l2));
+  CHECK_FALSE(c.holds(l2));
+  CHECK_FALSE(c.invalidate(l2));
 }

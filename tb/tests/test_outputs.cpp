@@ -50,6 +50,36 @@ TEST_CASE("outputs: stats.sample_interval gives one value per interval for every
   CHECK(tinst > 0.5 * double(total_tinst));
 }
 
+TEST_CASE("outputs: a mechanism's series (CIAO's warp states and VTA hits per interval) are sampled too") {
+  TempDir t;
+  auto r = warptlm(t, "run --workload gemv --size small --config gtx480 --overlay ciao_t -q --set stats.sample_interval=5000 --out " +
+                          q(t / "o"));
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  YAML::Node st = YAML::LoadFile(t / "o/stats.json");
+  const YAML::Node s = st["samples"];
+  REQUIRE(s);
+  const size_t n = s["cycle"].size();
+  for (const char* name : {"ciao.active_warps", "ciao.isolated_warps", "ciao.stalled_warps", "ciao.severe_warps", "ciao.vta_hits"}) {
+    INFO(name);
+    REQUIRE(s["series"][name]);
+    CHECK(s["series"][name].size() == n);
+  }
+  double stalled_max = 0, severe_max = 0, hits = 0;
+  for (size_t i = 0; i < n; ++i) {
+    stalled_max = std::max(stalled_max, s["series"]["ciao.stalled_warps"][i].as<double>());
+    severe_max = std::max(severe_max, s["series"]["ciao.severe_warps"][i].as<double>());
+    hits += s["series"]["ciao.vta_hits"][i].as<double>();
+    CHECK(s["series"]["ciao.isolated_warps"][i].as<double>() == 0);  // CIAO-T isolates nobody
+  }
+  CHECK(stalled_max > 0);
+  CHECK(severe_max > 0);
+  // the per-interval VTA hits add up to the run's (the last partial interval aside)
+  const double total = st["counters"]["ciao.vta_hits"].as<double>();
+  CHECK(hits <= total);
+  CHECK(hits > 0.5 * total);
+}
+
 TEST_CASE("outputs: no samples without stats.sample_interval") {
   TempDir t;
   auto r = warptlm(t, "run --workload vecadd --size tiny --config gtx480 -q --out " + q(t / "o"));
