@@ -41,9 +41,26 @@ void CiaoMechanism::declare(ParamTable& t) {
   t.int_param("ciao.list_entries", 64, 1, 4096, "entries of the interference and pair lists (sec. IV-A: 64)");
   t.int_param("ciao.wid_bits", 6, 1, 16, "bits of a warp id in the lists, the VTA and the L1D tags (sec. IV-A: 6)");
   t.int_param("ciao.tag_bits", 25, 1, 64, "bits of a VTA tag, for the storage cost (32-bit address, 128 B lines: 25)");
+  t.bool_param("ccws.enabled", false,
+               "cache-conscious wavefront scheduling, CIAO's comparison scheduler (spec 002 sec. 6.1): warps outside the "
+               "lost-locality list may not issue global or local loads");
+  t.int_param("ccws.vta_ways", 16, 1, 64, "CCWS victim tag array entries per warp (spec 002 sec. 2.1: twice CIAO's 8)");
+  t.int_param("ccws.base_score", 100, 1, 1000000, "CCWS base lost-locality score per warp (the authors' configuration: 100)");
+  t.float_param("ccws.k_vc_add", 8, 0, 1e6, "CCWS points per VTA hit, times the SM's VTA hits per instruction and the cutoff (8)");
+  t.float_param("ccws.k_wsc", 8, 0, 1e6, "CCWS score cap, times the SM's VTA hits per instruction and the cutoff (8)");
 }
 
-bool CiaoMechanism::wanted(const Config& c) { return c.get_string("ciao.variant") != "off"; }
+bool CiaoMechanism::wanted(const Config& c) { return c.get_string("ciao.variant") != "off" || c.get_bool("ccws.enabled"); }
+
+CcwsParams CiaoMechanism::ccws_from(const Config& c) {
+  CcwsParams p;
+  p.vta_sets = uint32_t(c.get_int("ciao.vta_sets"));
+  p.vta_ways = uint32_t(c.get_int("ccws.vta_ways"));
+  p.base_score = c.get_int("ccws.base_score");
+  p.k_vc_add = c.get_float("ccws.k_vc_add");
+  p.k_wsc = c.get_float("ccws.k_wsc");
+  return p;
+}
 
 CiaoParams CiaoMechanism::params_from(const Config& c) {
   auto fail = [&c](const char* key, const std::string& why) {
@@ -51,6 +68,8 @@ CiaoParams CiaoMechanism::params_from(const Config& c) {
   };
   CiaoParams p;
   const std::string v = c.get_string("ciao.variant");
+  if (v != "off" && c.get_bool("ccws.enabled"))
+    fail("ccws.enabled", "CCWS and CIAO are alternative schedulers (seed 002 sec. V-A): set ciao.variant: off for CCWS");
   if (v == "p" || v == "c")
     fail("ciao.variant", "CIAO-" + std::string(v == "p" ? "P" : "C") +
                              " redirects isolated warps to a cache in unused shared memory, which WarpTLM does not "
@@ -92,9 +111,11 @@ uint64_t CiaoMechanism::storage_bits(const CiaoParams& p, uint32_t warps, uint32
   return vta + counters + lists + flags + l1_wids;
 }
 
-CiaoMechanism::CiaoMechanism(const Config& c, StatsRegistry& stats) : p_(params_from(c)) {
-  const double bits = double(storage_bits(p_, uint32_t(c.get_int("sm.max_warps")),
-                                          uint32_t(c.get_int("l1d.sets") * c.get_int("l1d.ways"))));
+CiaoMechanism::CiaoMechanism(const Config& c, StatsRegistry& stats)
+    : p_(params_from(c)), ccws_(c.get_bool("ccws.enabled")), ccws_p_(ccws_from(c)) {
+  const uint32_t warps = uint32_t(c.get_int("sm.max_warps"));
+  const double bits = ccws_ ? double(ccws_storage_bits(ccws_p_, p_, warps))
+                            : double(storage_bits(p_, warps, uint32_t(c.get_int("l1d.sets") * c.get_int("l1d.ways"))));
   stats.derived("cost.ciao.bits", [bits] { return bits; },
                 "storage per SM of CIAO: victim tag array, VTA-hit and instruction counters, interference and pair "
                 "lists, V/I flags, warp ids in the L1D tags (sec. V-F)");
@@ -112,9 +133,43 @@ CiaoMechanism::CiaoMechanism(const Config& c, StatsRegistry& stats) : p_(params_
   stats.gauge("ciao.severe_warps", total(&WarpStates::severe_count),
               "warps whose IRS exceeded the high cutoff at their SM's last high-cutoff epoch");
   stats.sample_counter("ciao.vta_hits", "VTA hits (cache interference) per interval");
+  stats.gauge("ccws.allowed_warps", [this] {
+    double n = 0;
+    for (const CcwsUnit* u : ccws_units_) n += u->scores().allowed_count();
+    return n;
+  }, "warps CCWS lets issue loads at their SM's last evaluation, all SMs");
+  stats.sample_counter("ccws.vta_hits", "CCWS VTA hits (lost locality) per interval");
+}
+
+uint64_t CiaoMechanism::ccws_storage_bits(const CcwsParams& c, const CiaoParams& p, uint32_t warps) {
+  return VictimTagArray(c.vta_sets, c.vta_ways).bits(p.tag_bits, p.wid_bits) + uint64_t(warps) * p.counter_bits;
+}
+
+void CiaoMechanism::build_ccws(SmSite& site) {
+  StatGroup g(site.stats, "sm" + std::to_string(site.index) + ".ccws", "ccws");
+  CcwsCounters c;
+  c.vta_insertions = &g.counter("vta_insertions", "L1D evictions recorded in the CCWS victim tag array");
+  c.vta_hits = &g.counter("vta_hits", "load misses that found their line in their own warp's VTA set (lost locality)");
+  c.limited_cycles = &g.counter("limited_cycles", "cycles in which the scores left a live warp out of the load list");
+  c.load_refusals = &g.counter("load_refusals", "issue checks of a load refused to a warp outside the list");
+  auto unit = std::make_unique<CcwsUnit>(site.sm, ccws_p_, site.sm.params().max_warps, c);
+  ccws_units_.push_back(unit.get());
+  if (site.l1) site.l1->add_observer(*unit);
+  struct Filter : IssueFilter {
+    CcwsUnit& u;
+    explicit Filter(CcwsUnit& x) : u(x) {}
+    const char* name() const override { return "ccws"; }
+    bool may_issue(const WarpSlot& w) const override { return u.allows(w); }
+  };
+  site.sm.add_issue_filter(std::make_shared<Filter>(*unit));
+  site.sm.add_mechanism(std::move(unit));
 }
 
 void CiaoMechanism::build_in_sm(SmSite& site) {
+  if (ccws_) {
+    build_ccws(site);
+    return;
+  }
   StatGroup g(site.stats, "sm" + std::to_string(site.index) + ".ciao", "ciao");
   CiaoCounters c;
   c.vta_insertions = &g.counter("vta_insertions", "L1D evictions recorded in the victim tag array");
@@ -145,6 +200,7 @@ void CiaoMechanism::build_in_sm(SmSite& site) {
 // Everything starts over at each kernel launch (sec. IV-A: the counters reset per kernel).
 const KernelInfo* CiaoMechanism::plan_launch(const LaunchPlanRequest&) {
   for (CiaoUnit* u : units_) u->begin_kernel();
+  for (CcwsUnit* u : ccws_units_) u->begin_kernel();
   return nullptr;
 }
 

@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "ciao/ccws.hpp"
 #include "ciao/interference.hpp"
 #include "ciao/warp_states.hpp"
 #include "gpu/mechanism.hpp"
@@ -37,14 +38,21 @@ class CiaoMechanism : public Mechanism {
   static void declare(ParamTable& t);
   static bool wanted(const Config& cfg);
   static CiaoParams params_from(const Config& cfg);
+  static CcwsParams ccws_from(const Config& cfg);
+  // CCWS's storage per SM: its VTA and a 32-bit score per warp.
+  static uint64_t ccws_storage_bits(const CcwsParams& c, const CiaoParams& p, uint32_t warps);
   // Storage per SM in bits, as the seed counts it (sec. V-F; spec 002 sec. 7.1, claim 23).
   static uint64_t storage_bits(const CiaoParams& p, uint32_t warps, uint32_t l1_lines);
   void build_in_sm(SmSite& site) override;
   const KernelInfo* plan_launch(const LaunchPlanRequest& r) override;
 
  private:
+  void build_ccws(SmSite& site);
   CiaoParams p_;
-  std::vector<CiaoUnit*> units_;  // owned by their SMs
+  bool ccws_;
+  CcwsParams ccws_p_;
+  std::vector<CiaoUnit*> units_;       // owned by their SMs
+  std::vector<CcwsUnit*> ccws_units_;
 };
 
 void register_ciao();

@@ -6,6 +6,7 @@
 // model's own classes.
 #include <catch2/catch.hpp>
 
+#include "ciao/ccws.hpp"
 #include "ciao/ciao.hpp"
 #include "ciao/interference.hpp"
 #include "ciao/warp_states.hpp"
@@ -302,6 +303,7 @@ TEST_CASE("CIAO's parameters: bad values are refused naming the key and where it
   refuse({{"ciao.wid_bits", "5"}}, "ciao.wid_bits");
   refuse({{"l1d.enabled", "false"}}, "l1d.enabled");
   refuse({{"mem.model", "flat"}}, "mem.model");
+  refuse({{"ccws.enabled", "true"}}, "ccws.enabled");  // CCWS and CIAO are alternatives
   // A value from a file names the file and line.
   Config c;
   c.merge_file(std::string(WARPTLM_SOURCE_DIR) + "/scenarios/configs/gtx480.yaml");
@@ -375,4 +377,36 @@ TEST_CASE("Shared-memory cache: capacity from the unused space (claim 11), direc
   CHECK(c.invalidate(l2));
   CHECK_FALSE(c.holds(l2));
   CHECK_FALSE(c.invalidate(l2));
+}
+
+TEST_CASE("CCWS: scores, cap, decay and the load list", "[ciao][ccws]") {
+  CcwsParams p;  // base 100, k_vc_add = k_wsc = 8
+  LostLocalityScores s(4, p);
+  for (uint16_t w = 0; w < 4; ++w) s.start(w, 0);
+  // Everyone at the base: the cutoff is 4 x 100 and the list holds all four.
+  CHECK_FALSE(s.evaluate(0));
+  CHECK(s.cutoff() == 400);
+  CHECK(s.allowed_count() == 4);
+  // 100 instructions, then warp 2 hits its VTA 5 times: the SM rate is 1/100 .. 5/100.
+  for (int k = 0; k < 100; ++k) s.instruction();
+  for (int k = 0; k < 5; ++k) s.vta_hit(2, 10);
+  // The last hit: rate 5/100, points 0.05 x 8 x 400 = 160, cap 160 as well: 100 + ... capped at 160.
+  CHECK(s.score(2, 10) == 160);
+  // Decay: one point a cycle, not below the base.
+  CHECK(s.score(2, 40) == 130);
+  CHECK(s.score(2, 1000) == 100);
+  // At cycle 10: 160 + 100 + 100 = 360 < 400, the fourth warp fills it: no one left out.
+  CHECK_FALSE(s.evaluate(10));
+  // Warps 1 and 2 with high scores push the lowest-ranked (highest slot among equals) out.
+  for (int k = 0; k < 20; ++k) s.vta_hit(1, 10);  // rate 25/100: points 800, cap 800
+  CHECK(s.score(1, 10) == 800);
+  CHECK(s.evaluate(10));
+  CHECK(s.allowed(1));
+  CHECK_FALSE(s.allowed(0));
+  CHECK_FALSE(s.allowed(3));
+  CHECK(s.allowed_count() == 1);
+  // A warp that exits leaves the cutoff (3 x 100) and its hits leave the rate.
+  s.exit(1);
+  CHECK_FALSE(s.evaluate(10));
+  CHECK(s.cutoff() == 300);
 }
