@@ -48,9 +48,14 @@ void CiaoMechanism::declare(ParamTable& t) {
   t.int_param("ccws.base_score", 100, 1, 1000000, "CCWS base lost-locality score per warp (the authors' configuration: 100)");
   t.float_param("ccws.k_vc_add", 8, 0, 1e6, "CCWS points per VTA hit, times the SM's VTA hits per instruction and the cutoff (8)");
   t.float_param("ccws.k_wsc", 8, 0, 1e6, "CCWS score cap, times the SM's VTA hits per instruction and the cutoff (8)");
+  t.int_param("pcal.tokens", 0, 0, 4096,
+              "static priority-based cache allocation (statPCAL, seed 002's bypass comparison): the oldest N running "
+              "warps of an SM use the L1D, the others bypass it on a miss (0: off; per kernel, e.g. Table II's SWL)");
 }
 
-bool CiaoMechanism::wanted(const Config& c) { return c.get_string("ciao.variant") != "off" || c.get_bool("ccws.enabled"); }
+bool CiaoMechanism::wanted(const Config& c) {
+  return c.get_string("ciao.variant") != "off" || c.get_bool("ccws.enabled") || c.get_int("pcal.tokens") > 0;
+}
 
 CcwsParams CiaoMechanism::ccws_from(const Config& c) {
   CcwsParams p;
@@ -70,6 +75,8 @@ CiaoParams CiaoMechanism::params_from(const Config& c) {
   const std::string v = c.get_string("ciao.variant");
   if (v != "off" && c.get_bool("ccws.enabled"))
     fail("ccws.enabled", "CCWS and CIAO are alternative schedulers (seed 002 sec. V-A): set ciao.variant: off for CCWS");
+  if (c.get_int("pcal.tokens") > 0 && (v != "off" || c.get_bool("ccws.enabled")))
+    fail("pcal.tokens", "statPCAL is an alternative to CIAO and CCWS (seed 002 sec. V-A): use one of them");
   if (v == "p" || v == "c")
     fail("ciao.variant", "CIAO-" + std::string(v == "p" ? "P" : "C") +
                              " redirects isolated warps to a cache in unused shared memory, which WarpTLM does not "
@@ -112,10 +119,12 @@ uint64_t CiaoMechanism::storage_bits(const CiaoParams& p, uint32_t warps, uint32
 }
 
 CiaoMechanism::CiaoMechanism(const Config& c, StatsRegistry& stats)
-    : p_(params_from(c)), ccws_(c.get_bool("ccws.enabled")), ccws_p_(ccws_from(c)) {
+    : p_(params_from(c)), ccws_(c.get_bool("ccws.enabled")), ccws_p_(ccws_from(c)),
+      pcal_tokens_(uint32_t(c.get_int("pcal.tokens"))) {
   const uint32_t warps = uint32_t(c.get_int("sm.max_warps"));
-  const double bits = ccws_ ? double(ccws_storage_bits(ccws_p_, p_, warps))
-                            : double(storage_bits(p_, warps, uint32_t(c.get_int("l1d.sets") * c.get_int("l1d.ways"))));
+  const double bits = pcal_tokens_ ? double(warps)  // a token bit per warp
+                      : ccws_ ? double(ccws_storage_bits(ccws_p_, p_, warps))
+                              : double(storage_bits(p_, warps, uint32_t(c.get_int("l1d.sets") * c.get_int("l1d.ways"))));
   stats.derived("cost.ciao.bits", [bits] { return bits; },
                 "storage per SM of CIAO: victim tag array, VTA-hit and instruction counters, interference and pair "
                 "lists, V/I flags, warp ids in the L1D tags (sec. V-F)");
@@ -166,6 +175,14 @@ void CiaoMechanism::build_ccws(SmSite& site) {
 }
 
 void CiaoMechanism::build_in_sm(SmSite& site) {
+  if (pcal_tokens_) {
+    StatGroup g(site.stats, "sm" + std::to_string(site.index) + ".statpcal", "statpcal");
+    auto unit = std::make_unique<StatPcalUnit>(site.sm.params().max_warps, pcal_tokens_,
+                                               &g.counter("bypassing_loads", "global load instructions of warps without a token"));
+    pcal_units_.push_back(unit.get());
+    site.sm.add_mechanism(std::move(unit));
+    return;
+  }
   if (ccws_) {
     build_ccws(site);
     return;
@@ -201,6 +218,7 @@ void CiaoMechanism::build_in_sm(SmSite& site) {
 const KernelInfo* CiaoMechanism::plan_launch(const LaunchPlanRequest&) {
   for (CiaoUnit* u : units_) u->begin_kernel();
   for (CcwsUnit* u : ccws_units_) u->begin_kernel();
+  for (StatPcalUnit* u : pcal_units_) u->begin_kernel();
   return nullptr;
 }
 

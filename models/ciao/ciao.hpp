@@ -13,6 +13,7 @@
 
 #include "ciao/ccws.hpp"
 #include "ciao/interference.hpp"
+#include "ciao/statpcal.hpp"
 #include "ciao/warp_states.hpp"
 #include "gpu/mechanism.hpp"
 
@@ -53,6 +54,8 @@ class CiaoMechanism : public Mechanism {
   CcwsParams ccws_p_;
   std::vector<CiaoUnit*> units_;       // owned by their SMs
   std::vector<CcwsUnit*> ccws_units_;
+  uint32_t pcal_tokens_;
+  std::vector<StatPcalUnit*> pcal_units_;
 };
 
 void register_ciao();

@@ -25,6 +25,7 @@ struct GpuExtension : tlm::tlm_extension<GpuExtension> {
   uint32_t sector_mask = 0;          // 32-byte sectors of the line the request needs (bit i = sector i; see cache_sectors_of)
   uint8_t access_bytes = 0;          // bytes per lane (shared-memory requests)
   const uint64_t* lane_addr = nullptr;  // per-lane addresses (shared-memory requests: 32 entries, lane_mask says which)
+  bool l1_no_allocate = false;       // a load the L1 serves on a hit but passes below on a miss, allocating nothing
 
   // Blocks that fan in (crossbar, multi-port targets) push the port a request
   // came through and pop it to send the response back the same way.

@@ -56,6 +56,8 @@ L1DataCache::L1DataCache(sc_core::sc_module_name name, uint32_t sm_id, const L1P
                                            "l1d.fills (their ratio is the L1 miss latency)");
   write_throughs_ = &g.counter("write_throughs", "stores sent below");
   bypasses_ = &g.counter("bypasses", "atomics, and every request of a disabled cache, passed below untouched");
+  no_allocate_misses_ = &g.counter("no_allocate_misses",
+                                   "load misses passed below without allocating (a bypass policy's l1_no_allocate requests)");
   {
     StatGroup ro(stats, inst + ".readonly", "l1d.readonly");
     readonly_requests_ = &ro.counter("requests", "instruction- and constant-cache line fills passed below through the miss queue");
@@ -184,6 +186,13 @@ bool L1DataCache::load(tlm::tlm_generic_payload& p, uint64_t line, uint32_t want
     touch(*l);
     for (L1Observer* o : observers_) o->line_hit(line << line_bits_, e.warp);
     schedule_response(&p, c + p_.hit_latency);
+    return true;
+  }
+  if (e.l1_no_allocate) {  // a bypass policy: the miss goes below as it is, nothing allocated
+    if (!queue_room(1)) return false;
+    ++*no_allocate_misses_;
+    outcome_ = kBypass;
+    enqueue_forward(p);
     return true;
   }
   const int m = find_mshr(line);

@@ -224,7 +224,7 @@ class L1DataCache : public sc_core::sc_module {
   // stats
   std::vector<L1Observer*> observers_;
   Counter *requests_, *responses_, *hits_, *misses_, *merges_, *reservation_fails_, *writebacks_, *evictions_,
-      *fill_requests_, *write_throughs_, *bypasses_, *readonly_requests_, *readonly_responses_, *fills_done_, *fill_cycles_;
+      *fill_requests_, *write_throughs_, *bypasses_, *readonly_requests_, *readonly_responses_, *fills_done_, *fill_cycles_, *no_allocate_misses_;
 };
 
 }  // namespace warptlm

@@ -114,6 +114,11 @@ uint32_t Sm::coalesce_global(WarpSlot& w, const Instr& in, Space sp, uint32_t mo
   const uint32_t fb = p_.call_params_local ? (f.kernel.frame_bytes + 3) & ~3u : 0;
   const uint64_t slot_base = kLocalTimingBase + (uint64_t(id_) * slots_.size() + w.slot) * (lb + fb) * 32;
   const Space timing_space = sp == Space::ParamFunc ? Space::Local : sp;
+  // A bypass policy of a mechanism (global loads only): hits served, misses pass below unallocated.
+  bool no_allocate = false;
+  if (timing_space == Space::Global && in.op == Op::Ld)
+    for (auto& m : mechs_)
+      if (m->active() && m->l1_no_allocate(w)) no_allocate = true;
   uint64_t lines[64];
   uint32_t sectors[64], masks[64];
   uint32_t n = 0;
@@ -144,6 +149,7 @@ uint32_t Sm::coalesce_global(WarpSlot& w, const Instr& in, Space sp, uint32_t mo
       e.sector_mask = sectors[j];
       e.lane_mask = masks[j];
       e.space = uint8_t(timing_space);
+      e.l1_no_allocate = no_allocate;
       gq_.push(p, ready);
     } else {
       for (uint32_t s = sectors[j]; s; s &= s - 1) {
@@ -155,6 +161,7 @@ uint32_t Sm::coalesce_global(WarpSlot& w, const Instr& in, Space sp, uint32_t mo
         e.sector_mask = 1u << sec;
         e.lane_mask = masks[j];
         e.space = uint8_t(timing_space);
+        e.l1_no_allocate = no_allocate;
         gq_.push(p, ready);
       }
     }

@@ -304,6 +304,7 @@ TEST_CASE("CIAO's parameters: bad values are refused naming the key and where it
   refuse({{"l1d.enabled", "false"}}, "l1d.enabled");
   refuse({{"mem.model", "flat"}}, "mem.model");
   refuse({{"ccws.enabled", "true"}}, "ccws.enabled");  // CCWS and CIAO are alternatives
+  refuse({{"pcal.tokens", "2"}}, "pcal.tokens");       // so is statPCAL
   // A value from a file names the file and line.
   Config c;
   c.merge_file(std::string(WARPTLM_SOURCE_DIR) + "/scenarios/configs/gtx480.yaml");

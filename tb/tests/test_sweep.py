@@ -115,7 +115,7 @@ class TestExpansion(SweepTestCase):
                 overlays: [gto, ov/mine.yaml]
                 set: {sm: {warp_limit: 8}, gpu.num_sms: 2}
             workloads:
-              - {name: vecadd, group: memory}
+              - {name: vecadd, group: memory, label_set: {"Mine v2": {sm.warp_limit: 2, gpu.num_sms: 3}}}
               - {name: matmul, sizes: [tiny, small], group: compute}
             """)
         out = os.path.join(self.tmp, "out")
@@ -139,6 +139,12 @@ class TestExpansion(SweepTestCase):
         self.assertIn("--set gpu.num_sms=2", mine_cmd)  # the label's set wins over defaults
         self.assertNotIn("gpu.num_sms=4", mine_cmd)
         self.assertIn("--set sm.warp_limit=8", mine_cmd)  # nested maps flatten to dotted keys
+        # label_set: one label's run of one workload gets its own settings over the label's
+        mine_vecadd = lines[3][2]
+        self.assertIn("--set sm.warp_limit=2", mine_vecadd)
+        self.assertIn("--set gpu.num_sms=3", mine_vecadd)
+        self.assertNotIn("sm.warp_limit=8", mine_vecadd)
+        self.assertNotIn("sm.warp_limit=2", lines[0][2])  # not the other label's
         self.assertFalse(os.path.exists(os.path.join(out, "runs")), "a dry run must not create runs")
         # --only keeps the label's runs
         res = sweep(exp, "--out", out, "--dry-run", "--only", "Base")
@@ -164,6 +170,9 @@ class TestExpansion(SweepTestCase):
                       "workloads: [{name: vecadd, paper: {B: 1.2}}]\n", "paper: 'B' is not a label"),
             "papernum": ("name: x\nbaseline: A\nlabels: [{name: A, config: gtx480}]\n"
                          "workloads: [{name: vecadd, paper: {A: fast}}]\n", "'fast' is not a number"),
+            "labelset": ("name: x\nbaseline: A\nlabels: [{name: A, config: gtx480}]\n"
+                         "workloads: [{name: vecadd, label_set: {B: {sm.warp_limit: 2}}}]\n",
+                         "label_set: 'B' is not a label"),
         }
         for what, (text, message) in cases.items():
             with self.subTest(what):
