@@ -41,6 +41,8 @@ void CiaoMechanism::declare(ParamTable& t) {
   t.int_param("ciao.list_entries", 64, 1, 4096, "entries of the interference and pair lists (sec. IV-A: 64)");
   t.int_param("ciao.wid_bits", 6, 1, 16, "bits of a warp id in the lists, the VTA and the L1D tags (sec. IV-A: 6)");
   t.int_param("ciao.tag_bits", 25, 1, 64, "bits of a VTA tag, for the storage cost (32-bit address, 128 B lines: 25)");
+  t.int_param("ciao.smem_latency", 1, 0, 1000,
+              "cycles a shared-memory cache access adds after the L1D's tag check (Table I: 1-cycle shared memory)");
   t.bool_param("ccws.enabled", false,
                "cache-conscious wavefront scheduling, CIAO's comparison scheduler (spec 002 sec. 6.1): warps outside the "
                "lost-locality list may not issue global or local loads");
@@ -77,11 +79,16 @@ CiaoParams CiaoMechanism::params_from(const Config& c) {
     fail("ccws.enabled", "CCWS and CIAO are alternative schedulers (seed 002 sec. V-A): set ciao.variant: off for CCWS");
   if (c.get_int("pcal.tokens") > 0 && (v != "off" || c.get_bool("ccws.enabled")))
     fail("pcal.tokens", "statPCAL is an alternative to CIAO and CCWS (seed 002 sec. V-A): use one of them");
-  if (v == "p" || v == "c")
-    fail("ciao.variant", "CIAO-" + std::string(v == "p" ? "P" : "C") +
-                             " redirects isolated warps to a cache in unused shared memory, which WarpTLM does not "
-                             "model yet; ciao.variant: t (throttling) is available");
-  p.variant = CiaoVariant::Throttle;
+  p.variant = v == "p" ? CiaoVariant::Redirect : v == "c" ? CiaoVariant::Combined : CiaoVariant::Throttle;
+  if (p.variant != CiaoVariant::Throttle) {
+    if (c.get_bool("ss.enabled"))
+      fail("ciao.variant", "CIAO-P and CIAO-C keep their cache in the shared memory the blocks leave unused, which "
+                           "scratchpad sharing (ss.enabled) also claims for its shared regions: use one of them");
+    if (c.get_int("l1d.line") != int64_t(SharedMemoryCache::kLine))
+      fail("l1d.line", "CIAO's shared-memory cache holds 128-byte lines (sec. IV-B); l1d.line is " +
+                           std::to_string(c.get_int("l1d.line")));
+  }
+  p.smem_latency = uint32_t(c.get_int("ciao.smem_latency"));
   p.vta_sets = uint32_t(c.get_int("ciao.vta_sets"));
   p.vta_ways = uint32_t(c.get_int("ciao.vta_ways"));
   p.vta_invalidate_on_hit = c.get_bool("ciao.vta_invalidate_on_hit");
@@ -201,9 +208,15 @@ void CiaoMechanism::build_in_sm(SmSite& site) {
   c.states.returns_to_l1 = &g.counter("returns_to_l1", "isolated warps sent back to the L1D at a low-cutoff epoch");
   c.states.guard_reactivations =
       &g.counter("guard_reactivations", "stalled warps reactivated because every other warp of the SM had finished");
-  auto unit = std::make_unique<CiaoUnit>(p_, site.sm.params().max_warps, c);
+  c.cache.fills = &g.counter("smem_fills", "lines written into the shared-memory cache (fills from below and migrations)");
+  c.cache.evictions = &g.counter("smem_evictions", "shared-memory cache lines evicted by a conflict (into the VTA)");
+  c.cache.vta_insertions = c.vta_insertions;
+  auto unit = std::make_unique<CiaoUnit>(site.sm, p_, site.sm.params().max_warps, c);
   units_.push_back(unit.get());
-  if (site.l1) site.l1->add_observer(*unit);
+  if (site.l1) {
+    site.l1->add_observer(*unit);
+    if (p_.variant != CiaoVariant::Throttle) site.l1->set_side_store(&unit->shared_cache());
+  }
   struct Filter : IssueFilter {
     const CiaoUnit& u;
     explicit Filter(const CiaoUnit& x) : u(x) {}
@@ -215,8 +228,16 @@ void CiaoMechanism::build_in_sm(SmSite& site) {
 }
 
 // Everything starts over at each kernel launch (sec. IV-A: the counters reset per kernel).
-const KernelInfo* CiaoMechanism::plan_launch(const LaunchPlanRequest&) {
-  for (CiaoUnit* u : units_) u->begin_kernel();
+const KernelInfo* CiaoMechanism::plan_launch(const LaunchPlanRequest& r) {
+  // The blocks of this kernel that fit an SM at once keep [0, n x bytes); the cache takes the rest (sec. IV-B:
+  // found from the SMMT at block launch; every block of a kernel asks the same).
+  const BlockUsage& u = r.usage;
+  uint32_t n = r.sm.max_blocks;
+  if (u.warps) n = std::min(n, r.sm.max_warps / u.warps);
+  if (u.threads) n = std::min(n, r.sm.max_threads / u.threads);
+  if (u.registers) n = std::min(n, r.sm.registers / u.registers);
+  if (u.shared) n = std::min(n, r.sm.shared_mem / u.shared);
+  for (CiaoUnit* unit : units_) unit->begin_kernel(u.shared, n * u.shared, mem_);
   for (CcwsUnit* u : ccws_units_) u->begin_kernel();
   for (StatPcalUnit* u : pcal_units_) u->begin_kernel();
   return nullptr;

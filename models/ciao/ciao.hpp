@@ -28,6 +28,7 @@ struct CiaoParams {
   bool windowed = false;
   ListReplace list_replace = ListReplace::AtZero;
   uint32_t list_entries = 64, wid_bits = 6, tag_bits = 25, counter_bits = 32;
+  uint32_t smem_latency = 1;  // cycles a shared-memory cache access adds after the L1's tag check
 };
 
 class CiaoUnit;
@@ -45,6 +46,7 @@ class CiaoMechanism : public Mechanism {
   // Storage per SM in bits, as the seed counts it (sec. V-F; spec 002 sec. 7.1, claim 23).
   static uint64_t storage_bits(const CiaoParams& p, uint32_t warps, uint32_t l1_lines);
   void build_in_sm(SmSite& site) override;
+  void module_loaded(const std::string&, const std::string&, GlobalMemory& mem, const Module&) override { mem_ = &mem; }
   const KernelInfo* plan_launch(const LaunchPlanRequest& r) override;
 
  private:
@@ -53,6 +55,7 @@ class CiaoMechanism : public Mechanism {
   bool ccws_;
   CcwsParams ccws_p_;
   std::vector<CiaoUnit*> units_;       // owned by their SMs
+  const GlobalMemory* mem_ = nullptr;
   std::vector<CcwsUnit*> ccws_units_;
   uint32_t pcal_tokens_;
   std::vector<StatPcalUnit*> pcal_units_;

@@ -5,14 +5,16 @@
 #include "ciao/ciao.hpp"
 #include "common/errors.hpp"
 #include "common/input_register.hpp"
+#include "sm/sm.hpp"
 
 namespace warptlm {
 
-CiaoUnit::CiaoUnit(const CiaoParams& p, uint32_t warps, const CiaoCounters& c)
-    : high_cutoff_(p.high_cutoff), low_cutoff_(p.low_cutoff), invalidate_on_hit_(p.vta_invalidate_on_hit), c_(c),
+CiaoUnit::CiaoUnit(Sm& sm, const CiaoParams& p, uint32_t warps, const CiaoCounters& c)
+    : sm_(sm), high_cutoff_(p.high_cutoff), low_cutoff_(p.low_cutoff), invalidate_on_hit_(p.vta_invalidate_on_hit), c_(c),
       vta_(p.vta_sets, p.vta_ways), detector_(warps, p.list_entries, p.list_replace, p.windowed),
       states_(warps, p.variant, c.states), epochs_(p.low_epoch, p.high_epoch),
-      fault_stall_ignored_(test_fault("ciao_stall_ignored")) {
+      redirects_(p.variant != CiaoVariant::Throttle), cache_(vta_, p.smem_latency, c.cache),
+      fault_stall_ignored_(test_fault("ciao_stall_ignored")), fault_region_overlap_(test_fault("ciao_region_overlap")) {
   set_active(true);
 }
 
@@ -73,7 +75,36 @@ bool CiaoUnit::allows(const WarpSlot& w) const {
   return false;
 }
 
-void CiaoUnit::begin_kernel() {
+SharedAddressMap CiaoUnit::shared_map(const Block* b) const {
+  for (size_t s = 0; s < slots_.size(); ++s)
+    if (slots_[s] == b) return SharedAddressMap{UINT32_MAX, uint32_t(s) * block_bytes_, 0};
+  return SharedAddressMap{UINT32_MAX, 0, 0};
+}
+
+void CiaoUnit::block_arrived(const Block* b) {
+  if (!redirects_) return;
+  for (auto& s : slots_)
+    if (!s) {
+      s = b;
+      return;
+    }
+  slots_.push_back(b);
+}
+
+void CiaoUnit::block_retired(const Block* b) {
+  for (auto& s : slots_)
+    if (s == b) s = nullptr;
+}
+
+void CiaoUnit::begin_kernel(uint32_t block_bytes, uint32_t region_base, const GlobalMemory* mem) {
+  if (redirects_) {
+    block_bytes_ = block_bytes;
+    slots_.clear();
+    const uint32_t size = sm_.params().shared_mem;
+    const uint32_t base = fault_region_overlap_ ? 0 : std::min(region_base, size);
+    cache_.begin_kernel(base, size - base, sm_.shared_storage(), mem);
+    states_.set_redirect_possible(cache_.usable());
+  }
   vta_.clear();
   detector_.reset();
   states_.reset();

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "ciao/ciao_cache.hpp"
 #include "ciao/interference.hpp"
 #include "ciao/warp_states.hpp"
 #include "l1/l1_observer.hpp"
@@ -19,23 +20,33 @@
 
 namespace warptlm {
 
+class Sm;
 struct CiaoParams;
 
 struct CiaoCounters {
   CiaoStateCounters states;
+  CiaoCacheCounters cache;
   Counter *vta_insertions = nullptr, *vta_hits = nullptr, *high_epochs = nullptr, *low_epochs = nullptr;
   Counter *stall_refusals = nullptr, *barrier_passes = nullptr;
 };
 
 class CiaoUnit : public SmMechanism, public L1Observer {
  public:
-  CiaoUnit(const CiaoParams& p, uint32_t warps, const CiaoCounters& c);
+  CiaoUnit(Sm& sm, const CiaoParams& p, uint32_t warps, const CiaoCounters& c);
   const char* name() const override { return "ciao"; }
 
   // the SM's side
   void warp_started(const WarpSlot& w) override { states_.arrive(uint16_t(w.slot), w.age); }
   void warp_exited(const WarpSlot& w) override { states_.exit(uint16_t(w.slot)); }
   void at_issue(const WarpSlot& w, const Instr&, uint32_t) override;
+  // CIAO-P and CIAO-C: isolated warps' global accesses go to the shared-memory cache (the L1's side store),
+  // and the kernel's blocks sit at fixed places in the SM's shared memory, below the cache's region.
+  bool l1_redirect(const WarpSlot& w) const override { return redirects_ && states_.isolated(uint16_t(w.slot)); }
+  bool maps_shared_memory() const override { return redirects_; }
+  SharedAddressMap shared_map(const Block* b) const override;
+  void block_arrived(const Block* b) override;
+  void block_retired(const Block* b) override;
+  CiaoSharedCache& shared_cache() { return cache_; }
   // The issue filter: a stalled warp waits, unless warps of its block wait for it at a barrier. A stalled
   // warp that issues anyway is a run error (at_issue).
   bool allows(const WarpSlot& w) const;
@@ -44,7 +55,9 @@ class CiaoUnit : public SmMechanism, public L1Observer {
   void line_missed(uint64_t line_addr, uint16_t warp) override;
   void line_evicted(uint64_t line_addr, uint16_t owner_warp, uint16_t evicting_warp) override;
 
-  void begin_kernel();  // counters, lists, states and the VTA start over (spec 002 sec. 5.3)
+  // A launch: counters, lists, states and the VTA start over (spec 002 sec. 5.3); CIAO-P/C place the
+  // kernel's blocks in slots of `block_bytes` from 0 and the cache in [region_base, shared memory's end).
+  void begin_kernel(uint32_t block_bytes, uint32_t region_base, const GlobalMemory* mem);
   const VictimTagArray& vta() const { return vta_; }
   const InterferenceDetector& detector() const { return detector_; }
   const WarpStates& states() const { return states_; }
@@ -56,6 +69,7 @@ class CiaoUnit : public SmMechanism, public L1Observer {
     uint64_t time;  // sc_time value
     uint16_t interfered, interferer;
   };
+  Sm& sm_;
   double high_cutoff_, low_cutoff_;
   bool invalidate_on_hit_;
   CiaoCounters c_;
@@ -64,8 +78,15 @@ class CiaoUnit : public SmMechanism, public L1Observer {
   WarpStates states_;
   std::vector<Hit> hits_;  // from the L1, in its order
   EpochSamplers epochs_;
+  bool redirects_;  // CIAO-P or CIAO-C
+  CiaoSharedCache cache_;
+  uint32_t block_bytes_ = 0;
+  std::vector<const Block*> slots_;  // the block in each shared-memory slot
   // WARPTLM_TEST_FAULT=ciao_stall_ignored: the filter lets stalled warps through (the issue check must catch it)
   bool fault_stall_ignored_;
+  // WARPTLM_TEST_FAULT=ciao_region_overlap: the cache's region starts at 0, over the blocks' shared memory
+  // (the workloads' checks must catch the corruption)
+  bool fault_region_overlap_;
 };
 
 }  // namespace warptlm

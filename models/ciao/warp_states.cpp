@@ -58,14 +58,16 @@ void WarpStates::stall(uint16_t j, uint16_t trigger) {
 // The escalation of Algorithm 1 for interferer j of warp `trigger`.
 void WarpStates::act_on(uint16_t j, uint16_t trigger) {
   if (!v_[j]) return;  // already stalled
+  if (!redirect_ok_ && variant_ == CiaoVariant::Redirect) return;
   const bool isolated = i_[j];
-  if (!isolated && variant_ != CiaoVariant::Throttle) {
+  const bool throttle = variant_ == CiaoVariant::Throttle || (variant_ == CiaoVariant::Combined && !redirect_ok_);
+  if (!isolated && !throttle) {
     i_[j] = 1;
     pair_[j].first = trigger;
     pair_[j].first_age = age_[trigger];
     undo_.push_back(Undo{j, age_[j], Action::Isolate});
     ++*c_.isolations;
-  } else if (variant_ == CiaoVariant::Throttle || (isolated && variant_ == CiaoVariant::Combined)) {
+  } else if (throttle || (isolated && variant_ == CiaoVariant::Combined)) {
     stall(j, trigger);
   }
 }

@@ -58,6 +58,9 @@ class WarpStates {
   void high_epoch(const InterferenceDetector& d, double high);
   void low_epoch(const InterferenceDetector& d, double low);
   void reset();  // kernel launch
+  // Whether this launch has a shared-memory cache to isolate warps into (spec 002 sec. 4.2): without one,
+  // CIAO-C stalls where it would isolate and CIAO-P does nothing.
+  void set_redirect_possible(bool ok) { redirect_ok_ = ok; }
 
  private:
   enum class Action : uint8_t { Isolate, Stall };
@@ -80,6 +83,7 @@ class WarpStates {
   std::vector<Undo> undo_;  // actions in force, most recent last
   std::vector<uint8_t> acted_;  // per high epoch: interferers already acted on
   uint32_t severe_ = 0;
+  bool redirect_ok_ = true;
 };
 
 }  // namespace warptlm

@@ -56,6 +56,9 @@ L1DataCache::L1DataCache(sc_core::sc_module_name name, uint32_t sm_id, const L1P
                                            "l1d.fills (their ratio is the L1 miss latency)");
   write_throughs_ = &g.counter("write_throughs", "stores sent below");
   bypasses_ = &g.counter("bypasses", "atomics, and every request of a disabled cache, passed below untouched");
+  side_hits_ = &g.counter("side_hits", "redirected loads served by the side store (CIAO: the shared-memory cache)");
+  side_misses_ = &g.counter("side_misses", "redirected loads that missed in the L1 and the side store (fill into the side store)");
+  migrations_ = &g.counter("migrations", "redirected loads whose line moved from the L1 to the side store");
   no_allocate_misses_ = &g.counter("no_allocate_misses",
                                    "load misses passed below without allocating (a bypass policy's l1_no_allocate requests)");
   {
@@ -171,6 +174,7 @@ bool L1DataCache::access(tlm::tlm_generic_payload& p, uint64_t c) {
   }
   if (e.kind == MemKind::Atomic) return atomic(p, line);
   if (e.kind == MemKind::Store || p.is_write()) return store(p, line, want, c);
+  if (e.l1_redirect && side_) return side_load(p, line, want, c);
   return load(p, line, want, c);
 }
 
@@ -195,6 +199,16 @@ bool L1DataCache::load(tlm::tlm_generic_payload& p, uint64_t line, uint32_t want
     enqueue_forward(p);
     return true;
   }
+  if (!miss(p, line, need, c, false)) return false;
+  ++*misses_;
+  for (L1Observer* o : observers_) o->line_missed(line << line_bits_, e.warp);
+  return true;
+}
+
+// A miss joins the MSHR of its line or allocates one (for the L1, or with `side` for the side store) and
+// queues a fill for the missing sectors only. False when an MSHR, a merge slot or the miss queue is full.
+bool L1DataCache::miss(tlm::tlm_generic_payload& p, uint64_t line, uint32_t need, uint64_t c, bool side) {
+  const GpuExtension& e = gpu_ext(p);
   const int m = find_mshr(line);
   if (m >= 0) {
     Mshr& M = mshrs_[size_t(m)];
@@ -213,11 +227,37 @@ bool L1DataCache::load(tlm::tlm_generic_payload& p, uint64_t line, uint32_t want
   } else {
     if (free_mshrs_.empty() || !queue_room(1)) return false;
     const uint32_t idx = allocate_mshr(line, need, e, c);
+    mshrs_[idx].side = side;
     mshrs_[idx].waiting.push_back(&p);
     queue_fill(idx, line);
     outcome_ = kMiss;
   }
-  ++*misses_;
+  return true;
+}
+
+// A redirected load (l1_side_store.hpp): the L1's tags first, a line held here migrates to the side store;
+// then the side store's own tag; a miss fills the side store through an MSHR marked for it.
+bool L1DataCache::side_load(tlm::tlm_generic_payload& p, uint64_t line, uint32_t want, uint64_t c) {
+  const GpuExtension& e = gpu_ext(p);
+  const uint64_t due = c + p_.hit_latency + side_->access_latency();
+  if (Line* l = lookup(line)) {
+    if (!(want & ~l->valid) && !l->dirty) {  // migrate: L1 -> response queue -> side store, no request below
+      l->present = false;
+      side_->fill(line << line_bits_, e.warp);
+      ++*migrations_;
+      outcome_ = kHit;
+      schedule_response(&p, due);
+      return true;
+    }
+  }
+  if (side_->holds(line << line_bits_)) {
+    ++*side_hits_;
+    outcome_ = kHit;
+    schedule_response(&p, due);
+    return true;
+  }
+  if (!miss(p, line, want, c, true)) return false;
+  ++*side_misses_;
   for (L1Observer* o : observers_) o->line_missed(line << line_bits_, e.warp);
   return true;
 }
@@ -231,6 +271,13 @@ bool L1DataCache::store(tlm::tlm_generic_payload& p, uint64_t line, uint32_t wan
   const bool back = w == L1WritePolicy::WriteBackAllocate || w == L1WritePolicy::WriteBackNoAllocate;
   const bool alloc = w == L1WritePolicy::WriteThroughAllocate || w == L1WritePolicy::WriteBackAllocate;
   Line* l = lookup(line);
+  if (side_ && e.space != kLocalSpace) {
+    if (side_->holds(line << line_bits_)) side_->written(line << line_bits_);
+    if (e.l1_redirect && l && !l->dirty) {  // one copy: the redirected warp's line leaves the L1
+      l->present = false;
+      l = nullptr;
+    }
+  }
   const bool hit = l && !(want & ~l->valid);
   Line* victim = nullptr;
   size_t below = (!back || (!l && !alloc)) ? 1 : 0;  // the store itself goes below
@@ -289,7 +336,9 @@ void L1DataCache::fill(uint32_t m, uint64_t c) {
   // Complete only when every fill is back and none is still to be sent.
   if (--M.outstanding > 0 || M.queued) return;
   Line* l = lookup(M.line_addr);
-  if (l) {
+  if (M.side && !l && side_) {  // the extra MSHR field: the data goes into the side store
+    side_->fill(M.line_addr << line_bits_, M.warp);
+  } else if (l) {
     l->valid |= M.fetch;
   } else {
     Line& v = choose_victim(M.line_addr);
@@ -297,8 +346,10 @@ void L1DataCache::fill(uint32_t m, uint64_t c) {
     install(v, M.line_addr, M.fetch, 0, M.warp, M.space);
     l = &v;
   }
-  touch(*l);
-  for (L1Observer* o : observers_) o->line_filled(M.line_addr << line_bits_, M.warp);
+  if (l) {
+    touch(*l);
+    for (L1Observer* o : observers_) o->line_filled(M.line_addr << line_bits_, M.warp);
+  }
   for (tlm::tlm_generic_payload* p : M.waiting) schedule_response(p, c + p_.hit_latency);
   ++*fills_done_;
   *fill_cycles_ += c - M.allocated;

@@ -23,6 +23,7 @@
 #include "common/stats.hpp"
 #include "common/trace.hpp"
 #include "l1/l1_observer.hpp"
+#include "l1/l1_side_store.hpp"
 #include "l1/l1_params.hpp"
 
 namespace warptlm {
@@ -47,6 +48,8 @@ class L1DataCache : public sc_core::sc_module {
 
   // Observers of hits, load misses, fills and evictions (l1_observer.hpp), told in the order they were added.
   void add_observer(L1Observer& o) { observers_.push_back(&o); }
+  // The store that takes requests marked l1_redirect (l1_side_store.hpp); without one they are ordinary.
+  void set_side_store(L1SideStore* s) { side_ = s; }
 
   // Tag-array inspection and maintenance (tests, CIAO migration, kernel end).
   bool holds(uint64_t addr, uint32_t sector_mask = 0) const;  // line present with these sectors (0 = any) valid
@@ -108,6 +111,7 @@ class L1DataCache : public sc_core::sc_module {
     uint8_t outstanding = 0; // fills in flight (a merge needing sectors after a fill went adds one)
     uint16_t warp = 0;       // the allocating warp (the evicting warp when the fill replaces a line)
     uint8_t space = 0;
+    bool side = false;       // the fill goes to the side store (its translated place: the extra MSHR field)
     uint32_t block = 0, pc = 0;
     uint64_t allocated = 0;  // cycle the entry was allocated (for the miss latency)
     std::vector<tlm::tlm_generic_payload*> waiting;  // merged requests, answered by the fill
@@ -149,6 +153,8 @@ class L1DataCache : public sc_core::sc_module {
   bool load(tlm::tlm_generic_payload& p, uint64_t line, uint32_t want, uint64_t c);
   bool store(tlm::tlm_generic_payload& p, uint64_t line, uint32_t want, uint64_t c);
   bool atomic(tlm::tlm_generic_payload& p, uint64_t line);
+  bool side_load(tlm::tlm_generic_payload& p, uint64_t line, uint32_t want, uint64_t c);
+  bool miss(tlm::tlm_generic_payload& p, uint64_t line, uint32_t need, uint64_t c, bool side);
   void fill(uint32_t m, uint64_t c);
   void issue_downstream(uint64_t c);
 
@@ -223,6 +229,8 @@ class L1DataCache : public sc_core::sc_module {
 
   // stats
   std::vector<L1Observer*> observers_;
+  L1SideStore* side_ = nullptr;
+  Counter *side_hits_ = nullptr, *side_misses_ = nullptr, *migrations_ = nullptr;
   Counter *requests_, *responses_, *hits_, *misses_, *merges_, *reservation_fails_, *writebacks_, *evictions_,
       *fill_requests_, *write_throughs_, *bypasses_, *readonly_requests_, *readonly_responses_, *fills_done_, *fill_cycles_, *no_allocate_misses_;
 };

@@ -115,10 +115,14 @@ uint32_t Sm::coalesce_global(WarpSlot& w, const Instr& in, Space sp, uint32_t mo
   const uint64_t slot_base = kLocalTimingBase + (uint64_t(id_) * slots_.size() + w.slot) * (lb + fb) * 32;
   const Space timing_space = sp == Space::ParamFunc ? Space::Local : sp;
   // A bypass policy of a mechanism (global loads only): hits served, misses pass below unallocated.
-  bool no_allocate = false;
-  if (timing_space == Space::Global && in.op == Op::Ld)
+  // A side store of the L1 (global loads and stores).
+  bool no_allocate = false, redirect = false;
+  if (timing_space == Space::Global && (in.op == Op::Ld || in.op == Op::St))
     for (auto& m : mechs_)
-      if (m->active() && m->l1_no_allocate(w)) no_allocate = true;
+      if (m->active()) {
+        no_allocate |= in.op == Op::Ld && m->l1_no_allocate(w);
+        redirect |= m->l1_redirect(w);
+      }
   uint64_t lines[64];
   uint32_t sectors[64], masks[64];
   uint32_t n = 0;
@@ -150,6 +154,7 @@ uint32_t Sm::coalesce_global(WarpSlot& w, const Instr& in, Space sp, uint32_t mo
       e.lane_mask = masks[j];
       e.space = uint8_t(timing_space);
       e.l1_no_allocate = no_allocate;
+      e.l1_redirect = redirect;
       gq_.push(p, ready);
     } else {
       for (uint32_t s = sectors[j]; s; s &= s - 1) {
@@ -162,6 +167,7 @@ uint32_t Sm::coalesce_global(WarpSlot& w, const Instr& in, Space sp, uint32_t mo
         e.lane_mask = masks[j];
         e.space = uint8_t(timing_space);
         e.l1_no_allocate = no_allocate;
+        e.l1_redirect = redirect;
         gq_.push(p, ready);
       }
     }

@@ -88,6 +88,12 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   void add_issue_filter(std::shared_ptr<IssueFilter> f);
   WarpScheduler& scheduler(uint32_t i) { return *scheds_[i]; }
   const std::vector<WarpSlot>& slots() const { return slots_; }
+  // The SM's physical shared memory (sm.shared_mem bytes), as a mapping mechanism sees it: its blocks'
+  // shared memory and whatever else the mechanism keeps there (a cache in the unused rows).
+  uint8_t* shared_storage() {
+    if (shared_storage_.size() != p_.shared_mem) shared_storage_.assign(p_.shared_mem, 0);
+    return shared_storage_.data();
+  }
 
   uint64_t cycle() const { return cycle_; }
   // The core clock domain that runs this SM's edges, in SM order with the others.

@@ -40,6 +40,8 @@ class SmMechanism {
   virtual void at_issue(const WarpSlot&, const Instr&, uint32_t /*active_lanes*/) {}
   // The warp's global loads may hit in the L1 but allocate nothing there (a cache-bypass policy).
   virtual bool l1_no_allocate(const WarpSlot&) const { return false; }
+  // The warp's global loads and stores go to the L1's side store (l1/l1_side_store.hpp).
+  virtual bool l1_redirect(const WarpSlot&) const { return false; }
   // A memory instruction has executed: its lanes' addresses are in the warp
   // (Warp::addr, addr_mask, addr_space), for checks on what it really touched.
   virtual void memory_executed(const Warp&, const Instr&) {}

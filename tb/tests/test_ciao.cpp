@@ -296,8 +296,11 @@ TEST_CASE("CIAO's parameters: bad values are refused naming the key and where it
   auto refuse = [&](const std::vector<std::pair<std::string, std::string>>& sets, const std::string& named) {
     CHECK_THROWS_WITH(CiaoMechanism::params_from(config(sets)), Catch::Contains(named) && Catch::Contains("--set"));
   };
-  refuse({{"ciao.variant", "p"}}, "ciao.variant");  // the shared-memory cache is not built yet
-  refuse({{"ciao.variant", "c"}}, "ciao.variant");
+  CHECK(CiaoMechanism::params_from(config({{"ciao.variant", "p"}})).variant == CiaoVariant::Redirect);
+  CHECK(CiaoMechanism::params_from(config({{"ciao.variant", "c"}})).variant == CiaoVariant::Combined);
+  // CIAO-P/C and scratchpad sharing both claim the shared memory the blocks leave unused
+  refuse({{"ciao.variant", "c"}, {"ss.enabled", "true"}}, "scratchpad sharing");
+  refuse({{"ciao.variant", "p"}, {"l1d.line", "64"}}, "l1d.line");
   refuse({{"ciao.low_cutoff", "0.02"}}, "ciao.low_cutoff");
   refuse({{"ciao.list_entries", "32"}}, "ciao.list_entries");
   refuse({{"ciao.wid_bits", "5"}}, "ciao.wid_bits");

@@ -2,6 +2,7 @@
 // and a FixedLatencySink the memory below. Each test case builds one bench.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <systemc>
@@ -658,4 +659,77 @@ TEST_CASE("l1d: a fill that answers no outstanding fill request is a conservatio
   REQUIRE(!errors.empty());
   CHECK(errors.front().find("memory conservation broken in l1d") != std::string::npos);
   CHECK(errors.front().find("no fill outstanding") != std::string::npos);
+}
+
+namespace {
+// A side store for the L1 (CIAO's shared-memory cache stands behind this interface): records what reaches it.
+struct SideStore : L1SideStore {
+  std::set<uint64_t> lines;
+  std::vector<std::pair<uint64_t, uint16_t>> fills;
+  std::vector<uint64_t> writes;
+  bool holds(uint64_t a) override { return lines.count(a / 128) > 0; }
+  void fill(uint64_t a, uint16_t w) override {
+    lines.insert(a / 128);
+    fills.push_back({a, w});
+  }
+  void written(uint64_t a) override { writes.push_back(a); }
+  uint32_t access_latency() const override { return 2; }
+};
+}  // namespace
+
+TEST_CASE("l1d: a redirected load migrates a line the L1 holds, fills the side store on a miss, then hits it (claims 8, 10)",
+          "[l1d][ciao]") {
+  L1Params p;
+  p.hit_latency = 3;
+  Bench b(p, 20);
+  SideStore side;
+  b.l1.set_side_store(&side);
+  const uint64_t A = 0x1000, B = 0x2000;
+  b.lsu.add(load(A, 0, 0xF, 5));  // an active warp brings A into the L1
+  Request r = load(A, 50, 0xF, 7);  // an isolated warp reads A: it moves to the side store, nothing goes below
+  r.redirect = true;
+  b.lsu.add(r);
+  Request m = load(B, 100, 0xF, 7);  // a miss of the isolated warp: the MSHR's fill goes to the side store
+  m.redirect = true;
+  b.lsu.add(m);
+  Request h = load(B, 200, 0xF, 7);  // and then hits there
+  h.redirect = true;
+  b.lsu.add(h);
+  sc_core::sc_start();
+  REQUIRE(b.lsu.done.size() == 4);
+  CHECK(b.stat("sm0.l1d.migrations") == 1);
+  CHECK_FALSE(b.l1.holds(A));  // one copy: the L1's was invalidated
+  CHECK(side.lines.count(A / 128));
+  CHECK(b.done(1).responded == 50 + kIn + p.hit_latency + 2);  // the L1 tag check, then the side access
+  REQUIRE(b.mem.seen.size() == 2);  // A once (the first fill) and B: the migration asked nothing below
+  CHECK(b.mem.seen[1].addr == B);
+  CHECK(b.stat("sm0.l1d.side_misses") == 1);
+  CHECK_FALSE(b.l1.holds(B));  // the fill went to the side store, not the L1
+  REQUIRE(side.fills.size() == 2);
+  CHECK(side.fills[1] == std::make_pair(B, uint16_t(7)));
+  CHECK(b.stat("sm0.l1d.side_hits") == 1);
+  CHECK(b.done(3).responded == 200 + kIn + p.hit_latency + 2);
+  CHECK(b.stat("sm0.l1d.requests") == b.stat("sm0.l1d.responses"));
+  // the VTA's probe hears the side store's miss like an L1 miss
+  CHECK(std::count(b.seen.misses.begin(), b.seen.misses.end(), std::make_pair(B, uint16_t(7))) == 1);
+}
+
+TEST_CASE("l1d: a store keeps the side store's copy current and a redirected store leaves no L1 copy", "[l1d][ciao]") {
+  L1Params p;
+  Bench b(p, 20);
+  SideStore side;
+  b.l1.set_side_store(&side);
+  const uint64_t A = 0x3000, C = 0x4000;
+  side.lines.insert(A / 128);
+  b.lsu.add(store(A, 0, kGlobal));  // an active warp writes a line the side store holds
+  b.lsu.add(load(C, 10));           // C into the L1
+  Request s = store(C, 60, kGlobal);  // an isolated warp writes C: the L1 copy goes
+  s.redirect = true;
+  b.lsu.add(s);
+  sc_core::sc_start();
+  REQUIRE(b.lsu.done.size() == 3);
+  REQUIRE(side.writes.size() == 1);
+  CHECK(side.writes[0] == A);
+  CHECK_FALSE(b.l1.holds(C));
+  CHECK(b.stat("sm0.l1d.write_throughs") == 2);
 }

@@ -37,6 +37,7 @@ struct Request {
   std::vector<uint64_t> lanes;  // shared-memory requests: per-lane addresses (lane_mask = lanes present)
   uint8_t access_bytes = 4;
   uint8_t space = 0;            // GpuExtension.space (isa Space: 1 global, 3 local)
+  bool redirect = false;        // GpuExtension.l1_redirect (to the L1's side store)
 };
 
 struct Completed {
@@ -79,6 +80,7 @@ class TrafficInitiator : public sc_core::sc_module {
       e.sector_mask = r.sector_mask;
       e.access_bytes = r.access_bytes;
       e.space = r.space;
+      e.l1_redirect = r.redirect;
       e.issue_cycle = cycle();
       if (!r.lanes.empty()) {
         lane_store_.emplace_back(32, 0);
