@@ -129,6 +129,16 @@ TEST_CASE("workload ep_dct_short verifies at tiny") { check_workload("ep_dct_sho
 TEST_CASE("workload ep_dct_short_opt verifies at tiny") { check_workload("ep_dct_short_opt"); }
 TEST_CASE("workload ep_idct_short verifies at tiny") { check_workload("ep_idct_short"); }
 TEST_CASE("workload ep_idct_short_opt verifies at tiny") { check_workload("ep_idct_short_opt"); }
+TEST_CASE("workload pb_atax verifies at tiny") { check_workload("pb_atax"); }
+TEST_CASE("workload pb_bicg verifies at tiny") { check_workload("pb_bicg"); }
+TEST_CASE("workload pb_mvt verifies at tiny") { check_workload("pb_mvt"); }
+TEST_CASE("workload pb_gesummv verifies at tiny") { check_workload("pb_gesummv"); }
+TEST_CASE("workload pb_syrk verifies at tiny") { check_workload("pb_syrk"); }
+TEST_CASE("workload pb_syr2k verifies at tiny") { check_workload("pb_syr2k"); }
+TEST_CASE("workload pb_gemm verifies at tiny") { check_workload("pb_gemm"); }
+TEST_CASE("workload pb_2mm verifies at tiny") { check_workload("pb_2mm"); }
+TEST_CASE("workload pb_2dconv verifies at tiny") { check_workload("pb_2dconv"); }
+TEST_CASE("workload pb_corr verifies at tiny") { check_workload("pb_corr"); }
 
 TEST_CASE("every workload is covered by a test above") {
   // Adding a workload without a test case here fails this check.
@@ -141,7 +151,9 @@ TEST_CASE("every workload is covered by a test above") {
                                         "ss_bfs", "ss_btree", "ss_dct5", "ss_gaussian", "ss_nn",
                                         "ep_transpose", "ep_transpose_opt", "ep_aes_enc", "ep_aes_dec",
                                         "ep_dct", "ep_dct_opt", "ep_idct", "ep_idct_opt", "ep_dct_short",
-                                        "ep_dct_short_opt", "ep_idct_short", "ep_idct_short_opt"};
+                                        "ep_dct_short_opt", "ep_idct_short", "ep_idct_short_opt",
+                                        "pb_atax", "pb_bicg", "pb_mvt", "pb_gesummv", "pb_syrk", "pb_syr2k",
+                                        "pb_gemm", "pb_2mm", "pb_2dconv", "pb_corr"};
   for (auto& n : workload_names()) CHECK(tested.count(n) == 1);
 }
 

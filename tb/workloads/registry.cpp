@@ -55,6 +55,16 @@ std::unique_ptr<Workload> make_ep_dct_short();
 std::unique_ptr<Workload> make_ep_idct_short();
 std::unique_ptr<Workload> make_ep_dct_short_opt();
 std::unique_ptr<Workload> make_ep_idct_short_opt();
+std::unique_ptr<Workload> make_pb_atax();
+std::unique_ptr<Workload> make_pb_bicg();
+std::unique_ptr<Workload> make_pb_mvt();
+std::unique_ptr<Workload> make_pb_gesummv();
+std::unique_ptr<Workload> make_pb_syrk();
+std::unique_ptr<Workload> make_pb_syr2k();
+std::unique_ptr<Workload> make_pb_gemm();
+std::unique_ptr<Workload> make_pb_2mm();
+std::unique_ptr<Workload> make_pb_2dconv();
+std::unique_ptr<Workload> make_pb_corr();
 
 const char* size_name(Size s) {
   switch (s) {
@@ -91,6 +101,10 @@ const std::vector<std::function<std::unique_ptr<Workload>()>>& workload_factorie
       make_ep_transpose,    make_ep_transpose_opt, make_ep_aes_enc,  make_ep_aes_dec,
       make_ep_dct,          make_ep_dct_opt,       make_ep_idct,     make_ep_idct_opt,
       make_ep_dct_short,    make_ep_dct_short_opt, make_ep_idct_short, make_ep_idct_short_opt,
+      // PolyBench/GPU-style kernels of CIAO's Table II (README: "PolyBench-style (CIAO Table II)"), two controls last.
+      make_pb_atax,         make_pb_bicg,          make_pb_mvt,      make_pb_gesummv,
+      make_pb_syrk,         make_pb_syr2k,         make_pb_gemm,     make_pb_2mm,
+      make_pb_2dconv,       make_pb_corr,
   };
   return factories;
 }
