@@ -76,7 +76,7 @@ void LostLocalityScores::reset() {
 }
 
 CcwsUnit::CcwsUnit(const Sm& sm, const CcwsParams& p, uint32_t warps, const CcwsCounters& c)
-    : sm_(sm), c_(c), vta_(p.vta_sets, p.vta_ways), scores_(warps, p) {
+    : sm_(sm), c_(c), watch_(p.vta_sets, p.vta_ways, true, c.vta_insertions, c.vta_hits), scores_(warps, p) {
   set_active(true);
 }
 
@@ -88,27 +88,14 @@ void CcwsUnit::warp_started(const WarpSlot& w) { scores_.start(uint16_t(w.slot),
 
 void CcwsUnit::at_issue(const WarpSlot&, const Instr&, uint32_t) { scores_.instruction(); }
 
-void CcwsUnit::line_evicted(uint64_t line_addr, uint16_t owner, uint16_t evictor) {
-  vta_.insert(owner, line_addr, evictor);
-  ++*c_.vta_insertions;
-}
-
-void CcwsUnit::line_missed(uint64_t line_addr, uint16_t warp) {
-  uint16_t evictor = 0;
-  if (!vta_.probe(warp, line_addr, evictor, true)) return;
-  ++*c_.vta_hits;
-  hits_.push_back(Hit{now_value(), warp});
-}
-
 void CcwsUnit::refresh() {
   const uint64_t now = now_value();
   if (now == evaluated_) return;
   evaluated_ = now;
   const uint64_t cycle = sm_.cycle();
-  size_t k = 0;
-  for (; k < hits_.size() && hits_[k].time < now; ++k)
-    if (scores_.live(hits_[k].warp)) scores_.vta_hit(hits_[k].warp, cycle);
-  if (k) hits_.erase(hits_.begin(), hits_.begin() + long(k));
+  watch_.take_hits(now, [&](const VictimTagWatch::Hit& h) {
+    if (scores_.live(h.warp)) scores_.vta_hit(h.warp, cycle);
+  });
   limited_ = scores_.evaluate(cycle);
   if (limited_) ++*c_.limited_cycles;
 }
@@ -126,9 +113,8 @@ bool CcwsUnit::allows(const WarpSlot& w) {
 }
 
 void CcwsUnit::begin_kernel() {
-  vta_.clear();
+  watch_.clear_watch();
   scores_.reset();
-  hits_.clear();
   evaluated_ = UINT64_MAX;
   limited_ = false;
 }

@@ -63,15 +63,14 @@ struct CcwsCounters {
   Counter *vta_insertions = nullptr, *vta_hits = nullptr, *limited_cycles = nullptr, *load_refusals = nullptr;
 };
 
-class CcwsUnit : public SmMechanism, public L1Observer {
+class CcwsUnit : public SmMechanism {
  public:
   CcwsUnit(const Sm& sm, const CcwsParams& p, uint32_t warps, const CcwsCounters& c);
   const char* name() const override { return "ccws"; }
   void warp_started(const WarpSlot& w) override;
   void warp_exited(const WarpSlot& w) override { scores_.exit(uint16_t(w.slot)); }
   void at_issue(const WarpSlot& w, const Instr&, uint32_t) override;
-  void line_missed(uint64_t line_addr, uint16_t warp) override;
-  void line_evicted(uint64_t line_addr, uint16_t owner_warp, uint16_t evicting_warp) override;
+  L1Observer& l1_watch() { return watch_; }  // its VTA, fed by the L1's evictions and load misses
   // The issue filter: a warp outside the list may not issue a global or local load.
   bool allows(const WarpSlot& w);
   void begin_kernel();
@@ -79,15 +78,10 @@ class CcwsUnit : public SmMechanism, public L1Observer {
 
  private:
   void refresh();  // take the VTA hits seen before this edge and evaluate the list, once a cycle
-  struct Hit {
-    uint64_t time;
-    uint16_t warp;
-  };
   const Sm& sm_;
   CcwsCounters c_;
-  VictimTagArray vta_;
+  VictimTagWatch watch_;
   LostLocalityScores scores_;
-  std::vector<Hit> hits_;
   uint64_t evaluated_ = UINT64_MAX;  // the sc_time value the list was last evaluated at
   bool limited_ = false;
 };

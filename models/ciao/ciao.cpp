@@ -8,15 +8,18 @@
 
 namespace warptlm {
 
-void register_ciao() {
-  MechanismInfo m;
-  m.name = "ciao";
-  m.folder = "ciao";
-  m.declare = CiaoMechanism::declare;
-  m.wanted = CiaoMechanism::wanted;
-  m.make = [](const Config& c, StatsRegistry& s) { return std::make_unique<CiaoMechanism>(c, s); };
-  MechanismRegistry::add(std::move(m));
-}
+namespace {
+// A unit's issue rule as a hard filter of its SM's schedulers.
+template <class Unit>
+struct UnitFilter : IssueFilter {
+  Unit& u;
+  explicit UnitFilter(Unit& x) : u(x) {}
+  const char* name() const override { return u.name(); }
+  bool may_issue(const WarpSlot& w) const override { return u.allows(w); }
+};
+}  // namespace
+
+void register_ciao() { register_mechanism<CiaoMechanism>("ciao", "ciao"); }
 
 void CiaoMechanism::declare(ParamTable& t) {
   t.enum_param("ciao.variant", "off", {"off", "p", "t", "c"},
@@ -122,7 +125,9 @@ uint64_t CiaoMechanism::storage_bits(const CiaoParams& p, uint32_t warps, uint32
   const uint64_t lists = uint64_t(p.list_entries) * (p.wid_bits + 2) + uint64_t(p.list_entries) * 2 * p.wid_bits;
   const uint64_t flags = 2ull * warps;                      // V and I
   const uint64_t l1_wids = uint64_t(l1_lines) * p.wid_bits;  // the WID in each L1D tag
-  return vta + counters + lists + flags + l1_wids;
+  // CIAO-P/C: the translation unit's mask and offset registers and the MSHR extension, "64B storage per SM"
+  const uint64_t smem_cache = p.variant == CiaoVariant::Throttle ? 0 : 64 * 8;
+  return vta + counters + lists + flags + l1_wids + smem_cache;
 }
 
 CiaoMechanism::CiaoMechanism(const Config& c, StatsRegistry& stats)
@@ -170,14 +175,8 @@ void CiaoMechanism::build_ccws(SmSite& site) {
   c.load_refusals = &g.counter("load_refusals", "issue checks of a load refused to a warp outside the list");
   auto unit = std::make_unique<CcwsUnit>(site.sm, ccws_p_, site.sm.params().max_warps, c);
   ccws_units_.push_back(unit.get());
-  if (site.l1) site.l1->add_observer(*unit);
-  struct Filter : IssueFilter {
-    CcwsUnit& u;
-    explicit Filter(CcwsUnit& x) : u(x) {}
-    const char* name() const override { return "ccws"; }
-    bool may_issue(const WarpSlot& w) const override { return u.allows(w); }
-  };
-  site.sm.add_issue_filter(std::make_shared<Filter>(*unit));
+  if (site.l1) site.l1->add_observer(unit->l1_watch());
+  site.sm.add_issue_filter(std::make_shared<UnitFilter<CcwsUnit>>(*unit));
   site.sm.add_mechanism(std::move(unit));
 }
 
@@ -214,16 +213,10 @@ void CiaoMechanism::build_in_sm(SmSite& site) {
   auto unit = std::make_unique<CiaoUnit>(site.sm, p_, site.sm.params().max_warps, c);
   units_.push_back(unit.get());
   if (site.l1) {
-    site.l1->add_observer(*unit);
+    site.l1->add_observer(unit->l1_watch());
     if (p_.variant != CiaoVariant::Throttle) site.l1->set_side_store(&unit->shared_cache());
   }
-  struct Filter : IssueFilter {
-    const CiaoUnit& u;
-    explicit Filter(const CiaoUnit& x) : u(x) {}
-    const char* name() const override { return "ciao"; }
-    bool may_issue(const WarpSlot& w) const override { return u.allows(w); }
-  };
-  site.sm.add_issue_filter(std::make_shared<Filter>(*unit));
+  site.sm.add_issue_filter(std::make_shared<UnitFilter<CiaoUnit>>(*unit));
   site.sm.add_mechanism(std::move(unit));
 }
 

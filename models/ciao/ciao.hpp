@@ -3,9 +3,10 @@
 // (models/l1/victim_tag_array.hpp), interference detection (interference.hpp)
 // and the warp states of Algorithm 1 (warp_states.hpp), applied to issue by a
 // filter that holds stalled warps back. ciao.variant chooses CIAO-T
-// (throttling; built) or CIAO-P / CIAO-C, which also redirect isolated warps to
-// a cache in unused shared memory (not built yet: refused by name). Its
-// storage per SM is the stat cost.ciao.bits.
+// (throttling), CIAO-P (isolated warps' global accesses go to a cache in the
+// shared memory the blocks leave unused, ciao_cache.hpp) or CIAO-C (both). The
+// paper's comparison schedulers live here too: CCWS (ccws.hpp) and statPCAL
+// (statpcal.hpp). The storage per SM is the stat cost.ciao.bits.
 #pragma once
 #include <cstdint>
 #include <memory>

@@ -10,33 +10,18 @@
 namespace warptlm {
 
 CiaoUnit::CiaoUnit(Sm& sm, const CiaoParams& p, uint32_t warps, const CiaoCounters& c)
-    : sm_(sm), high_cutoff_(p.high_cutoff), low_cutoff_(p.low_cutoff), invalidate_on_hit_(p.vta_invalidate_on_hit), c_(c),
-      vta_(p.vta_sets, p.vta_ways), detector_(warps, p.list_entries, p.list_replace, p.windowed),
+    : sm_(sm), high_cutoff_(p.high_cutoff), low_cutoff_(p.low_cutoff), c_(c),
+      watch_(p.vta_sets, p.vta_ways, p.vta_invalidate_on_hit, c.vta_insertions, c.vta_hits), detector_(warps, p.list_entries, p.list_replace, p.windowed),
       states_(warps, p.variant, c.states), epochs_(p.low_epoch, p.high_epoch),
-      redirects_(p.variant != CiaoVariant::Throttle), cache_(vta_, p.smem_latency, c.cache),
+      redirects_(p.variant != CiaoVariant::Throttle), cache_(watch_.vta(), p.smem_latency, c.cache),
       fault_stall_ignored_(test_fault("ciao_stall_ignored")), fault_region_overlap_(test_fault("ciao_region_overlap")) {
   set_active(true);
 }
 
-// An eviction: the line's tag and its evictor go into the owner's VTA set (sec. II-C).
-void CiaoUnit::line_evicted(uint64_t line_addr, uint16_t owner, uint16_t evictor) {
-  vta_.insert(owner, line_addr, evictor);
-  ++*c_.vta_insertions;
-}
-
-// A load miss probes the missing warp's own set: a hit is lost locality, and the entry names who took it.
-void CiaoUnit::line_missed(uint64_t line_addr, uint16_t warp) {
-  uint16_t evictor = 0;
-  if (!vta_.probe(warp, line_addr, evictor, invalidate_on_hit_)) return;
-  ++*c_.vta_hits;
-  hits_.push_back(Hit{sc_core::sc_time_stamp().value(), warp, evictor});
-}
-
+// VTA hits of the L1 (its process) reach the detector at the SM's first edge after them.
 void CiaoUnit::take_vta_hits() {
-  const uint64_t now = sc_core::sc_time_stamp().value();
-  size_t k = 0;
-  for (; k < hits_.size() && hits_[k].time < now; ++k) detector_.vta_hit(hits_[k].interfered, hits_[k].interferer);
-  if (k) hits_.erase(hits_.begin(), hits_.begin() + long(k));
+  watch_.take_hits(sc_core::sc_time_stamp().value(),
+                   [this](const VictimTagWatch::Hit& h) { detector_.vta_hit(h.warp, h.evictor); });
 }
 
 // Every issued warp instruction counts; the samplers end the epochs (sec. IV-A).
@@ -105,10 +90,9 @@ void CiaoUnit::begin_kernel(uint32_t block_bytes, uint32_t region_base, const Gl
     cache_.begin_kernel(base, size - base, sm_.shared_storage(), mem);
     states_.set_redirect_possible(cache_.usable());
   }
-  vta_.clear();
+  watch_.clear_watch();
   detector_.reset();
   states_.reset();
-  hits_.clear();
   epochs_.reset();
 }
 

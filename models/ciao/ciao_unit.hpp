@@ -30,7 +30,7 @@ struct CiaoCounters {
   Counter *stall_refusals = nullptr, *barrier_passes = nullptr;
 };
 
-class CiaoUnit : public SmMechanism, public L1Observer {
+class CiaoUnit : public SmMechanism {
  public:
   CiaoUnit(Sm& sm, const CiaoParams& p, uint32_t warps, const CiaoCounters& c);
   const char* name() const override { return "ciao"; }
@@ -51,32 +51,25 @@ class CiaoUnit : public SmMechanism, public L1Observer {
   // warp that issues anyway is a run error (at_issue).
   bool allows(const WarpSlot& w) const;
 
-  // the L1's side
-  void line_missed(uint64_t line_addr, uint16_t warp) override;
-  void line_evicted(uint64_t line_addr, uint16_t owner_warp, uint16_t evicting_warp) override;
+  // the L1's side: its evictions and load misses (the VTA, shared with the shared-memory cache)
+  L1Observer& l1_watch() { return watch_; }
 
   // A launch: counters, lists, states and the VTA start over (spec 002 sec. 5.3); CIAO-P/C place the
   // kernel's blocks in slots of `block_bytes` from 0 and the cache in [region_base, shared memory's end).
   void begin_kernel(uint32_t block_bytes, uint32_t region_base, const GlobalMemory* mem);
-  const VictimTagArray& vta() const { return vta_; }
+  const VictimTagArray& vta() const { return watch_.vta(); }
   const InterferenceDetector& detector() const { return detector_; }
   const WarpStates& states() const { return states_; }
 
  private:
-  void take_vta_hits();  // the hits the L1 saw before this edge
+  void take_vta_hits();  // the hits the L1 saw before this edge, into the detector
   static bool waits_at_barrier(const Block& b);
-  struct Hit {
-    uint64_t time;  // sc_time value
-    uint16_t interfered, interferer;
-  };
   Sm& sm_;
   double high_cutoff_, low_cutoff_;
-  bool invalidate_on_hit_;
   CiaoCounters c_;
-  VictimTagArray vta_;
+  VictimTagWatch watch_;
   InterferenceDetector detector_;
   WarpStates states_;
-  std::vector<Hit> hits_;  // from the L1, in its order
   EpochSamplers epochs_;
   bool redirects_;  // CIAO-P or CIAO-C
   CiaoSharedCache cache_;

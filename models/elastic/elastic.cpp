@@ -25,15 +25,7 @@ class ElasticSm : public SmMechanism {
 
 }  // namespace
 
-void register_elastic_pipeline() {
-  MechanismInfo m;
-  m.name = "elastic_pipeline";
-  m.folder = "elastic";
-  m.declare = ElasticPipelineMechanism::declare;
-  m.wanted = ElasticPipelineMechanism::wanted;
-  m.make = [](const Config& c, StatsRegistry& s) { return std::make_unique<ElasticPipelineMechanism>(c, s); };
-  MechanismRegistry::add(std::move(m));
-}
+void register_elastic_pipeline() { register_mechanism<ElasticPipelineMechanism>("elastic_pipeline", "elastic"); }
 
 void ElasticPipelineMechanism::declare(ParamTable& t) {
   t.add_choice("sm.pipeline.backend", "elastic");

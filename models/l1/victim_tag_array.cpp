@@ -1,6 +1,7 @@
 #include "l1/victim_tag_array.hpp"
 
 #include <algorithm>
+#include <systemc>
 
 namespace warptlm {
 
@@ -46,6 +47,18 @@ std::vector<VictimTagArray::Entry> VictimTagArray::entries(uint16_t warp) const 
   std::vector<Entry> out;
   for (const Slot* s : valid) out.push_back(Entry{s->line_addr, s->evictor});
   return out;
+}
+
+void VictimTagWatch::line_evicted(uint64_t line_addr, uint16_t owner, uint16_t evictor) {
+  vta_.insert(owner, line_addr, evictor);
+  ++*insertions_;
+}
+
+void VictimTagWatch::line_missed(uint64_t line_addr, uint16_t warp) {
+  uint16_t evictor = 0;
+  if (!vta_.probe(warp, line_addr, evictor, invalidate_)) return;
+  ++*hits_counter_;
+  hits_.push_back(Hit{sc_core::sc_time_stamp().value(), warp, evictor});
 }
 
 }  // namespace warptlm

@@ -11,6 +11,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/stats.hpp"
+#include "l1/l1_observer.hpp"
+
 namespace warptlm {
 
 class VictimTagArray {
@@ -47,6 +50,42 @@ class VictimTagArray {
   uint32_t sets_, ways_;
   std::vector<Slot> slots_;  // sets * ways
   uint64_t stamp_ = 0;
+};
+
+// A victim tag array watching an L1 data cache: evictions insert, load misses
+// probe. The L1 runs in its own process, so a hit is recorded with its time and
+// handed to the SM's side only at the SM's first edge strictly after it
+// (take_hits: a registered input, docs/determinism.md rule 1).
+class VictimTagWatch : public L1Observer {
+ public:
+  struct Hit {
+    uint64_t time;  // sc_time value
+    uint16_t warp, evictor;
+  };
+  VictimTagWatch(uint32_t sets, uint32_t ways, bool invalidate_on_hit, Counter* insertions, Counter* hits)
+      : vta_(sets, ways), invalidate_(invalidate_on_hit), insertions_(insertions), hits_counter_(hits) {}
+  void line_evicted(uint64_t line_addr, uint16_t owner_warp, uint16_t evicting_warp) override;
+  void line_missed(uint64_t line_addr, uint16_t warp) override;
+  // The hits recorded before `now` (an sc_time value), in the order they happened.
+  template <class F>
+  void take_hits(uint64_t now, F&& f) {
+    size_t k = 0;
+    for (; k < hits_.size() && hits_[k].time < now; ++k) f(hits_[k]);
+    if (k) hits_.erase(hits_.begin(), hits_.begin() + long(k));
+  }
+  VictimTagArray& vta() { return vta_; }
+  const VictimTagArray& vta() const { return vta_; }
+  Counter* insertions() const { return insertions_; }
+  void clear_watch() {  // kernel launch
+    vta_.clear();
+    hits_.clear();
+  }
+
+ private:
+  VictimTagArray vta_;
+  bool invalidate_;
+  Counter *insertions_, *hits_counter_;
+  std::vector<Hit> hits_;
 };
 
 }  // namespace warptlm

@@ -8,15 +8,7 @@
 
 namespace warptlm {
 
-void register_scratchpad_sharing() {
-  MechanismInfo m;
-  m.name = "scratchpad_sharing";
-  m.folder = "scratchpad";
-  m.declare = ScratchpadSharing::declare;
-  m.wanted = ScratchpadSharing::wanted;
-  m.make = [](const Config& c, StatsRegistry& s) { return std::make_unique<ScratchpadSharing>(c, s); };
-  MechanismRegistry::add(std::move(m));
-}
+void register_scratchpad_sharing() { register_mechanism<ScratchpadSharing>("scratchpad_sharing", "scratchpad"); }
 
 void ScratchpadSharing::declare(ParamTable& t) {
   SharingParams::declare(t);

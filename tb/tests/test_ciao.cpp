@@ -275,7 +275,10 @@ TEST_CASE("CIAO's storage per SM from its parameters (claim 23)", "[ciao][cost]"
   const uint64_t counters = 48 * 32 + 32;         // VTA-hit counters 1536 bits, Inst-total
   const uint64_t flags = 2 * 48, l1 = 128 * 6;
   CHECK(CiaoMechanism::storage_bits(p, 48, 128) == vta + lists + counters + flags + l1);
-  p.vta_ways = 16;  // CCWS's VTA size doubles the array only
+  CiaoParams c = p;
+  c.variant = CiaoVariant::Combined;  // the shared-memory cache's 64 bytes per SM (sec. V-F)
+  CHECK(CiaoMechanism::storage_bits(c, 48, 128) == vta + lists + counters + flags + l1 + 512);
+  p.vta_ways = 16;  // a VTA twice as deep doubles the array only
   CHECK(CiaoMechanism::storage_bits(p, 48, 128) == 2 * vta + lists + counters + flags + l1);
 }
 

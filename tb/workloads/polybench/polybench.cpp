@@ -28,6 +28,18 @@ std::vector<float> seeded(std::mt19937_64& rng, size_t count, float lo, float hi
 }
 
 Dim3 grid1d(int n) { return Dim3(wl::ceil_div(n, kBlock1d)); }
+
+// The host side of the kernels' accumulate-in-memory loop over a rows x cols array: each element scaled by
+// beta first (when asked), then term(i, j, k) added for k = 0 .. depth - 1, every step rounded in that order.
+template <class Term>
+void accumulate(std::vector<float>& out, int rows, int cols, int depth, bool scale_by_beta, Term term) {
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < cols; ++j) {
+      float& e = out[size_t(i) * cols + j];
+      if (scale_by_beta) e = e * kBeta;
+      for (int k = 0; k < depth; ++k) e = e + term(i, j, k);
+    }
+}
 Dim3 grid2d(int nx, int ny) { return Dim3(wl::ceil_div(nx, kBlock2dX), wl::ceil_div(ny, kBlock2dY)); }
 
 // One workload of the module: its name, description and run function.
@@ -175,16 +187,10 @@ WorkloadResult run_syrk(Device& dev, Size size, uint64_t seed) {
   const std::vector<float> got = dev.download<float>(dc, c.size());
   for (DevPtr d : {da, dc}) dev.free(d);
   std::vector<float> ref = c;
-  for (int i = 0; i < ni; ++i)
-    for (int j = 0; j < ni; ++j) {
-      float& e = ref[size_t(i) * ni + j];
-      e = e * kBeta;
-      for (int k = 0; k < nj; ++k) {
-        const float t = kAlpha * a[size_t(i) * nj + k];
-        const float u = t * a[size_t(j) * nj + k];
-        e = e + u;
-      }
-    }
+  accumulate(ref, ni, ni, nj, true, [&](int i, int j, int k) {
+    const float t = kAlpha * a[size_t(i) * nj + k];
+    return float(t * a[size_t(j) * nj + k]);
+  });
   return wl::check_exact("C", got, ref);
 }
 
@@ -201,19 +207,13 @@ WorkloadResult run_syr2k(Device& dev, Size size, uint64_t seed) {
   const std::vector<float> got = dev.download<float>(dc, c.size());
   for (DevPtr d : {da, db, dc}) dev.free(d);
   std::vector<float> ref = c;
-  for (int i = 0; i < ni; ++i)
-    for (int j = 0; j < ni; ++j) {
-      float& e = ref[size_t(i) * ni + j];
-      e = e * kBeta;
-      for (int k = 0; k < nj; ++k) {
-        const float t1 = kAlpha * a[size_t(i) * nj + k];
-        const float u1 = t1 * b[size_t(j) * nj + k];
-        const float t2 = kAlpha * b[size_t(i) * nj + k];
-        const float u2 = t2 * a[size_t(j) * nj + k];
-        const float s = u1 + u2;
-        e = e + s;
-      }
-    }
+  accumulate(ref, ni, ni, nj, true, [&](int i, int j, int k) {
+    const float t1 = kAlpha * a[size_t(i) * nj + k];
+    const float u1 = t1 * b[size_t(j) * nj + k];
+    const float t2 = kAlpha * b[size_t(i) * nj + k];
+    const float u2 = t2 * a[size_t(j) * nj + k];
+    return float(u1 + u2);
+  });
   return wl::check_exact("C", got, ref);
 }
 
@@ -230,16 +230,10 @@ WorkloadResult run_gemm(Device& dev, Size size, uint64_t seed) {
   const std::vector<float> got = dev.download<float>(dc, c.size());
   for (DevPtr d : {da, db, dc}) dev.free(d);
   std::vector<float> ref = c;
-  for (int i = 0; i < ni; ++i)
-    for (int j = 0; j < nj; ++j) {
-      float& e = ref[size_t(i) * nj + j];
-      e = e * kBeta;
-      for (int k = 0; k < nk; ++k) {
-        const float t = kAlpha * a[size_t(i) * nk + k];
-        const float u = t * b[size_t(k) * nj + j];
-        e = e + u;
-      }
-    }
+  accumulate(ref, ni, nj, nk, true, [&](int i, int j, int k) {
+    const float t = kAlpha * a[size_t(i) * nk + k];
+    return float(t * b[size_t(k) * nj + j]);
+  });
   return wl::check_exact("C", got, ref);
 }
 
@@ -262,24 +256,12 @@ WorkloadResult run_2mm(Device& dev, Size size, uint64_t seed) {
   const std::vector<float> tmp = dev.download<float>(dtmp, size_t(ni) * nj), got = dev.download<float>(dd, d.size());
   for (DevPtr p : {da, db, dc, dd, dtmp}) dev.free(p);
   std::vector<float> rtmp(size_t(ni) * nj, 0.0f), ref = d;
-  for (int i = 0; i < ni; ++i)
-    for (int j = 0; j < nj; ++j) {
-      float& e = rtmp[size_t(i) * nj + j];
-      for (int k = 0; k < nk; ++k) {
-        const float t = kAlpha * a[size_t(i) * nk + k];
-        const float u = t * b[size_t(k) * nj + j];
-        e = e + u;
-      }
-    }
-  for (int i = 0; i < ni; ++i)
-    for (int j = 0; j < nl; ++j) {
-      float& e = ref[size_t(i) * nl + j];
-      e = e * kBeta;
-      for (int k = 0; k < nj; ++k) {
-        const float u = rtmp[size_t(i) * nj + k] * c[size_t(k) * nl + j];
-        e = e + u;
-      }
-    }
+  accumulate(rtmp, ni, nj, nk, false, [&](int i, int j, int k) {
+    const float t = kAlpha * a[size_t(i) * nk + k];
+    return float(t * b[size_t(k) * nj + j]);
+  });
+  accumulate(ref, ni, nl, nj, true,
+             [&](int i, int j, int k) { return float(rtmp[size_t(i) * nj + k] * c[size_t(k) * nl + j]); });
   return wl::all_of({wl::check_exact("tmp", tmp, rtmp), wl::check_exact("D", got, ref)});
 }
 
