@@ -65,6 +65,10 @@ std::unique_ptr<Workload> make_pb_gemm();
 std::unique_ptr<Workload> make_pb_2mm();
 std::unique_ptr<Workload> make_pb_2dconv();
 std::unique_ptr<Workload> make_pb_corr();
+std::unique_ptr<Workload> make_rd_kmeans();
+std::unique_ptr<Workload> make_rd_hotspot();
+std::unique_ptr<Workload> make_rd_lud();
+std::unique_ptr<Workload> make_rd_backprop();
 
 const char* size_name(Size s) {
   switch (s) {
@@ -105,6 +109,8 @@ const std::vector<std::function<std::unique_ptr<Workload>()>>& workload_factorie
       make_pb_atax,         make_pb_bicg,          make_pb_mvt,      make_pb_gesummv,
       make_pb_syrk,         make_pb_syr2k,         make_pb_gemm,     make_pb_2mm,
       make_pb_2dconv,       make_pb_corr,
+      // Rodinia-style benchmarks (README: "Rodinia-style set").
+      make_rd_kmeans,       make_rd_hotspot,       make_rd_lud,      make_rd_backprop,
   };
   return factories;
 }
