@@ -14,6 +14,7 @@ LostLocalityScores::LostLocalityScores(uint32_t warps, const CcwsParams& p)
 }
 
 void LostLocalityScores::start(uint16_t w, uint64_t now) {
+  changed_ = true;
   live_[w] = 1;
   score_[w] = p_.base_score;
   stamp_[w] = now;
@@ -21,6 +22,7 @@ void LostLocalityScores::start(uint16_t w, uint64_t now) {
 }
 
 void LostLocalityScores::exit(uint16_t w) {
+  changed_ = true;
   live_[w] = 0;
   hit_sum_ -= hits_[w];
   hits_[w] = 0;
@@ -32,6 +34,7 @@ int64_t LostLocalityScores::score(uint16_t w, uint64_t now) const {
 }
 
 void LostLocalityScores::vta_hit(uint16_t w, uint64_t now) {
+  changed_ = true;
   ++hits_[w];
   ++hit_sum_;
   const double rate = issued_ ? double(hit_sum_) / double(issued_) : 0.0;
@@ -42,6 +45,8 @@ void LostLocalityScores::vta_hit(uint16_t w, uint64_t now) {
 }
 
 bool LostLocalityScores::evaluate(uint64_t now) {
+  if (!changed_ && !decaying_) return limited_;
+  changed_ = decaying_ = false;
   order_.clear();
   for (uint16_t w = 0; w < uint16_t(live_.size()); ++w) {
     allowed_[w] = 0;
@@ -49,7 +54,10 @@ bool LostLocalityScores::evaluate(uint64_t now) {
   }
   cutoff_ = std::max<int64_t>(1, int64_t(order_.size()) * p_.base_score);
   std::vector<int64_t>& now_score = now_score_;
-  for (uint16_t w : order_) now_score[w] = score(w, now);
+  for (uint16_t w : order_) {
+    now_score[w] = score(w, now);
+    if (now_score[w] > p_.base_score) decaying_ = true;
+  }
   std::sort(order_.begin(), order_.end(), [&](uint16_t a, uint16_t b) {
     return now_score[a] != now_score[b] ? now_score[a] > now_score[b] : a < b;
   });
@@ -61,7 +69,8 @@ bool LostLocalityScores::evaluate(uint64_t now) {
     ++allowed_count_;
     if (total >= cutoff_) break;
   }
-  return allowed_count_ < order_.size();
+  limited_ = allowed_count_ < order_.size();
+  return limited_;
 }
 
 void LostLocalityScores::reset() {
@@ -73,6 +82,8 @@ void LostLocalityScores::reset() {
   hit_sum_ = issued_ = 0;
   cutoff_ = 1;
   allowed_count_ = 0;
+  changed_ = true;
+  decaying_ = limited_ = false;
 }
 
 CcwsUnit::CcwsUnit(const Sm& sm, const CcwsParams& p, uint32_t warps, const CcwsCounters& c)

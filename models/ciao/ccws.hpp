@@ -57,6 +57,9 @@ class LostLocalityScores {
   uint64_t hit_sum_ = 0, issued_ = 0;  // VTA hits of live warps; instructions issued
   int64_t cutoff_ = 1;
   uint32_t allowed_count_ = 0;
+  // The list changes only with a hit, a warp arriving or leaving, or a score still decaying: without
+  // any of them since the last evaluation, evaluate keeps its result.
+  bool changed_ = true, decaying_ = false, limited_ = false;
 };
 
 struct CcwsCounters {

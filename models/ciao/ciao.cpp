@@ -104,18 +104,19 @@ CiaoParams CiaoMechanism::params_from(const Config& c) {
   p.list_entries = uint32_t(c.get_int("ciao.list_entries"));
   p.wid_bits = uint32_t(c.get_int("ciao.wid_bits"));
   p.tag_bits = uint32_t(c.get_int("ciao.tag_bits"));
+  const uint64_t warps = uint64_t(c.get_int("sm.max_warps"));
+  if ((uint64_t(1) << p.wid_bits) < warps)  // the VTA's evicting warp (CIAO and CCWS)
+    fail("ciao.wid_bits", std::to_string(p.wid_bits) + " bits cannot name sm.max_warps " + std::to_string(warps) + " warps");
+  if (c.get_string("mem.model") != "hierarchy")
+    fail("mem.model", "this scheduler watches the L1 data cache: it needs mem.model: hierarchy, not " + c.get_string("mem.model"));
+  if (!c.get_bool("l1d.enabled")) fail("l1d.enabled", "this scheduler watches the L1 data cache: it needs l1d.enabled: true");
+  if (v == "off") return p;  // CCWS or statPCAL: the lists and cutoffs below are CIAO's
   if (p.low_cutoff > p.high_cutoff)
     fail("ciao.low_cutoff", "must not exceed ciao.high_cutoff (" + std::to_string(p.high_cutoff) +
                                 "): a warp would be acted on and released in the same state");
-  const uint64_t warps = uint64_t(c.get_int("sm.max_warps"));
   if (p.list_entries < warps)
     fail("ciao.list_entries", "the lists need an entry per warp slot: " + std::to_string(p.list_entries) + " < sm.max_warps " +
                                   std::to_string(warps));
-  if ((uint64_t(1) << p.wid_bits) < warps)
-    fail("ciao.wid_bits", std::to_string(p.wid_bits) + " bits cannot name sm.max_warps " + std::to_string(warps) + " warps");
-  if (c.get_string("mem.model") != "hierarchy")
-    fail("mem.model", "CIAO watches the L1 data cache: it needs mem.model: hierarchy, not " + c.get_string("mem.model"));
-  if (!c.get_bool("l1d.enabled")) fail("l1d.enabled", "CIAO watches the L1 data cache: it needs l1d.enabled: true");
   return p;
 }
 
@@ -180,22 +181,26 @@ void CiaoMechanism::build_ccws(SmSite& site) {
   site.sm.add_mechanism(std::move(unit));
 }
 
+// One of the three schedulers of this folder per SM (they are alternatives, params_from).
 void CiaoMechanism::build_in_sm(SmSite& site) {
-  if (pcal_tokens_) {
-    StatGroup g(site.stats, "sm" + std::to_string(site.index) + ".statpcal", "statpcal");
-    auto unit = std::make_unique<StatPcalUnit>(site.sm.params().max_warps, pcal_tokens_,
-                                               &g.counter("bypassing_loads", "global load instructions of warps without a token"));
-    pcal_units_.push_back(unit.get());
-    site.sm.add_mechanism(std::move(unit));
-    return;
-  }
-  if (ccws_) {
-    build_ccws(site);
-    return;
-  }
+  if (pcal_tokens_) build_statpcal(site);
+  else if (ccws_) build_ccws(site);
+  else build_ciao(site);
+}
+
+void CiaoMechanism::build_statpcal(SmSite& site) {
+  StatGroup g(site.stats, "sm" + std::to_string(site.index) + ".statpcal", "statpcal");
+  auto unit = std::make_unique<StatPcalUnit>(site.sm.params().max_warps, pcal_tokens_,
+                                             &g.counter("bypassing_loads", "global load instructions of warps without a token"));
+  pcal_units_.push_back(unit.get());
+  site.sm.add_mechanism(std::move(unit));
+}
+
+void CiaoMechanism::build_ciao(SmSite& site) {
   StatGroup g(site.stats, "sm" + std::to_string(site.index) + ".ciao", "ciao");
   CiaoCounters c;
-  c.vta_insertions = &g.counter("vta_insertions", "L1D evictions recorded in the victim tag array");
+  c.vta_insertions = &g.counter(
+      "vta_insertions", "L1D and shared-memory cache evictions recorded in the victim tag array");
   c.vta_hits = &g.counter("vta_hits", "load misses that found their line in their own warp's VTA set (interference)");
   c.high_epochs = &g.counter("high_epochs", "high-cutoff epochs ended");
   c.low_epochs = &g.counter("low_epochs", "low-cutoff epochs ended");
@@ -209,8 +214,7 @@ void CiaoMechanism::build_in_sm(SmSite& site) {
       &g.counter("guard_reactivations", "stalled warps reactivated because every other warp of the SM had finished");
   c.cache.fills = &g.counter("smem_fills", "lines written into the shared-memory cache (fills from below and migrations)");
   c.cache.evictions = &g.counter("smem_evictions", "shared-memory cache lines evicted by a conflict (into the VTA)");
-  c.cache.vta_insertions = c.vta_insertions;
-  auto unit = std::make_unique<CiaoUnit>(site.sm, p_, site.sm.params().max_warps, c);
+  auto unit = std::make_unique<CiaoUnit>(site.sm, site.smem, p_, site.sm.params().max_warps, c);
   units_.push_back(unit.get());
   if (site.l1) {
     site.l1->add_observer(unit->l1_watch());

@@ -51,7 +51,9 @@ class CiaoMechanism : public Mechanism {
   const KernelInfo* plan_launch(const LaunchPlanRequest& r) override;
 
  private:
+  void build_ciao(SmSite& site);
   void build_ccws(SmSite& site);
+  void build_statpcal(SmSite& site);
   CiaoParams p_;
   bool ccws_;
   CcwsParams ccws_p_;

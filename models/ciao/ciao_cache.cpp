@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "isa/memory.hpp"
+#include "smem/shared_memory.hpp"
 
 namespace warptlm {
 
@@ -12,20 +13,32 @@ void CiaoSharedCache::begin_kernel(uint32_t base, uint32_t bytes, uint8_t* stora
   mem_ = mem;
 }
 
+// The L1 asks in its cycle; the banks serve the access in the next (a booking ahead, SharedMemory::lend_cycle).
+void CiaoSharedCache::take_bank_array() {
+  if (banks_) banks_->lend_cycle(banks_->cycle() + 1);
+}
+
+bool CiaoSharedCache::read(uint64_t addr) {
+  take_bank_array();
+  return cache_.holds(addr / SharedMemoryCache::kLine);
+}
+
 void CiaoSharedCache::fill(uint64_t addr, uint16_t warp) {
+  take_bank_array();
   const uint64_t line = addr / SharedMemoryCache::kLine;
   const SharedMemoryCache::Victim v = cache_.fill(line, warp);
   ++*c_.fills;
   if (v.valid) {  // a conflict between isolated warps: the victim's owner lost it to `warp`
     ++*c_.evictions;
-    vta_.insert(v.owner, v.line * SharedMemoryCache::kLine, warp);
-    ++*c_.vta_insertions;
+    watch_.line_evicted(v.line * SharedMemoryCache::kLine, v.owner, warp);
   }
   copy_line(addr);
 }
 
 void CiaoSharedCache::written(uint64_t addr) {
-  if (cache_.holds(addr / SharedMemoryCache::kLine)) copy_line(addr);
+  if (!cache_.holds(addr / SharedMemoryCache::kLine)) return;
+  take_bank_array();
+  copy_line(addr);
 }
 
 void CiaoSharedCache::copy_line(uint64_t addr) {

@@ -32,7 +32,7 @@ struct CiaoCounters {
 
 class CiaoUnit : public SmMechanism {
  public:
-  CiaoUnit(Sm& sm, const CiaoParams& p, uint32_t warps, const CiaoCounters& c);
+  CiaoUnit(Sm& sm, SharedMemory& banks, const CiaoParams& p, uint32_t warps, const CiaoCounters& c);
   const char* name() const override { return "ciao"; }
 
   // the SM's side
@@ -42,6 +42,7 @@ class CiaoUnit : public SmMechanism {
   // CIAO-P and CIAO-C: isolated warps' global accesses go to the shared-memory cache (the L1's side store),
   // and the kernel's blocks sit at fixed places in the SM's shared memory, below the cache's region.
   bool l1_redirect(const WarpSlot& w) const override { return redirects_ && states_.isolated(uint16_t(w.slot)); }
+  bool steers_l1() const override { return redirects_; }
   bool maps_shared_memory() const override { return redirects_; }
   SharedAddressMap shared_map(const Block* b) const override;
   void block_arrived(const Block* b) override;
@@ -57,8 +58,6 @@ class CiaoUnit : public SmMechanism {
   // A launch: counters, lists, states and the VTA start over (spec 002 sec. 5.3); CIAO-P/C place the
   // kernel's blocks in slots of `block_bytes` from 0 and the cache in [region_base, shared memory's end).
   void begin_kernel(uint32_t block_bytes, uint32_t region_base, const GlobalMemory* mem);
-  const VictimTagArray& vta() const { return watch_.vta(); }
-  const InterferenceDetector& detector() const { return detector_; }
   const WarpStates& states() const { return states_; }
 
  private:

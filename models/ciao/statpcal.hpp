@@ -24,6 +24,7 @@ class StatPcalUnit : public SmMechanism {
   void warp_started(const WarpSlot& w) override;
   void warp_exited(const WarpSlot& w) override;
   bool l1_no_allocate(const WarpSlot& w) const override;
+  bool steers_l1() const override { return true; }
   bool holds_token(uint32_t slot) const { return live_[slot] && age_[slot] <= token_age_; }
   void begin_kernel();
 

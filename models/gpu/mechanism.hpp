@@ -34,6 +34,7 @@
 namespace warptlm {
 
 class L1DataCache;
+class SharedMemory;
 
 // What a mechanism may use while it builds its part of SM `index`.
 struct SmSite {
@@ -44,6 +45,7 @@ struct SmSite {
   StatsRegistry& stats;
   PayloadPool& pool;
   L1DataCache* l1;  // the SM's L1 data cache; null with mem.model: flat
+  SharedMemory& smem;  // the SM's banked shared memory
   // Record a socket binding and a block of the core clock domain (warptlm topology lists them).
   std::function<void(const sc_core::sc_object& initiator, const sc_core::sc_object& target)> bound;
   std::function<void(const sc_core::sc_object& block)> in_core_clock;

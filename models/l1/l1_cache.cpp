@@ -250,7 +250,7 @@ bool L1DataCache::side_load(tlm::tlm_generic_payload& p, uint64_t line, uint32_t
       return true;
     }
   }
-  if (side_->holds(line << line_bits_)) {
+  if (side_->read(line << line_bits_)) {
     ++*side_hits_;
     outcome_ = kHit;
     schedule_response(&p, due);

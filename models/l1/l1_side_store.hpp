@@ -15,7 +15,9 @@ namespace warptlm {
 class L1SideStore {
  public:
   virtual ~L1SideStore() = default;
-  virtual bool holds(uint64_t line_addr) = 0;
+  virtual bool holds(uint64_t line_addr) = 0;  // the tag check of a store (the copy is kept current)
+  // A redirected load: the tag and the line read in one access; true on a hit.
+  virtual bool read(uint64_t line_addr) = 0;
   // Install a line (a fill from below or a line migrating from the L1) for `warp`.
   virtual void fill(uint64_t line_addr, uint16_t warp) = 0;
   // A store wrote through this line: a copy held here takes the new bytes.

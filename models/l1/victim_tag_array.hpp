@@ -73,9 +73,6 @@ class VictimTagWatch : public L1Observer {
     for (; k < hits_.size() && hits_[k].time < now; ++k) f(hits_[k]);
     if (k) hits_.erase(hits_.begin(), hits_.begin() + long(k));
   }
-  VictimTagArray& vta() { return vta_; }
-  const VictimTagArray& vta() const { return vta_; }
-  Counter* insertions() const { return insertions_; }
   void clear_watch() {  // kernel launch
     vta_.clear();
     hits_.clear();

@@ -118,7 +118,7 @@ uint32_t Sm::coalesce_global(WarpSlot& w, const Instr& in, Space sp, uint32_t mo
   // A side store of the L1 (global loads and stores).
   bool no_allocate = false, redirect = false;
   if (timing_space == Space::Global && (in.op == Op::Ld || in.op == Op::St))
-    for (auto& m : mechs_)
+    for (SmMechanism* m : l1_steering_)
       if (m->active()) {
         no_allocate |= in.op == Op::Ld && m->l1_no_allocate(w);
         redirect |= m->l1_redirect(w);

@@ -129,6 +129,7 @@ void Sm::add_mechanism(std::unique_ptr<SmMechanism> m) {
     if (!s->has_ordering())
       if (auto ord = m->make_ordering(p_.warp_scheduler, classify)) s->set_ordering(std::move(ord));
   if (p_.inorder && !pipe_) pipe_ = m->make_pipeline(p_.pipeline_backend, pipeline_shape());
+  if (m->steers_l1()) l1_steering_.push_back(m.get());
   mechs_.push_back(std::move(m));
 }
 

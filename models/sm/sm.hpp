@@ -276,6 +276,7 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   std::vector<Stall> last_reason_;
   uint64_t warp_limit_age_ = UINT64_MAX;  // static warp limiting: the youngest age allowed to issue
   std::vector<std::unique_ptr<SmMechanism>> mechs_;
+  std::vector<SmMechanism*> l1_steering_;  // the mechanisms that steer global accesses in the L1 (steers_l1)
   // The active mechanism that maps shared-memory addresses, or null (asked as each block arrives).
   const SmMechanism* shared_mapper() const {
     for (auto& m : mechs_)

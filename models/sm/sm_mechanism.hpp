@@ -42,6 +42,8 @@ class SmMechanism {
   virtual bool l1_no_allocate(const WarpSlot&) const { return false; }
   // The warp's global loads and stores go to the L1's side store (l1/l1_side_store.hpp).
   virtual bool l1_redirect(const WarpSlot&) const { return false; }
+  // This mechanism answers l1_no_allocate or l1_redirect (the SM asks only those, on each global access).
+  virtual bool steers_l1() const { return false; }
   // A memory instruction has executed: its lanes' addresses are in the warp
   // (Warp::addr, addr_mask, addr_space), for checks on what it really touched.
   virtual void memory_executed(const Warp&, const Instr&) {}

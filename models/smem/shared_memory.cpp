@@ -25,6 +25,8 @@ SharedMemory::SharedMemory(sc_core::sc_module_name name, uint32_t sm_id, const S
   // the conflict-free one per part (README: "Statistics").
   bank_conflicts_ = &stats.counter(inst + ".bank_conflicts", "shmem_bank_conflicts",
                                    "bank-conflict cycles: sum over parts of (conflict degree - 1)");
+  lent_cycles_ = &g.counter("lent_cycles", "cycles the bank array served the borrowing port (CIAO's cache lines)");
+  yielded_cycles_ = &g.counter("yielded_cycles", "cycles warp accesses waited or were extended for the borrowing port");
   degree_hist_ = &g.histogram("conflict_degree", 33, "conflict degree of each part served (bucket 32 takes 32 and more)");
   degree_probe_.declare(inst + ".conflict_degree", 6);
 
@@ -71,14 +73,35 @@ tlm::tlm_sync_enum SharedMemory::nb_transport_fw(tlm::tlm_generic_payload& p, tl
   return tlm::TLM_ACCEPTED;
 }
 
+void SharedMemory::lend_cycle(uint64_t at) {
+  ++*lent_cycles_;
+  if (at >= serving_since_ && at < free_cycle_) {  // the access in the array yields this cycle
+    ++free_cycle_;
+    ++*yielded_cycles_;
+    if (resp_count_) resp_[(resp_head_ + resp_count_ - 1) % resp_.size()].cycle += 1;  // its response is the newest
+    return;
+  }
+  if (lent_head_ == lent_.size()) lent_.clear(), lent_head_ = 0;
+  lent_.push_back(at);  // booked ahead: taken into account when an access reaches it
+}
+
 void SharedMemory::accept(tlm::tlm_generic_payload& p, uint64_t now, uint64_t arrived) {
   const uint32_t service = serve(p);
+  serving_since_ = now;
   free_cycle_ = now + service;
+  // cycles lent inside the access's span push its end back, one each
+  while (lent_head_ < lent_.size() && lent_[lent_head_] < free_cycle_) {
+    if (lent_[lent_head_] >= now) {
+      ++free_cycle_;
+      ++*yielded_cycles_;
+    }
+    ++lent_head_;
+  }
   ++*accesses_;
   *busy_cycles_ += service;
   *stall_cycles_ += now - arrived;
   if (on_service) on_service(gpu_ext(p), service);
-  push_response(Response{now + p_.latency + service - 1, &p});
+  push_response(Response{free_cycle_ + p_.latency - 1, &p});
   if (degree_probe_.on()) {
     const uint32_t d = gpu_ext(p).lane_addr ? *std::max_element(part_degrees_.begin(), part_degrees_.end()) : service;
     degree_probe_.set(std::min(d, 63u));

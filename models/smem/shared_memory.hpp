@@ -71,6 +71,16 @@ class SharedMemory : public sc_core::sc_module {
   uint32_t allocated() const { return allocated_; }
   uint32_t free_bytes() const { return p_.size - allocated_ - tail_; }
 
+  // A port that borrows the bank array for whole-line accesses (CIAO's cache
+  // of isolated warps' lines, seed 002 sec. IV-B: a 128-byte line striped over
+  // one bank group and its tag in the other, read or written in one access)
+  // takes the array for cycle `at`, later than the current cycle (it books
+  // the cycle ahead: a registered input, so the outcome does not depend on
+  // which process runs first). The port has priority: a warp access being
+  // served in that cycle yields it and ends a cycle later; one that would
+  // start in it starts after it.
+  void lend_cycle(uint64_t at);
+
   // Bank-array state for schedulers (bank-conflict-aware scheduling, seed 001
   // Sect. 4): the first cycle the array can take a new access, and whether a
   // request is waiting for it.
@@ -98,6 +108,9 @@ class SharedMemory : public sc_core::sc_module {
   sc_core::sc_time period_;
   sc_core::sc_event wake_;
   uint64_t free_cycle_ = 0;                       // bank array busy before this cycle
+  uint64_t serving_since_ = 0;                    // the access in the array started here (ends at free_cycle_)
+  std::vector<uint64_t> lent_;                    // cycles lent ahead to the borrowing port, ascending, from lent_head_
+  size_t lent_head_ = 0;
   tlm::tlm_generic_payload* pending_ = nullptr;   // request whose END_REQ is withheld
   uint64_t pending_since_ = 0;
   bool resp_blocked_ = false;                     // initiator has not sent END_RESP yet
@@ -110,6 +123,7 @@ class SharedMemory : public sc_core::sc_module {
   uint64_t activations_ = 0;
 
   Counter *requests_, *responses_, *accesses_, *busy_cycles_, *stall_cycles_, *bank_conflicts_;
+  Counter *lent_cycles_, *yielded_cycles_;
   Histogram* degree_hist_;
   // Waveform probe "sm<i>.smem.conflict_degree": the degree of the access the
   // bank array is serving (its busiest part), 0 while the array is free (set

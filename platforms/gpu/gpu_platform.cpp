@@ -266,7 +266,7 @@ void GpuPlatform::build_sms(const Config& cfg, StatsRegistry& stats) {
     sms.push_back(std::make_unique<Sm>(n.c_str(), i, *sm_params, period, stats, *pool, [&](Sm& sm) {
       smems.push_back(std::make_unique<SharedMemory>("smem", i, smem_p, period, stats));
       if (icn) l1s.push_back(std::make_unique<L1DataCache>("l1d", i, l1_p, period, stats, *pool));
-      SmSite site{sm, i, period, cfg, stats, *pool, icn ? l1s.back().get() : nullptr,
+      SmSite site{sm, i, period, cfg, stats, *pool, icn ? l1s.back().get() : nullptr, *smems.back(),
                   [&](const sc_core::sc_object& a, const sc_core::sc_object& b) { mechanism_bindings.push_back({a.name(), b.name()}); },
                   [&](const sc_core::sc_object& b) { mechanism_blocks.push_back(b.name()); }};
       for (auto& m : mechanisms_) m->build_in_sm(site);

@@ -668,6 +668,7 @@ struct SideStore : L1SideStore {
   std::vector<std::pair<uint64_t, uint16_t>> fills;
   std::vector<uint64_t> writes;
   bool holds(uint64_t a) override { return lines.count(a / 128) > 0; }
+  bool read(uint64_t a) override { return holds(a); }
   void fill(uint64_t a, uint16_t w) override {
     lines.insert(a / 128);
     fills.push_back({a, w});

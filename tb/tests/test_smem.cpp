@@ -321,6 +321,68 @@ TEST_CASE("smem: a degree-4 access holds the array 4 cycles and back-pressures t
   CHECK(smem.responses_pending() == 0);
 }
 
+namespace {
+// A borrowing port (CIAO's cache of isolated warps' lines): at each cycle of `asks` it books the next cycle.
+struct Borrower : sc_core::sc_module {
+  SharedMemory& banks;
+  sc_core::sc_time period;
+  std::vector<uint64_t> asks;
+  Borrower(sc_core::sc_module_name n, SharedMemory& b, sc_core::sc_time p, std::vector<uint64_t> a)
+      : sc_core::sc_module(n), banks(b), period(p), asks(std::move(a)) {
+    SC_HAS_PROCESS(Borrower);
+    SC_THREAD(run);
+  }
+  void run() {
+    for (uint64_t c : asks) {
+      const uint64_t now = uint64_t(sc_core::sc_time_stamp() / period);
+      if (c > now) wait(period * double(c - now));
+      banks.lend_cycle(c + 1);
+    }
+  }
+};
+}  // namespace
+
+// Seed 002 sec. IV-B: the cache of isolated warps' lines lives in the same banks as the kernel's shared memory,
+// so its accesses and the kernel's contend (the port has priority; issue 13 item 3).
+TEST_CASE("smem: cycles lent to a borrowing port delay the warp accesses that need them") {
+  const sc_core::sc_time period(1, sc_core::SC_NS);
+  StatsRegistry stats;
+  SharedMemoryParams p = make(32);
+  p.latency = 24;
+  SharedMemory smem("smem", 0, p, period, stats);
+  tb::TrafficInitiator init("init", period);
+  init.socket.bind(smem.socket);
+  // A (degree 4) is taken at 0 and would hold the array for 0..3; the port takes cycles 1 and 3 of it.
+  // B arrives at 10, the cycle the port booked at 9: it starts at 11. C at 30 has the array to itself
+  // (the booking for 21 came and went while the array was idle).
+  Borrower port("port", smem, period, {0, 2, 9, 20});
+  tb::Request a;
+  a.cycle = 0;
+  a.lanes = vec(strided(4 * 4));
+  tb::Request b = a, c = a;
+  b.cycle = 10;
+  b.lanes = vec(strided(4));
+  c.cycle = 30;
+  c.lanes = vec(strided(4));
+  init.add(a);
+  init.add(b);
+  init.add(c);
+  sc_core::sc_start();
+
+  REQUIRE(init.done.size() == 3);
+  const auto& A = init.done[0];
+  const auto& B = init.done[1];
+  const auto& C = init.done[2];
+  CHECK(A.accepted == 0);
+  CHECK(A.responded == 0 + 4 + 2 + p.latency - 1);  // its 4 service cycles and the 2 lent ones
+  CHECK(B.accepted == 10);
+  CHECK(B.responded == 10 + 1 + 1 + p.latency - 1);  // started after the lent cycle 10
+  CHECK(C.responded == 30 + 1 + p.latency - 1);
+  CHECK(stat(stats, "sm0.smem.lent_cycles") == 4);
+  CHECK(stat(stats, "sm0.smem.yielded_cycles") == 3);
+  CHECK(stat(stats, "sm0.smem.busy_cycles") == 4 + 1 + 1);  // the warps' own service cycles
+}
+
 TEST_CASE("smem: Transpose through the socket answers every request and counts degrees") {
   const sc_core::sc_time period(2, sc_core::SC_NS);
   StatsRegistry stats;
