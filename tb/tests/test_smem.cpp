@@ -262,6 +262,26 @@ TEST_CASE("smem: parameters declare their defaults and reject bad combinations")
 
 // ------------------------------------------------------------ through the socket
 
+namespace {
+// Runs three requests through `init` to the end of the simulation: A at cycle 0 with a word stride of 4
+// (degree 4 on 32 banks), then B at `b_cycle` and C at `c_cycle` (from byte `c_base`), both conflict free.
+void send_abc(tb::TrafficInitiator& init, uint64_t b_cycle, uint64_t c_cycle, uint64_t c_base) {
+  tb::Request a;
+  a.cycle = 0;
+  a.lanes = vec(strided(4 * 4));
+  tb::Request b = a, c = a;
+  b.cycle = b_cycle;
+  b.lanes = vec(strided(4));
+  c.cycle = c_cycle;
+  c.lanes = vec(strided(4, c_base));
+  init.add(a);
+  init.add(b);
+  init.add(c);
+  sc_core::sc_start();
+  REQUIRE(init.done.size() == 3);
+}
+}  // namespace
+
 TEST_CASE("smem: a degree-4 access holds the array 4 cycles and back-pressures the next") {
   const sc_core::sc_time period(1, sc_core::SC_NS);
   StatsRegistry stats;
@@ -275,20 +295,7 @@ TEST_CASE("smem: a degree-4 access holds the array 4 cycles and back-pressures t
 
   // A: stride 4 words -> gcd(4, 32) = 4 distinct words in each of 8 banks
   const uint32_t dA = std::gcd(4u, p.banks), dB = 1, dC = 1;
-  tb::Request a;
-  a.cycle = 0;
-  a.lanes = vec(strided(4 * 4));
-  tb::Request b = a, c = a;
-  b.cycle = 1;
-  b.lanes = vec(strided(4));
-  c.cycle = 20;
-  c.lanes = vec(strided(4, 4096));
-  init.add(a);
-  init.add(b);
-  init.add(c);
-  sc_core::sc_start();
-
-  REQUIRE(init.done.size() == 3);
+  send_abc(init, 1, 20, 4096);
   const auto& A = init.done[0];
   const auto& B = init.done[1];
   const auto& C = init.done[2];
@@ -356,20 +363,7 @@ TEST_CASE("smem: cycles lent to a borrowing port delay the warp accesses that ne
   // B arrives at 10, the cycle the port booked at 9: it starts at 11. C at 30 has the array to itself
   // (the booking for 21 came and went while the array was idle).
   Borrower port("port", smem, period, {0, 2, 9, 20});
-  tb::Request a;
-  a.cycle = 0;
-  a.lanes = vec(strided(4 * 4));
-  tb::Request b = a, c = a;
-  b.cycle = 10;
-  b.lanes = vec(strided(4));
-  c.cycle = 30;
-  c.lanes = vec(strided(4));
-  init.add(a);
-  init.add(b);
-  init.add(c);
-  sc_core::sc_start();
-
-  REQUIRE(init.done.size() == 3);
+  send_abc(init, 10, 30, 0);
   const auto& A = init.done[0];
   const auto& B = init.done[1];
   const auto& C = init.done[2];
