@@ -263,6 +263,20 @@ TEST_CASE("smem: parameters declare their defaults and reject bad combinations")
 // ------------------------------------------------------------ through the socket
 
 namespace {
+// 32 banks, 24 cycles' latency, 1 ns cycles, a traffic initiator bound to the array.
+struct Rig32 {
+  sc_core::sc_time period{1, sc_core::SC_NS};
+  StatsRegistry stats;
+  SharedMemoryParams p = with_latency(make(32), 24);
+  SharedMemory smem{"smem", 0, p, period, stats};
+  tb::TrafficInitiator init{"init", period};
+  Rig32() { init.socket.bind(smem.socket); }
+  static SharedMemoryParams with_latency(SharedMemoryParams q, uint32_t l) {
+    q.latency = l;
+    return q;
+  }
+};
+
 // Runs three requests through `init` to the end of the simulation: A at cycle 0 with a word stride of 4
 // (degree 4 on 32 banks), then B at `b_cycle` and C at `c_cycle` (from byte `c_base`), both conflict free.
 void send_abc(tb::TrafficInitiator& init, uint64_t b_cycle, uint64_t c_cycle, uint64_t c_base) {
@@ -283,13 +297,8 @@ void send_abc(tb::TrafficInitiator& init, uint64_t b_cycle, uint64_t c_cycle, ui
 }  // namespace
 
 TEST_CASE("smem: a degree-4 access holds the array 4 cycles and back-pressures the next") {
-  const sc_core::sc_time period(1, sc_core::SC_NS);
-  StatsRegistry stats;
-  SharedMemoryParams p = make(32);
-  p.latency = 24;
-  SharedMemory smem("smem", 0, p, period, stats);
-  tb::TrafficInitiator init("init", period);
-  init.socket.bind(smem.socket);
+  Rig32 rig;
+  auto& [period, stats, p, smem, init] = rig;
   uint64_t hook_calls = 0, hook_service = 0;
   smem.on_service = [&](const GpuExtension&, uint32_t s) { ++hook_calls; hook_service += s; };
 
@@ -350,15 +359,10 @@ struct Borrower : sc_core::sc_module {
 }  // namespace
 
 // Seed 002 sec. IV-B: the cache of isolated warps' lines lives in the same banks as the kernel's shared memory,
-// so its accesses and the kernel's contend (the port has priority; issue 13 item 3).
+// so its accesses and the kernel's contend (the port has priority).
 TEST_CASE("smem: cycles lent to a borrowing port delay the warp accesses that need them") {
-  const sc_core::sc_time period(1, sc_core::SC_NS);
-  StatsRegistry stats;
-  SharedMemoryParams p = make(32);
-  p.latency = 24;
-  SharedMemory smem("smem", 0, p, period, stats);
-  tb::TrafficInitiator init("init", period);
-  init.socket.bind(smem.socket);
+  Rig32 rig;
+  auto& [period, stats, p, smem, init] = rig;
   // A (degree 4) is taken at 0 and would hold the array for 0..3; the port takes cycles 1 and 3 of it.
   // B arrives at 10, the cycle the port booked at 9: it starts at 11. C at 30 has the array to itself
   // (the booking for 21 came and went while the array was idle).
