@@ -107,13 +107,12 @@ void CcwsUnit::refresh() {
   watch_.take_hits(now, [&](const VictimTagWatch::Hit& h) {
     if (scores_.live(h.warp)) scores_.vta_hit(h.warp, cycle);
   });
-  limited_ = scores_.evaluate(cycle);
-  if (limited_) ++*c_.limited_cycles;
+  if (scores_.evaluate(cycle)) ++*c_.limited_cycles;
 }
 
 bool CcwsUnit::allows(const WarpSlot& w) {
   refresh();
-  if (!limited_ || scores_.allowed(uint16_t(w.slot)) || !w.fw || w.fw->done) return true;
+  if (!scores_.limited() || scores_.allowed(uint16_t(w.slot)) || !w.fw || w.fw->done) return true;
   const uint32_t pc = w.fw->pc();
   if (pc >= w.fw->kernel.prog.size()) return true;
   const Instr& in = w.fw->kernel.prog[pc];
@@ -127,7 +126,6 @@ void CcwsUnit::begin_kernel() {
   watch_.clear_watch();
   scores_.reset();
   evaluated_ = UINT64_MAX;
-  limited_ = false;
 }
 
 }  // namespace warptlm

@@ -44,6 +44,7 @@ class LostLocalityScores {
   bool allowed(uint16_t w) const { return allowed_[w]; }
   int64_t cutoff() const { return cutoff_; }
   uint32_t allowed_count() const { return allowed_count_; }
+  bool limited() const { return limited_; }  // the last evaluation left a live warp out
   void reset();
 
  private:
@@ -86,7 +87,6 @@ class CcwsUnit : public SmMechanism {
   VictimTagWatch watch_;
   LostLocalityScores scores_;
   uint64_t evaluated_ = UINT64_MAX;  // the sc_time value the list was last evaluated at
-  bool limited_ = false;
 };
 
 }  // namespace warptlm

@@ -15,7 +15,7 @@ void CiaoSharedCache::begin_kernel(uint32_t base, uint32_t bytes, uint8_t* stora
 
 // The L1 asks in its cycle; the banks serve the access in the next (a booking ahead, SharedMemory::lend_cycle).
 void CiaoSharedCache::take_bank_array() {
-  if (banks_) banks_->lend_cycle(banks_->cycle() + 1);
+  banks_.lend_cycle(banks_.cycle() + 1);
 }
 
 bool CiaoSharedCache::read(uint64_t addr) {

@@ -29,8 +29,8 @@ struct CiaoCacheCounters {
 
 class CiaoSharedCache : public L1SideStore {
  public:
-  // `banks`: the SM's bank array, which every access of this cache occupies for a cycle (null: not modelled).
-  CiaoSharedCache(VictimTagWatch& watch, SharedMemory* banks, uint32_t latency, const CiaoCacheCounters& c)
+  // `banks`: the SM's bank array, which every access of this cache occupies for a cycle.
+  CiaoSharedCache(VictimTagWatch& watch, SharedMemory& banks, uint32_t latency, const CiaoCacheCounters& c)
       : watch_(watch), banks_(banks), latency_(latency), c_(c) {}
   // A launch: the region [base, base + bytes) of `storage` (the SM's shared memory), lines from `mem`.
   void begin_kernel(uint32_t base, uint32_t bytes, uint8_t* storage, const GlobalMemory* mem);
@@ -47,7 +47,7 @@ class CiaoSharedCache : public L1SideStore {
   void copy_line(uint64_t addr);  // global memory -> the line's data row
   void take_bank_array();          // this cache's access (a line and its tag) holds the banks for a cycle
   VictimTagWatch& watch_;  // the VTA shared with the L1D
-  SharedMemory* banks_;
+  SharedMemory& banks_;
   uint32_t latency_;
   CiaoCacheCounters c_;
   SharedMemoryCache cache_;

@@ -13,7 +13,7 @@ CiaoUnit::CiaoUnit(Sm& sm, SharedMemory& banks, const CiaoParams& p, uint32_t wa
     : sm_(sm), high_cutoff_(p.high_cutoff), low_cutoff_(p.low_cutoff), c_(c),
       watch_(p.vta_sets, p.vta_ways, p.vta_invalidate_on_hit, c.vta_insertions, c.vta_hits), detector_(warps, p.list_entries, p.list_replace, p.windowed),
       states_(warps, p.variant, c.states), epochs_(p.low_epoch, p.high_epoch),
-      redirects_(p.variant != CiaoVariant::Throttle), cache_(watch_, &banks, p.smem_latency, c.cache),
+      redirects_(p.variant != CiaoVariant::Throttle), cache_(watch_, banks, p.smem_latency, c.cache),
       fault_stall_ignored_(test_fault("ciao_stall_ignored")), fault_region_overlap_(test_fault("ciao_region_overlap")) {
   set_active(true);
 }

@@ -81,6 +81,10 @@ void SharedMemory::lend_cycle(uint64_t at) {
     if (resp_count_) resp_[(resp_head_ + resp_count_ - 1) % resp_.size()].cycle += 1;  // its response is the newest
     return;
   }
+  // Bookings of past cycles can no longer delay an access (a kernel that leaves the banks idle never
+  // consumes them): drop them, so the list holds only the cycles ahead.
+  const uint64_t now = cycle();
+  while (lent_head_ < lent_.size() && lent_[lent_head_] < now) ++lent_head_;
   if (lent_head_ == lent_.size()) lent_.clear(), lent_head_ = 0;
   lent_.push_back(at);  // booked ahead: taken into account when an access reaches it
 }
