@@ -44,11 +44,7 @@ void CiaoUnit::at_issue(const WarpSlot& w, const Instr&, uint32_t) {
 }
 
 // Warps of the block wait at one of its barriers (a stalled warp of that block may then issue, spec 002 sec. 5.3).
-bool CiaoUnit::waits_at_barrier(const Block& b) {
-  for (const Block::NamedBarrier& n : b.barriers)
-    if (n.arrived) return true;
-  return false;
-}
+bool CiaoUnit::waits_at_barrier(const Block& b) { return b.waits_at_barrier(); }
 
 bool CiaoUnit::allows(const WarpSlot& w) const {
   if (!states_.stalled(uint16_t(w.slot)) || fault_stall_ignored_) return true;

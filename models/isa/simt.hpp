@@ -119,6 +119,13 @@ class Block {
   uint32_t warps_done = 0;
 
   uint32_t live_warps() const { return uint32_t(warps.size()) - warps_done; }
+  // Some warp of the block waits at one of its barriers (a warp a scheduler
+  // holds back must then still issue, or the barrier never releases).
+  bool waits_at_barrier() const {
+    for (const NamedBarrier& n : barriers)
+      if (n.arrived) return true;
+    return false;
+  }
   // A warp reached bar.sync `id` (waits) or bar.arrive `id` (passes on);
   // returns true when the barrier releases (all arrived).
   bool arrive_at_barrier(Warp& w, uint32_t id, uint32_t expected_warps, bool wait = true);

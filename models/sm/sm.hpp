@@ -170,9 +170,11 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   uint32_t issue(WarpScheduler& s);
   uint32_t issue_in_order(WarpScheduler& s, Stall& why, WarpSlot*& first_issued);
   // Can `w` issue now? A warp held by the warp limit or a filter, or still stalled
-  // as last recorded, is answered here (inline: most warps, every cycle).
+  // as last recorded, is answered here (inline: most warps, every cycle). The
+  // warp limit lets a warp through while its block waits at a barrier (else a
+  // block wider than the limit would wait forever for its held warps).
   Stall check(WarpScheduler& s, WarpSlot& w, const Instr*& in, uint32_t& unit) {
-    if (w.age > warp_limit_age_ || !s.allowed(w)) return Stall::Other;
+    if ((w.age > warp_limit_age_ && !w.block->waits_at_barrier()) || !s.allowed(w)) return Stall::Other;
     // A recorded stall implies the warp is neither done nor at a barrier (both
     // need an issue, which clears the record): no need to look at the warp.
     if (w.blocked != Stall::Issued) return w.blocked;

@@ -109,7 +109,7 @@ void SmParams::declare(ParamTable& t) {
   t.int_param("sm.two_level.active", 8, 1, 256, "two-level: warps in the active set of each scheduler");
   t.enum_param("sm.two_level.inner", "lrr", {"lrr", "gto", "oldest"}, "two-level: ordering inside the active set");
   t.enum_param("sm.two_level.outer", "oldest", {"lrr", "oldest"}, "two-level: which pending warp is promoted");
-  t.int_param("sm.warp_limit", 0, 0, 2048, "static warp limiting: only the N oldest resident warps may issue (0 = off)");
+  t.int_param("sm.warp_limit", 0, 0, 2048, "static warp limiting: only the N oldest resident warps may issue, and a held warp whose block waits at a barrier (0 = off)");
   t.enum_param("sm.exit", "issue", {"issue", "decode"},
                "a warp's exit: issued like any instruction on the branch unit, or retired at the instruction buffer "
                "without an issue slot (the timing some seed papers' worked examples assume)");

@@ -13,10 +13,9 @@ Backprop (rd_backprop, medium, Rodinia's layout) under CIAO-T and Best-SWL (Tabl
 usage: ciao_fig9.py WARPTLM OUTDIR [--set KEY=VALUE ...]   (the sets apply to the CIAO runs; a test uses them
 to show that the checks fail when CIAO detects nothing)
 """
-import json
-import os
-import subprocess
 import sys
+
+from ciao_runs import ipc, sampled_run
 
 exe, out = sys.argv[1], sys.argv[2]
 ciao_sets = [a for a in sys.argv[3:] if a != "--set"]
@@ -30,16 +29,7 @@ def check(ok, what):
 
 
 def run(tag, workload, size, overlay, interval, *sets):
-    d = os.path.join(out, tag)
-    cmd = [exe, "run", "--workload", workload, "--size", size, "--config", "gtx480", "--overlay", overlay,
-           "--set", f"stats.sample_interval={interval}", "--out", d, "-q"]
-    for s in sets:
-        cmd += ["--set", s]
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode != 0:
-        sys.exit(f"{' '.join(cmd)} failed ({r.returncode}):\n{r.stdout}{r.stderr}")
-    with open(os.path.join(d, "stats.json")) as f:
-        return json.load(f)
+    return sampled_run(exe, out, tag, workload, size, overlay, interval, sets)
 
 
 def phases(st):
@@ -85,10 +75,6 @@ w = run("bp_best_swl", "rd_backprop", "medium", "best_swl", 2000, "sm.warp_limit
 ts = t["samples"]["series"]
 check(max(ts["ciao.severe_warps"]) > 0, "Backprop: CIAO-T finds interfered warps")
 check(max(ts["ciao.stalled_warps"]) <= 20, f"Backprop: CIAO-T stalls at most 20 warps (max {max(ts['ciao.stalled_warps']):.0f})")
-def ipc(st):  # thread instructions per cycle over the run, as the paper's IPC
-    return sum(k["thread_instructions"] for k in st["kernels"]) / sum(k["cycles"] for k in st["kernels"])
-
-
 ipc_t, ipc_w = ipc(t), ipc(w)
 check(abs(ipc_t - ipc_w) <= 0.1 * ipc_w, f"Backprop: CIAO-T's IPC {ipc_t:.0f} within 10% of Best-SWL's {ipc_w:.0f}")
 

@@ -328,6 +328,23 @@ TEST_CASE("sm: static warp limiting lets only the oldest warps issue") {
 
 namespace {
 // A block with `smem` bytes of shared memory and some work, so blocks overlap.
+std::string footprint_kernel(uint32_t smem);
+}  // namespace
+
+TEST_CASE("sm: static warp limiting lets a held warp through while its block waits at a barrier") {
+  // One block of 4 warps and a limit of 2: warps 0 and 1 reach bar.sync and
+  // wait for 2 and 3, which the limit holds; without the barrier rule the
+  // block never finishes (the watchdog ends the run with an error).
+  auto sets = simple_sm(1);
+  sets.push_back({"sm.warp_limit", "2"});
+  Rig rig(sets);
+  rig.dev->load_ptx(footprint_kernel(512), "fp.ptx");  // a word per thread
+  DevPtr out = rig.dev->malloc(4);
+  CHECK_NOTHROW(rig.launch("fp", Dim3(1), Dim3(128), {arg(out)}));
+  CHECK(rig.counter("sm.warp_instructions") == 4 * 162);  // every warp ran all 162 of its instructions
+}
+
+namespace {
 std::string footprint_kernel(uint32_t smem) {
   std::ostringstream os;
   os << kHeader << ".visible .entry fp(.param .u64 out)\n{\n .reg .pred %p<2>;\n .reg .b32 %r<8>;\n .reg .b64 %rd<4>;\n"

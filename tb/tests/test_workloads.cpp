@@ -143,6 +143,7 @@ TEST_CASE("workload rd_kmeans verifies at tiny") { check_workload("rd_kmeans"); 
 TEST_CASE("workload rd_hotspot verifies at tiny") { check_workload("rd_hotspot"); }
 TEST_CASE("workload rd_lud verifies at tiny") { check_workload("rd_lud"); }
 TEST_CASE("workload rd_backprop verifies at tiny") { check_workload("rd_backprop"); }
+TEST_CASE("workload mr_kmn verifies at tiny") { check_workload("mr_kmn"); }
 
 TEST_CASE("every workload is covered by a test above") {
   // Adding a workload without a test case here fails this check.
@@ -158,7 +159,7 @@ TEST_CASE("every workload is covered by a test above") {
                                         "ep_dct_short_opt", "ep_idct_short", "ep_idct_short_opt",
                                         "pb_atax", "pb_bicg", "pb_mvt", "pb_gesummv", "pb_syrk", "pb_syr2k",
                                         "pb_gemm", "pb_2mm", "pb_2dconv", "pb_corr",
-                                        "rd_kmeans", "rd_hotspot", "rd_lud", "rd_backprop"};
+                                        "rd_kmeans", "rd_hotspot", "rd_lud", "rd_backprop", "mr_kmn"};
   for (auto& n : workload_names()) CHECK(tested.count(n) == 1);
 }
 

@@ -69,6 +69,7 @@ std::unique_ptr<Workload> make_rd_kmeans();
 std::unique_ptr<Workload> make_rd_hotspot();
 std::unique_ptr<Workload> make_rd_lud();
 std::unique_ptr<Workload> make_rd_backprop();
+std::unique_ptr<Workload> make_mr_kmn();
 
 const char* size_name(Size s) {
   switch (s) {
@@ -111,6 +112,8 @@ const std::vector<std::function<std::unique_ptr<Workload>()>>& workload_factorie
       make_pb_2dconv,       make_pb_corr,
       // Rodinia-style benchmarks (README: "Rodinia-style set").
       make_rd_kmeans,       make_rd_hotspot,       make_rd_lud,      make_rd_backprop,
+      // Mars-style MapReduce applications (README: "Mars-style set").
+      make_mr_kmn,
   };
   return factories;
 }
