@@ -144,6 +144,9 @@ TEST_CASE("workload rd_hotspot verifies at tiny") { check_workload("rd_hotspot")
 TEST_CASE("workload rd_lud verifies at tiny") { check_workload("rd_lud"); }
 TEST_CASE("workload rd_backprop verifies at tiny") { check_workload("rd_backprop"); }
 TEST_CASE("workload mr_kmn verifies at tiny") { check_workload("mr_kmn"); }
+TEST_CASE("workload mr_sm verifies at tiny") { check_workload("mr_sm"); }
+TEST_CASE("workload mr_wc verifies at tiny") { check_workload("mr_wc"); }
+TEST_CASE("workload rd_nn verifies at tiny") { check_workload("rd_nn"); }
 
 TEST_CASE("every workload is covered by a test above") {
   // Adding a workload without a test case here fails this check.
@@ -159,7 +162,8 @@ TEST_CASE("every workload is covered by a test above") {
                                         "ep_dct_short_opt", "ep_idct_short", "ep_idct_short_opt",
                                         "pb_atax", "pb_bicg", "pb_mvt", "pb_gesummv", "pb_syrk", "pb_syr2k",
                                         "pb_gemm", "pb_2mm", "pb_2dconv", "pb_corr",
-                                        "rd_kmeans", "rd_hotspot", "rd_lud", "rd_backprop", "mr_kmn"};
+                                        "rd_kmeans", "rd_hotspot", "rd_lud", "rd_backprop", "mr_kmn",
+                                        "mr_sm", "mr_wc", "rd_nn"};
   for (auto& n : workload_names()) CHECK(tested.count(n) == 1);
 }
 

@@ -70,6 +70,9 @@ std::unique_ptr<Workload> make_rd_hotspot();
 std::unique_ptr<Workload> make_rd_lud();
 std::unique_ptr<Workload> make_rd_backprop();
 std::unique_ptr<Workload> make_mr_kmn();
+std::unique_ptr<Workload> make_mr_sm();
+std::unique_ptr<Workload> make_mr_wc();
+std::unique_ptr<Workload> make_rd_nn();
 
 const char* size_name(Size s) {
   switch (s) {
@@ -111,9 +114,9 @@ const std::vector<std::function<std::unique_ptr<Workload>()>>& workload_factorie
       make_pb_syrk,         make_pb_syr2k,         make_pb_gemm,     make_pb_2mm,
       make_pb_2dconv,       make_pb_corr,
       // Rodinia-style benchmarks (README: "Rodinia-style set").
-      make_rd_kmeans,       make_rd_hotspot,       make_rd_lud,      make_rd_backprop,
+      make_rd_kmeans,       make_rd_hotspot,       make_rd_lud,      make_rd_backprop,     make_rd_nn,
       // Mars-style MapReduce applications (README: "Mars-style set").
-      make_mr_kmn,
+      make_mr_kmn,          make_mr_sm,            make_mr_wc,
   };
   return factories;
 }

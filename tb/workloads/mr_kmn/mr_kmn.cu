@@ -25,6 +25,8 @@
 //   kmn_reduce      thread per group: the mean of the group's points (integer
 //                   division) becomes its centre.
 
+#include "../mars_runtime.cuh"
+
 struct KmnKey {  // the key record: 24 bytes
   int point_id;
   int dim;
@@ -47,15 +49,17 @@ __device__ __forceinline__ int kmn_sq_dist(const int* a, const int* b, int dim) 
   return d;
 }
 
-// The group phase's order: padding (-1) first, then by the point's cluster id.
-__device__ __forceinline__ int kmn_compare(const char* keys, int4 a, int4 b) {
-  if (a.x == -1 || b.x == -1) return a.x == b.x ? 0 : (a.x == -1 ? -1 : 1);
-  const KmnKey* ka = reinterpret_cast<const KmnKey*>(keys + a.x);
-  const KmnKey* kb = reinterpret_cast<const KmnKey*>(keys + b.x);
-  const int ca = ka->cluster_id[ka->point_id];
-  const int cb = kb->cluster_id[kb->point_id];
-  return ca > cb ? 1 : (ca < cb ? -1 : 0);
-}
+// KMN's key order: by the point's cluster id.
+struct KmnCompare {
+  const char* keys;
+  __device__ int operator()(int4 a, int4 b) const {
+    const KmnKey* ka = reinterpret_cast<const KmnKey*>(keys + a.x);
+    const KmnKey* kb = reinterpret_cast<const KmnKey*>(keys + b.x);
+    const int ca = ka->cluster_id[ka->point_id];
+    const int cb = kb->cluster_id[kb->point_id];
+    return ca > cb ? 1 : (ca < cb ? -1 : 0);
+  }
+};
 
 extern "C" __global__ void kmn_map_count(const int4* __restrict__ index, int* key_bytes, int* val_bytes,
                                          int* pairs, int nrecords) {
@@ -67,29 +71,7 @@ extern "C" __global__ void kmn_map_count(const int4* __restrict__ index, int* ke
   pairs[t] = 1;
 }
 
-extern "C" __global__ void kmn_prefix_sum(const int* in, int* out, int n) {
-  __shared__ int buf[256];
-  __shared__ int carry;
-  const int tx = threadIdx.x;
-  if (tx == 0) carry = 0;
-  __syncthreads();
-  for (int base = 0; base < n; base += 256) {
-    const int i = base + tx;
-    const int v = i < n ? in[i] : 0;
-    buf[tx] = v;
-    __syncthreads();
-    for (int off = 1; off < 256; off <<= 1) {
-      const int add = tx >= off ? buf[tx - off] : 0;
-      __syncthreads();
-      buf[tx] += add;
-      __syncthreads();
-    }
-    if (i < n) out[i] = carry + buf[tx] - v;
-    __syncthreads();
-    if (tx == 255) carry += buf[255];
-    __syncthreads();
-  }
-}
+extern "C" __global__ void kmn_prefix_sum(const int* in, int* out, int n) { mars_prefix_sum(in, out, n); }
 
 extern "C" __global__ void kmn_map(const int4* __restrict__ index, char* keys, const char* vals,
                                    const int* key_off, const int* val_off, const int* pair_off, char* inter_keys,
@@ -133,30 +115,16 @@ extern "C" __global__ void kmn_map(const int4* __restrict__ index, char* keys, c
 }
 
 extern "C" __global__ void kmn_bitonic_step(const char* inter_keys, int4* entries, int k, int j) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  const int partner = i ^ j;
-  if (partner <= i) return;
-  const int4 a = entries[i];
-  const int4 b = entries[partner];
-  const int order = kmn_compare(inter_keys, a, b);
-  const bool ascending = (i & k) == 0;
-  if (ascending ? order > 0 : order < 0) {
-    entries[i] = b;
-    entries[partner] = a;
-  }
+  mars_bitonic_step(KmnCompare{inter_keys}, entries, k, j);
 }
 
 extern "C" __global__ void kmn_group_marks(const char* inter_keys, const int4* sorted, int first, int n,
                                            int* marks) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  marks[i] = (i == 0 || kmn_compare(inter_keys, sorted[first + i - 1], sorted[first + i]) != 0) ? 1 : 0;
+  mars_group_marks(KmnCompare{inter_keys}, sorted, first, n, marks);
 }
 
 extern "C" __global__ void kmn_group_starts(const int* marks, const int* slot, int n, int* starts) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  if (marks[i]) starts[slot[i]] = i;
+  mars_group_starts(marks, slot, n, starts);
 }
 
 extern "C" __global__ void kmn_reduce(const char* inter_keys, const char* inter_vals, const int4* sorted, int first,
