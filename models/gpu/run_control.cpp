@@ -14,7 +14,7 @@ void RunLimits::declare(ParamTable& t) {
   t.int_param("sim.max_cycles", 0, 0, INT64_MAX, "stop the run after this many core cycles, all launches together (0 = no limit)");
   t.int_param("sim.max_instructions", 0, 0, INT64_MAX, "stop the run after this many warp instructions (0 = no limit)");
   t.float_param("sim.max_wall_seconds", 0.0, 0.0, 1e9, "stop the run after this many wall-clock seconds of simulation (0 = no limit)");
-  t.int_param("sim.watchdog_cycles", 1000000, 0, INT64_MAX,
+  t.int_param("sim.watchdog_cycles", 10000000, 0, INT64_MAX,
               "stop a launch in which no warp exits, writes memory or reaches a barrier and no block retires for this many "
               "core cycles (a spinning or deadlocked kernel), reporting what each warp waits on (0 = off)");
 }

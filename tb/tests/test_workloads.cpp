@@ -147,6 +147,11 @@ TEST_CASE("workload mr_kmn verifies at tiny") { check_workload("mr_kmn"); }
 TEST_CASE("workload mr_sm verifies at tiny") { check_workload("mr_sm"); }
 TEST_CASE("workload mr_wc verifies at tiny") { check_workload("mr_wc"); }
 TEST_CASE("workload rd_nn verifies at tiny") { check_workload("rd_nn"); }
+TEST_CASE("workload rd_gaussian verifies at tiny") { check_workload("rd_gaussian"); }
+TEST_CASE("workload rd_nw verifies at tiny") { check_workload("rd_nw"); }
+TEST_CASE("workload mr_pvc verifies at tiny") { check_workload("mr_pvc"); }
+TEST_CASE("workload mr_ss verifies at tiny") { check_workload("mr_ss"); }
+TEST_CASE("workload mr_ii verifies at tiny") { check_workload("mr_ii"); }
 
 TEST_CASE("every workload is covered by a test above") {
   // Adding a workload without a test case here fails this check.
@@ -163,7 +168,8 @@ TEST_CASE("every workload is covered by a test above") {
                                         "pb_atax", "pb_bicg", "pb_mvt", "pb_gesummv", "pb_syrk", "pb_syr2k",
                                         "pb_gemm", "pb_2mm", "pb_2dconv", "pb_corr",
                                         "rd_kmeans", "rd_hotspot", "rd_lud", "rd_backprop", "mr_kmn",
-                                        "mr_sm", "mr_wc", "rd_nn"};
+                                        "mr_sm", "mr_wc", "rd_nn", "rd_gaussian", "rd_nw",
+                                        "mr_pvc", "mr_ss", "mr_ii"};
   for (auto& n : workload_names()) CHECK(tested.count(n) == 1);
 }
 

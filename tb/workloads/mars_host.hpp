@@ -4,6 +4,7 @@
 // PREFIX_group_starts; these helpers launch them the way the runtime does.
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -60,20 +61,18 @@ struct MapInput {
   }
 };
 
-// Uploads the key and value records (fixed sizes) and their index, runs
-// PREFIX_map_count(index, keys, vals, key_bytes, val_bytes, pairs, records)
-// and the three prefix sums; the totals come back to the host.
-template <class Key, class Val>
-MapInput map_count(Device& dev, const std::string& prefix, const std::vector<Key>& keys, const std::vector<Val>& vals) {
+// Runs PREFIX_map_count(index, keys, vals, key_bytes, val_bytes, pairs,
+// records) over records already on the device (uploaded, or the output of an
+// earlier pass) and the three prefix sums; the totals come back to the host.
+// The MapInput owns the record buffers from then on.
+inline MapInput map_count_records(Device& dev, const std::string& prefix, DevPtr keys, DevPtr vals, DevPtr index,
+                                  int records) {
   MapInput m;
-  m.records = int(keys.size());
-  std::vector<Entry> index(keys.size());
-  for (size_t i = 0; i < index.size(); ++i)
-    index[i] = Entry{int32_t(i * sizeof(Key)), int32_t(sizeof(Key)), int32_t(i * sizeof(Val)), int32_t(sizeof(Val))};
-  m.keys = dev.upload(keys);
-  m.vals = dev.upload(vals);
-  m.index = dev.upload(index);
-  const uint64_t per = uint64_t(m.records) * sizeof(int32_t);
+  m.records = records;
+  m.keys = keys;
+  m.vals = vals;
+  m.index = index;
+  const uint64_t per = uint64_t(std::max(m.records, 1)) * sizeof(int32_t);
   for (DevPtr* p : {&m.key_bytes, &m.val_bytes, &m.pairs, &m.key_off, &m.val_off, &m.pair_off}) *p = dev.malloc(per);
   dev.launch(prefix + "_map_count", m.grid(), Dim3(kBlock),
              {arg(m.index), arg(m.keys), arg(m.vals), arg(m.key_bytes), arg(m.val_bytes), arg(m.pairs),
@@ -82,6 +81,18 @@ MapInput map_count(Device& dev, const std::string& prefix, const std::vector<Key
   m.val_total = scan(dev, prefix, m.val_bytes, m.val_off, m.records);
   m.pair_total = scan(dev, prefix, m.pairs, m.pair_off, m.records);
   return m;
+}
+
+// Uploads the key and value records (fixed sizes) and their index, then map count.
+template <class Key, class Val>
+MapInput map_count(Device& dev, const std::string& prefix, const std::vector<Key>& keys, const std::vector<Val>& vals) {
+  std::vector<Entry> index(keys.size());
+  for (size_t i = 0; i < index.size(); ++i)
+    index[i] = Entry{int32_t(i * sizeof(Key)), int32_t(sizeof(Key)), int32_t(i * sizeof(Val)), int32_t(sizeof(Val))};
+  const DevPtr dkeys = dev.upload(keys);  // in this order: the allocations' addresses are part of the run
+  const DevPtr dvals = dev.upload(vals);
+  const DevPtr dindex = dev.upload(index);
+  return map_count_records(dev, prefix, dkeys, dvals, dindex, int(keys.size()));
 }
 
 // PREFIX_map(index, keys, vals, key_off, val_off, pair_off, out_keys, out_vals, out_index, records).
@@ -102,6 +113,35 @@ inline int group(Device& dev, const std::string& prefix, DevPtr keys, DevPtr ent
   const int groups = scan(dev, prefix, marks, slot, n);
   dev.launch(prefix + "_group_starts", grid, Dim3(kBlock), {arg(marks), arg(slot), arg(int32_t(n)), arg(starts)});
   return groups;
+}
+
+// A pass's map and group phases after map count: the intermediate buffers,
+// PREFIX_map into them, the sort, the groups.
+struct Grouped {
+  DevPtr keys = 0, vals = 0, entries = 0, marks = 0, slot = 0, starts = 0;
+  int pairs = 0, npad = 0, first = 0, groups = 0;
+  void free(Device& dev) const {
+    for (DevPtr p : {keys, vals, entries, marks, slot, starts}) dev.free(p);
+  }
+};
+
+inline Grouped map_and_group(Device& dev, const std::string& prefix, const MapInput& m) {
+  Grouped g;
+  g.pairs = m.pair_total;
+  g.npad = padded(g.pairs);
+  g.first = g.npad - g.pairs;
+  g.keys = dev.malloc(std::max(m.key_total, 16));
+  g.vals = dev.malloc(std::max(m.val_total, 8));
+  g.entries = dev.malloc(uint64_t(g.npad) * sizeof(Entry));
+  dev.memset(g.entries, 0xff, uint64_t(g.npad) * sizeof(Entry));
+  map(dev, prefix, m, g.keys, g.vals, g.entries);
+  const uint64_t per = uint64_t(std::max(g.pairs, 1)) * sizeof(int32_t);
+  g.marks = dev.malloc(per);
+  g.slot = dev.malloc(per);
+  g.starts = dev.malloc(per);
+  sort(dev, prefix, g.keys, g.entries, g.npad);
+  g.groups = g.pairs ? group(dev, prefix, g.keys, g.entries, g.first, g.pairs, g.marks, g.slot, g.starts) : 0;
+  return g;
 }
 
 }  // namespace mars

@@ -73,6 +73,11 @@ std::unique_ptr<Workload> make_mr_kmn();
 std::unique_ptr<Workload> make_mr_sm();
 std::unique_ptr<Workload> make_mr_wc();
 std::unique_ptr<Workload> make_rd_nn();
+std::unique_ptr<Workload> make_rd_gaussian();
+std::unique_ptr<Workload> make_rd_nw();
+std::unique_ptr<Workload> make_mr_pvc();
+std::unique_ptr<Workload> make_mr_ss();
+std::unique_ptr<Workload> make_mr_ii();
 
 const char* size_name(Size s) {
   switch (s) {
@@ -115,8 +120,10 @@ const std::vector<std::function<std::unique_ptr<Workload>()>>& workload_factorie
       make_pb_2dconv,       make_pb_corr,
       // Rodinia-style benchmarks (README: "Rodinia-style set").
       make_rd_kmeans,       make_rd_hotspot,       make_rd_lud,      make_rd_backprop,     make_rd_nn,
+      make_rd_gaussian,     make_rd_nw,
       // Mars-style MapReduce applications (README: "Mars-style set").
-      make_mr_kmn,          make_mr_sm,            make_mr_wc,
+      make_mr_kmn,          make_mr_sm,            make_mr_wc,       make_mr_pvc,
+      make_mr_ss,           make_mr_ii,
   };
   return factories;
 }

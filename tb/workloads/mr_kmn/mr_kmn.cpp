@@ -63,7 +63,7 @@ class MrKmn : public Workload {
     return "Mars-style MapReduce k-means: map count, scans, map, bitonic group sort, reduce per cluster";
   }
   WorkloadResult run(Device& dev, Size size, uint64_t seed) override {
-    const int n = wl::by_size(size, 512, 2048, 8192, 30000);  // large: the suite's run script
+    const int n = wl::by_size(size, 256, 2048, 8192, 30000);  // large: the suite's run script
     const int max_passes = wl::by_size(size, 2, 3, 3, 3);
     const int dim = 3, k = 24;
     const uint32_t block = mars::kBlock;

@@ -36,7 +36,7 @@ class MrWc : public Workload {
     return "Mars-style MapReduce word count: byte walks over 2 KB records, bitonic group sort by word";
   }
   WorkloadResult run(Device& dev, Size size, uint64_t seed) override {
-    const size_t bytes = wl::by_size<size_t>(size, 8 << 10, 88 << 10, 352 << 10, 1408 << 10);
+    const size_t bytes = wl::by_size<size_t>(size, 4 << 10, 88 << 10, 352 << 10, 1408 << 10);
     const size_t chunk = 2048;
 
     // The text.
@@ -81,26 +81,14 @@ class MrWc : public Workload {
     load_workload_ptx(dev, "mr_wc");
     DevPtr dtext = dev.upload(text);
     const mars::MapInput in = mars::map_count(dev, "wc", std::vector<uint64_t>(nrec, dtext), vals);
-    const int key_total = in.key_total, pairs = in.pair_total;
-    const int npad = mars::padded(pairs);
-    const int first = npad - pairs;
-    DevPtr dinter_keys = dev.malloc(std::max(key_total, 1));
-    DevPtr dinter_vals = dev.malloc(std::max(in.val_total, 4));
-    DevPtr dentries = dev.malloc(uint64_t(npad) * sizeof(mars::Entry));
-    dev.memset(dentries, 0xff, uint64_t(npad) * sizeof(mars::Entry));
-    mars::map(dev, "wc", in, dinter_keys, dinter_vals, dentries);
-
-    // Group.
-    const uint64_t np = uint64_t(std::max(pairs, 1)) * sizeof(int32_t);
-    DevPtr dmarks = dev.malloc(np), dslot = dev.malloc(np), dstarts = dev.malloc(np);
-    mars::sort(dev, "wc", dinter_keys, dentries, npad);
-    const int groups = pairs ? mars::group(dev, "wc", dinter_keys, dentries, first, pairs, dmarks, dslot, dstarts) : 0;
+    const mars::Grouped g = mars::map_and_group(dev, "wc", in);
+    const int key_total = in.key_total, pairs = g.pairs, npad = g.npad, first = g.first, groups = g.groups;
 
     // Compare.
     WorkloadResult r;
-    const std::vector<mars::Entry> entries = dev.download<mars::Entry>(dentries, npad);
-    const std::vector<char> inter = dev.download<char>(dinter_keys, std::max(key_total, 1));
-    const std::vector<int32_t> starts = dev.download<int32_t>(dstarts, std::max(groups, 1));
+    const std::vector<mars::Entry> entries = dev.download<mars::Entry>(g.entries, npad);
+    const std::vector<char> inter = dev.download<char>(g.keys, std::max(key_total, 1));
+    const std::vector<int32_t> starts = dev.download<int32_t>(g.starts, std::max(groups, 1));
     if (groups != int(ref.size())) {
       r.detail = "groups: " + std::to_string(groups) + ", expected " + std::to_string(ref.size());
     } else {
@@ -124,7 +112,8 @@ class MrWc : public Workload {
                    std::to_string(groups) + " groups: words and counts match";
     }
     in.free(dev);
-    for (DevPtr p : {dtext, dinter_keys, dinter_vals, dentries, dmarks, dslot, dstarts}) dev.free(p);
+    g.free(dev);
+    dev.free(dtext);
     return r;
   }
 };

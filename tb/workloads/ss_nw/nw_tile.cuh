@@ -1,7 +1,7 @@
 #pragma once
 // The tile work shared by ss_nw (NW1) and ss_nw2 (NW2), the two kernels of a
 // tiled Needleman-Wunsch sweep with 32x32 tiles and one 32-thread block per
-// tile. Over an (n+1) x (n+1) score matrix M (row stride ld = n + 1, first row
+// tile, and by rd_nw (both kernels, Rodinia's 16x16 tiles: NW_TILE 16). Over an (n+1) x (n+1) score matrix M (row stride ld = n + 1, first row
 // and column preset) and a substitution matrix R of the same shape (R[i][j]
 // scores letter i of one sequence against letter j of the other; row and
 // column 0 unused),
@@ -15,7 +15,9 @@
 // column 31 - t, row t + 31 - m). Consecutive lanes of a diagonal are 32
 // words apart in sc (one bank) and 31 apart in sub (conflict free).
 // nw_tile_store then writes the tile back row by row, lane t storing column t.
-#define NW_TILE 32
+#ifndef NW_TILE
+#define NW_TILE 32  // rd_nw defines 16 (Rodinia's BLOCK_SIZE) before including this file
+#endif
 
 __device__ __forceinline__ int nw_max3(int a, int b, int c) { return max(max(a, b), c); }
 
@@ -39,4 +41,50 @@ __device__ __forceinline__ void nw_tile_sweep(int (*sc)[NW_TILE + 1], int (*sub)
 __device__ __forceinline__ void nw_tile_store(int* M, int (*sc)[NW_TILE + 1], size_t cell, int ld) {
   const int t = threadIdx.x;
   for (int r = 0; r < NW_TILE; ++r) M[cell + (size_t)r * ld] = sc[r + 1][t + 1];
+}
+
+// The first kernel's block: the tile at (tile_x, tile_y). Corner score (lane
+// 0) and the tile's substitution rows (lane t column t); barrier; the left
+// column of scores (lane t row t); barrier; the top row; barrier; the sweep;
+// the store.
+__device__ __forceinline__ void nw_block_1(const int* __restrict__ R, int* M, int ld, int penalty, int tile_x,
+                                           int tile_y) {
+  __shared__ int sc[NW_TILE + 1][NW_TILE + 1];
+  __shared__ int sub[NW_TILE][NW_TILE];
+  const int t = threadIdx.x;
+  const size_t corner = (size_t)ld * NW_TILE * tile_y + NW_TILE * tile_x;  // M offset of the tile's top-left halo cell
+  const size_t cell = corner + ld + 1 + t;                                // row 1 of the tile, this lane's column
+
+  if (t == 0) sc[0][0] = M[corner];
+  for (int r = 0; r < NW_TILE; ++r) sub[r][t] = R[cell + (size_t)r * ld];
+  __syncthreads();
+  sc[t + 1][0] = M[corner + (size_t)ld * (t + 1)];
+  __syncthreads();
+  sc[0][t + 1] = M[corner + 1 + t];
+  __syncthreads();
+
+  nw_tile_sweep(sc, sub, penalty);
+  nw_tile_store(M, sc, cell, ld);
+}
+
+// The second kernel's block: substitution rows first; barrier; corner and
+// left column; barrier; top row; barrier; the sweep; the store.
+__device__ __forceinline__ void nw_block_2(const int* __restrict__ R, int* M, int ld, int penalty, int tile_x,
+                                           int tile_y) {
+  __shared__ int sc[NW_TILE + 1][NW_TILE + 1];
+  __shared__ int sub[NW_TILE][NW_TILE];
+  const int t = threadIdx.x;
+  const size_t corner = (size_t)ld * NW_TILE * tile_y + NW_TILE * tile_x;
+  const size_t cell = corner + ld + 1 + t;
+
+  for (int r = 0; r < NW_TILE; ++r) sub[r][t] = R[cell + (size_t)r * ld];
+  __syncthreads();
+  if (t == 0) sc[0][0] = M[corner];
+  sc[t + 1][0] = M[corner + (size_t)ld * (t + 1)];
+  __syncthreads();
+  sc[0][t + 1] = M[corner + 1 + t];
+  __syncthreads();
+
+  nw_tile_sweep(sc, sub, penalty);
+  nw_tile_store(M, sc, cell, ld);
 }

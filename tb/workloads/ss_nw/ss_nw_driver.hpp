@@ -1,5 +1,6 @@
 // The host side of ss_nw (NW1) and ss_nw2 (NW2), the two kernels of one tiled
-// Needleman-Wunsch sweep over 32x32 tiles. Two seeded sequences over a
+// Needleman-Wunsch sweep over 32x32 tiles (nw_problem also serves rd_nw, the
+// whole sweep over 16x16 tiles). Two seeded sequences over a
 // 20-letter alphabet and a seeded symmetric substitution table give the
 // (n+1) x (n+1) substitution matrix R (row and column 0 unused); the score
 // matrix M has the same shape, its first row and column preset to -penalty * k.
@@ -28,10 +29,20 @@ namespace wl {
 // blocks that 15 SMs hold at once under sharing (2 each).
 inline int nw_size(Size size) { return by_size(size, 96, 1024, 2048, 4096); }
 
-inline WorkloadResult run_nw_half(Device& dev, Size size, uint64_t seed, bool lower_right) {
-  constexpr int kTile = 32;
-  const int n = nw_size(size), ld = n + 1, w = n / kTile;
-  const int penalty = 10;
+// Two seeded sequences over a 20-letter alphabet, a seeded symmetric
+// substitution table, the (n+1) x (n+1) substitution matrix R (row and column
+// 0 unused) and the score matrix the recurrence gives, computed on the CPU.
+struct NwProblem {
+  int n = 0, ld = 0, penalty = 0;
+  std::vector<int32_t> R, full;
+};
+
+inline NwProblem nw_problem(int n, int penalty, uint64_t seed) {
+  NwProblem p;
+  p.n = n;
+  p.ld = n + 1;
+  p.penalty = penalty;
+  const int ld = p.ld;
   std::mt19937_64 rng(seed);
   int table[20][20];
   for (int a = 0; a < 20; ++a)
@@ -40,7 +51,10 @@ inline WorkloadResult run_nw_half(Device& dev, Size size, uint64_t seed, bool lo
   std::vector<int> sa(n), sb(n);
   for (auto& v : sa) v = int(uniform_u32(rng, 20));
   for (auto& v : sb) v = int(uniform_u32(rng, 20));
-  std::vector<int32_t> R(size_t(ld) * ld, 0), full(size_t(ld) * ld, 0);
+  p.R.assign(size_t(ld) * ld, 0);
+  p.full.assign(size_t(ld) * ld, 0);
+  std::vector<int32_t>& R = p.R;
+  std::vector<int32_t>& full = p.full;
   for (int i = 1; i <= n; ++i)
     for (int j = 1; j <= n; ++j) R[size_t(i) * ld + j] = table[sa[i - 1]][sb[j - 1]];
   for (int k = 0; k <= n; ++k) {
@@ -51,6 +65,16 @@ inline WorkloadResult run_nw_half(Device& dev, Size size, uint64_t seed, bool lo
     for (int j = 1; j <= n; ++j)
       full[size_t(i) * ld + j] = std::max({full[size_t(i - 1) * ld + j - 1] + R[size_t(i) * ld + j],
                                            full[size_t(i) * ld + j - 1] - penalty, full[size_t(i - 1) * ld + j] - penalty});
+  return p;
+}
+
+inline WorkloadResult run_nw_half(Device& dev, Size size, uint64_t seed, bool lower_right) {
+  constexpr int kTile = 32;
+  const int n = nw_size(size), w = n / kTile;
+  const NwProblem p = nw_problem(n, 10, seed);
+  const int ld = p.ld, penalty = p.penalty;
+  const std::vector<int32_t>& R = p.R;
+  const std::vector<int32_t>& full = p.full;
   // Cell (i, j) >= 1 lies in tile ((i-1)/32, (j-1)/32); the upper-left triangle has tile row + column < w.
   auto upper_left = [&](int i, int j) { return (i - 1) / kTile + (j - 1) / kTile < w; };
   std::vector<int32_t> start(size_t(ld) * ld, 0), expect(size_t(ld) * ld, 0);

@@ -13,21 +13,5 @@
 #include "../ss_nw/nw_tile.cuh"
 
 extern "C" __global__ void ss_nw_shared_2(const int* __restrict__ R, int* M, int ld, int penalty, int i, int w) {
-  __shared__ int sc[NW_TILE + 1][NW_TILE + 1];
-  __shared__ int sub[NW_TILE][NW_TILE];
-  const int t = threadIdx.x;
-  const int tile_x = blockIdx.x + w - i, tile_y = w - 1 - blockIdx.x;
-  const size_t corner = (size_t)ld * NW_TILE * tile_y + NW_TILE * tile_x;  // M offset of the tile's top-left halo cell
-  const size_t cell = corner + ld + 1 + t;                                // row 1 of the tile, this lane's column
-
-  for (int r = 0; r < NW_TILE; ++r) sub[r][t] = R[cell + (size_t)r * ld];
-  __syncthreads();
-  if (t == 0) sc[0][0] = M[corner];
-  sc[t + 1][0] = M[corner + (size_t)ld * (t + 1)];
-  __syncthreads();
-  sc[0][t + 1] = M[corner + 1 + t];
-  __syncthreads();
-
-  nw_tile_sweep(sc, sub, penalty);
-  nw_tile_store(M, sc, cell, ld);
+  nw_block_2(R, M, ld, penalty, blockIdx.x + w - i, w - 1 - blockIdx.x);
 }
