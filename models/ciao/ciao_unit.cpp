@@ -26,7 +26,7 @@ void CiaoUnit::take_vta_hits() {
 
 // Every issued warp instruction counts; the samplers end the epochs (sec. IV-A).
 void CiaoUnit::at_issue(const WarpSlot& w, const Instr&, uint32_t) {
-  if (states_.stalled(uint16_t(w.slot)) && !waits_at_barrier(*w.block))
+  if (states_.stalled(uint16_t(w.slot)) && !w.block->waits_at_barrier())
     throw RunError("CIAO: warp slot " + std::to_string(w.slot) + " issued while stalled (the issue filter let it through)");
   detector_.instruction();
   const uint8_t ends = epochs_.instruction();
@@ -43,12 +43,10 @@ void CiaoUnit::at_issue(const WarpSlot& w, const Instr&, uint32_t) {
   }
 }
 
-// Warps of the block wait at one of its barriers (a stalled warp of that block may then issue, spec 002 sec. 5.3).
-bool CiaoUnit::waits_at_barrier(const Block& b) { return b.waits_at_barrier(); }
-
 bool CiaoUnit::allows(const WarpSlot& w) const {
   if (!states_.stalled(uint16_t(w.slot)) || fault_stall_ignored_) return true;
-  if (waits_at_barrier(*w.block)) {
+  // Warps of the block wait at one of its barriers: a stalled warp of that block may issue (spec 002 sec. 5.3).
+  if (w.block->waits_at_barrier()) {
     ++*c_.barrier_passes;
     return true;
   }

@@ -62,7 +62,6 @@ class CiaoUnit : public SmMechanism {
 
  private:
   void take_vta_hits();  // the hits the L1 saw before this edge, into the detector
-  static bool waits_at_barrier(const Block& b);
   Sm& sm_;
   double high_cutoff_, low_cutoff_;
   CiaoCounters c_;

@@ -61,12 +61,9 @@ struct MapInput {
   }
 };
 
-// Runs PREFIX_map_count(index, keys, vals, key_bytes, val_bytes, pairs,
-// records) over records already on the device (uploaded, or the output of an
-// earlier pass) and the three prefix sums; the totals come back to the host.
-// The MapInput owns the record buffers from then on.
-inline MapInput map_count_records(Device& dev, const std::string& prefix, DevPtr keys, DevPtr vals, DevPtr index,
-                                  int records) {
+// Takes ownership of `records` records already on the device (uploaded, or
+// the output of an earlier pass) and allocates their map-count outputs.
+inline MapInput records_on_device(Device& dev, DevPtr keys, DevPtr vals, DevPtr index, int records) {
   MapInput m;
   m.records = records;
   m.keys = keys;
@@ -74,25 +71,47 @@ inline MapInput map_count_records(Device& dev, const std::string& prefix, DevPtr
   m.index = index;
   const uint64_t per = uint64_t(std::max(m.records, 1)) * sizeof(int32_t);
   for (DevPtr* p : {&m.key_bytes, &m.val_bytes, &m.pairs, &m.key_off, &m.val_off, &m.pair_off}) *p = dev.malloc(per);
-  dev.launch(prefix + "_map_count", m.grid(), Dim3(kBlock),
-             {arg(m.index), arg(m.keys), arg(m.vals), arg(m.key_bytes), arg(m.val_bytes), arg(m.pairs),
-              arg(int32_t(m.records))});
-  m.key_total = scan(dev, prefix, m.key_bytes, m.key_off, m.records);
-  m.val_total = scan(dev, prefix, m.val_bytes, m.val_off, m.records);
-  m.pair_total = scan(dev, prefix, m.pairs, m.pair_off, m.records);
   return m;
 }
 
-// Uploads the key and value records (fixed sizes) and their index, then map count.
+// Uploads the key and value records (fixed sizes) and their index.
 template <class Key, class Val>
-MapInput map_count(Device& dev, const std::string& prefix, const std::vector<Key>& keys, const std::vector<Val>& vals) {
+MapInput upload_records(Device& dev, const std::vector<Key>& keys, const std::vector<Val>& vals) {
   std::vector<Entry> index(keys.size());
   for (size_t i = 0; i < index.size(); ++i)
     index[i] = Entry{int32_t(i * sizeof(Key)), int32_t(sizeof(Key)), int32_t(i * sizeof(Val)), int32_t(sizeof(Val))};
   const DevPtr dkeys = dev.upload(keys);  // in this order: the allocations' addresses are part of the run
   const DevPtr dvals = dev.upload(vals);
   const DevPtr dindex = dev.upload(index);
-  return map_count_records(dev, prefix, dkeys, dvals, dindex, int(keys.size()));
+  return records_on_device(dev, dkeys, dvals, dindex, int(keys.size()));
+}
+
+// Runs PREFIX_map_count(index, keys, vals, key_bytes, val_bytes, pairs,
+// records) and the three prefix sums; the totals come back to the host. An
+// application with several passes over the same records runs it once a pass.
+inline void count(Device& dev, const std::string& prefix, MapInput& m) {
+  dev.launch(prefix + "_map_count", m.grid(), Dim3(kBlock),
+             {arg(m.index), arg(m.keys), arg(m.vals), arg(m.key_bytes), arg(m.val_bytes), arg(m.pairs),
+              arg(int32_t(m.records))});
+  m.key_total = scan(dev, prefix, m.key_bytes, m.key_off, m.records);
+  m.val_total = scan(dev, prefix, m.val_bytes, m.val_off, m.records);
+  m.pair_total = scan(dev, prefix, m.pairs, m.pair_off, m.records);
+}
+
+// Records already on the device, then map count.
+inline MapInput map_count_records(Device& dev, const std::string& prefix, DevPtr keys, DevPtr vals, DevPtr index,
+                                  int records) {
+  MapInput m = records_on_device(dev, keys, vals, index, records);
+  count(dev, prefix, m);
+  return m;
+}
+
+// Uploaded records, then map count.
+template <class Key, class Val>
+MapInput map_count(Device& dev, const std::string& prefix, const std::vector<Key>& keys, const std::vector<Val>& vals) {
+  MapInput m = upload_records(dev, keys, vals);
+  count(dev, prefix, m);
+  return m;
 }
 
 // PREFIX_map(index, keys, vals, key_off, val_off, pair_off, out_keys, out_vals, out_index, records).

@@ -76,3 +76,24 @@ __device__ __forceinline__ void mars_group_starts(const int* marks, const int* s
   if (i >= n) return;
   if (marks[i]) starts[slot[i]] = i;
 }
+
+// The runtime's generic kernels, instantiated per application under its own
+// prefix: PREFIX_prefix_sum, and (for applications with a group phase)
+// PREFIX_bitonic_step, PREFIX_group_marks and PREFIX_group_starts ordered by
+// the application's key comparison Compare{inter_keys}.
+#define MARS_SCAN_KERNEL(PREFIX)                                                        \
+  extern "C" __global__ void PREFIX##_prefix_sum(const int* in, int* out, int n) {     \
+    mars_prefix_sum(in, out, n);                                                        \
+  }
+
+#define MARS_GROUP_KERNELS(PREFIX, Compare)                                             \
+  extern "C" __global__ void PREFIX##_bitonic_step(const char* inter_keys, int4* entries, int k, int j) { \
+    mars_bitonic_step(Compare{inter_keys}, entries, k, j);                              \
+  }                                                                                     \
+  extern "C" __global__ void PREFIX##_group_marks(const char* inter_keys, const int4* sorted, int first, int n, \
+                                                  int* marks) {                        \
+    mars_group_marks(Compare{inter_keys}, sorted, first, n, marks);                     \
+  }                                                                                     \
+  extern "C" __global__ void PREFIX##_group_starts(const int* marks, const int* slot, int n, int* starts) { \
+    mars_group_starts(marks, slot, n, starts);                                          \
+  }

@@ -95,7 +95,7 @@ extern "C" __global__ void ii_map_count(const int4* __restrict__ index, const ch
   pairs[t] = np;
 }
 
-extern "C" __global__ void ii_prefix_sum(const int* in, int* out, int n) { mars_prefix_sum(in, out, n); }
+MARS_SCAN_KERNEL(ii)
 
 extern "C" __global__ void ii_map(const int4* __restrict__ index, char* keys, const char* vals, const int* key_off,
                                   const int* val_off, const int* pair_off, char* out_keys, int* out_vals,
@@ -122,14 +122,4 @@ extern "C" __global__ void ii_map(const int4* __restrict__ index, char* keys, co
   });
 }
 
-extern "C" __global__ void ii_bitonic_step(const char* inter_keys, int4* entries, int k, int j) {
-  mars_bitonic_step(IiCompare{inter_keys}, entries, k, j);
-}
-
-extern "C" __global__ void ii_group_marks(const char* inter_keys, const int4* sorted, int first, int n, int* marks) {
-  mars_group_marks(IiCompare{inter_keys}, sorted, first, n, marks);
-}
-
-extern "C" __global__ void ii_group_starts(const int* marks, const int* slot, int n, int* starts) {
-  mars_group_starts(marks, slot, n, starts);
-}
+MARS_GROUP_KERNELS(ii, IiCompare)

@@ -21,7 +21,9 @@
 // (ties keep the current centre; a centre with no points keeps its place;
 // means by integer division) and after every pass the cluster ids, the centres,
 // the change flag, the number of groups and the grouping of the sorted
-// entries (cluster ids non-decreasing, every entry present once) must match.
+// entries (cluster ids non-decreasing, every entry present once) must match;
+// the map count's totals, read back as the runtime's host reads them, must be
+// one 24-byte key and value per point.
 #include <algorithm>
 #include <cstring>
 #include <random>
@@ -45,10 +47,7 @@ struct ValRecord {  // as the kernel's KmnVal: 24 bytes
   uint64_t centres;
   uint64_t change;
 };
-struct Int4 {
-  int32_t x, y, z, w;
-};
-static_assert(sizeof(KeyRecord) == 24 && sizeof(ValRecord) == 24 && sizeof(Int4) == 16, "record layout");
+static_assert(sizeof(KeyRecord) == 24 && sizeof(ValRecord) == 24, "record layout");
 
 int sq_dist(const int32_t* a, const int32_t* b, int dim) {
   int d = 0;
@@ -81,27 +80,14 @@ class MrKmn : public Workload {
     DevPtr dcentres = dev.upload(centres);
     DevPtr dcid = dev.upload(cid);
     DevPtr dchange = dev.malloc(sizeof(int32_t));
-    std::vector<KeyRecord> keys(n);
-    std::vector<ValRecord> vals(n);
-    std::vector<Int4> index(n);
-    for (int i = 0; i < n; ++i) {
-      keys[i] = KeyRecord{i, dim, k, 0, dcid};
-      vals[i] = ValRecord{dpoints, dcentres, dchange};
-      index[i] = Int4{int32_t(i * sizeof(KeyRecord)), int32_t(sizeof(KeyRecord)), int32_t(i * sizeof(ValRecord)),
-                      int32_t(sizeof(ValRecord))};
-    }
-    DevPtr dkeys = dev.upload(keys);
-    DevPtr dvals = dev.upload(vals);
-    DevPtr dindex = dev.upload(index);
+    std::vector<KeyRecord> keys(n, KeyRecord{0, dim, k, 0, dcid});
+    for (int i = 0; i < n; ++i) keys[i].point_id = i;
+    mars::MapInput in = mars::upload_records(dev, keys, std::vector<ValRecord>(n, ValRecord{dpoints, dcentres, dchange}));
     const uint64_t ni = uint64_t(n) * sizeof(int32_t);
-    DevPtr dkey_bytes = dev.malloc(ni), dval_bytes = dev.malloc(ni), dpairs = dev.malloc(ni);
-    DevPtr dkey_off = dev.malloc(ni), dval_off = dev.malloc(ni), dpair_off = dev.malloc(ni);
     DevPtr dinter_keys = dev.malloc(uint64_t(n) * sizeof(KeyRecord));
     DevPtr dinter_vals = dev.malloc(uint64_t(n) * sizeof(ValRecord));
-    DevPtr dentries = dev.malloc(uint64_t(npad) * sizeof(Int4));
+    DevPtr dentries = dev.malloc(uint64_t(npad) * sizeof(mars::Entry));
     DevPtr dmarks = dev.malloc(ni), dslot = dev.malloc(ni), dstarts = dev.malloc(ni);
-
-    const Dim3 grid_n(wl::ceil_div(n, block));
 
     // The CPU reference state, advanced alongside.
     std::vector<int32_t> ref_cid = cid, ref_centres = centres;
@@ -113,16 +99,17 @@ class MrKmn : public Workload {
       ++passes;
       const std::string at = " (pass " + std::to_string(passes) + ")";
       dev.memset(dchange, 0, sizeof(int32_t));
-      dev.memset(dentries, 0xff, uint64_t(npad) * sizeof(Int4));
-      // Map.
-      dev.launch("kmn_map_count", grid_n, Dim3(block),
-                 {arg(dindex), arg(dkey_bytes), arg(dval_bytes), arg(dpairs), arg(int32_t(n))});
-      mars::scan(dev, "kmn", dkey_bytes, dkey_off, n);
-      mars::scan(dev, "kmn", dval_bytes, dval_off, n);
-      mars::scan(dev, "kmn", dpairs, dpair_off, n);
-      dev.launch("kmn_map", grid_n, Dim3(block),
-                 {arg(dindex), arg(dkeys), arg(dvals), arg(dkey_off), arg(dval_off), arg(dpair_off), arg(dinter_keys),
-                  arg(dinter_vals), arg(dentries), arg(int32_t(n))});
+      dev.memset(dentries, 0xff, uint64_t(npad) * sizeof(mars::Entry));
+      // Map: every record emits one pair of its own key and value sizes.
+      mars::count(dev, "kmn", in);
+      if (in.pair_total != n || in.key_total != n * int(sizeof(KeyRecord)) ||
+          in.val_total != n * int(sizeof(ValRecord))) {
+        bad.detail = "map count" + at + ": " + std::to_string(in.pair_total) + " pairs, " +
+                     std::to_string(in.key_total) + " key and " + std::to_string(in.val_total) +
+                     " value bytes, expected " + std::to_string(n) + " records of 24 and 24";
+        break;
+      }
+      mars::map(dev, "kmn", in, dinter_keys, dinter_vals, dentries);
       // Group: sort the entries by cluster id, then find the groups.
       mars::sort(dev, "kmn", dinter_keys, dentries, npad);
       const int groups = mars::group(dev, "kmn", dinter_keys, dentries, first, n, dmarks, dslot, dstarts);
@@ -176,7 +163,7 @@ class MrKmn : public Workload {
         r.verified = false;
         r.detail = "groups" + at + ": " + std::to_string(groups) + ", expected " + std::to_string(ref_groups);
       }
-      if (r.verified) r = check_grouping(dev.download<Int4>(dentries, npad), dev.download<KeyRecord>(dinter_keys, n),
+      if (r.verified) r = check_grouping(dev.download<mars::Entry>(dentries, npad), dev.download<KeyRecord>(dinter_keys, n),
                                          ref_cid, first, at);
       if (!r.verified) {
         bad = r;
@@ -184,8 +171,8 @@ class MrKmn : public Workload {
       }
       changed = ref_change;
     }
-    for (DevPtr p : {dpoints, dcentres, dcid, dchange, dkeys, dvals, dindex, dkey_bytes, dval_bytes, dpairs, dkey_off,
-                     dval_off, dpair_off, dinter_keys, dinter_vals, dentries, dmarks, dslot, dstarts})
+    in.free(dev);
+    for (DevPtr p : {dpoints, dcentres, dcid, dchange, dinter_keys, dinter_vals, dentries, dmarks, dslot, dstarts})
       dev.free(p);
     if (!bad.detail.empty()) return bad;
     WorkloadResult r;
@@ -198,13 +185,13 @@ class MrKmn : public Workload {
  private:
   // The sorted entries: the padding first, then every point once, in
   // non-decreasing cluster id.
-  static WorkloadResult check_grouping(const std::vector<Int4>& entries, const std::vector<KeyRecord>& inter_keys,
+  static WorkloadResult check_grouping(const std::vector<mars::Entry>& entries, const std::vector<KeyRecord>& inter_keys,
                                        const std::vector<int32_t>& ref_cid, int first, const std::string& at) {
     WorkloadResult r;
     std::vector<char> seen(ref_cid.size(), 0);
     int prev = -1;
     for (size_t i = 0; i < entries.size(); ++i) {
-      const Int4& e = entries[i];
+      const mars::Entry& e = entries[i];
       const bool padding = e.x == -1;
       if (padding != (int(i) < first)) {
         r.detail = "sorted entry " + std::to_string(i) + at + (padding ? " is padding" : " should be padding");

@@ -61,8 +61,8 @@ struct KmnCompare {
   }
 };
 
-extern "C" __global__ void kmn_map_count(const int4* __restrict__ index, int* key_bytes, int* val_bytes,
-                                         int* pairs, int nrecords) {
+extern "C" __global__ void kmn_map_count(const int4* __restrict__ index, const char*, const char*, int* key_bytes,
+                                         int* val_bytes, int* pairs, int nrecords) {
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= nrecords) return;
   const int4 ix = index[t];
@@ -71,7 +71,7 @@ extern "C" __global__ void kmn_map_count(const int4* __restrict__ index, int* ke
   pairs[t] = 1;
 }
 
-extern "C" __global__ void kmn_prefix_sum(const int* in, int* out, int n) { mars_prefix_sum(in, out, n); }
+MARS_SCAN_KERNEL(kmn)
 
 extern "C" __global__ void kmn_map(const int4* __restrict__ index, char* keys, const char* vals,
                                    const int* key_off, const int* val_off, const int* pair_off, char* inter_keys,
@@ -114,18 +114,7 @@ extern "C" __global__ void kmn_map(const int4* __restrict__ index, char* keys, c
   inter_index[pair_off[t]] = make_int4(ko, ix.y, vo, ix.w);
 }
 
-extern "C" __global__ void kmn_bitonic_step(const char* inter_keys, int4* entries, int k, int j) {
-  mars_bitonic_step(KmnCompare{inter_keys}, entries, k, j);
-}
-
-extern "C" __global__ void kmn_group_marks(const char* inter_keys, const int4* sorted, int first, int n,
-                                           int* marks) {
-  mars_group_marks(KmnCompare{inter_keys}, sorted, first, n, marks);
-}
-
-extern "C" __global__ void kmn_group_starts(const int* marks, const int* slot, int n, int* starts) {
-  mars_group_starts(marks, slot, n, starts);
-}
+MARS_GROUP_KERNELS(kmn, KmnCompare)
 
 extern "C" __global__ void kmn_reduce(const char* inter_keys, const char* inter_vals, const int4* sorted, int first,
                                       const int* starts, int ngroups, int n) {

@@ -63,7 +63,7 @@ extern "C" __global__ void pvc_map_count(const int4* __restrict__ index, const c
   pairs[t] = 1;
 }
 
-extern "C" __global__ void pvc_prefix_sum(const int* in, int* out, int n) { mars_prefix_sum(in, out, n); }
+MARS_SCAN_KERNEL(pvc)
 
 extern "C" __global__ void pvc_map(const int4* __restrict__ index, char* keys, char* vals, const int* key_off,
                                    const int* val_off, const int* pair_off, char* out_keys, char* out_vals,
@@ -97,17 +97,7 @@ extern "C" __global__ void pvc_map(const int4* __restrict__ index, char* keys, c
   }
 }
 
-extern "C" __global__ void pvc_bitonic_step(const char* inter_keys, int4* entries, int k, int j) {
-  mars_bitonic_step(PvcCompare{inter_keys}, entries, k, j);
-}
-
-extern "C" __global__ void pvc_group_marks(const char* inter_keys, const int4* sorted, int first, int n, int* marks) {
-  mars_group_marks(PvcCompare{inter_keys}, sorted, first, n, marks);
-}
-
-extern "C" __global__ void pvc_group_starts(const int* marks, const int* slot, int n, int* starts) {
-  mars_group_starts(marks, slot, n, starts);
-}
+MARS_GROUP_KERNELS(pvc, PvcCompare)
 
 extern "C" __global__ void pvc_reduce_count(int* key_bytes, int* val_bytes, int* pairs, int ngroups) {
   const int g = blockIdx.x * blockDim.x + threadIdx.x;

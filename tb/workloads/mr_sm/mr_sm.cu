@@ -59,7 +59,7 @@ extern "C" __global__ void sm_map_count(const int4* __restrict__ index, const ch
   pairs[t] = np;
 }
 
-extern "C" __global__ void sm_prefix_sum(const int* in, int* out, int n) { mars_prefix_sum(in, out, n); }
+MARS_SCAN_KERNEL(sm)
 
 extern "C" __global__ void sm_map(const int4* __restrict__ index, const char* keys, const char* vals,
                                   const int* key_off, const int* val_off, const int* pair_off, int* out_keys,

@@ -40,7 +40,7 @@ extern "C" __global__ void ss_map_count(const int4* __restrict__ index, const ch
   pairs[t] = 1;
 }
 
-extern "C" __global__ void ss_prefix_sum(const int* in, int* out, int n) { mars_prefix_sum(in, out, n); }
+MARS_SCAN_KERNEL(ss)
 
 extern "C" __global__ void ss_map(const int4* __restrict__ index, const char* keys, const char* vals,
                                   const int* key_off, const int* val_off, const int* pair_off, char* out_keys,
@@ -67,14 +67,4 @@ extern "C" __global__ void ss_map(const int4* __restrict__ index, const char* ke
   out_index[pair_off[t]] = make_int4(ko, sizeof(float), vo, sizeof(int2));
 }
 
-extern "C" __global__ void ss_bitonic_step(const char* inter_keys, int4* entries, int k, int j) {
-  mars_bitonic_step(SsCompare{inter_keys}, entries, k, j);
-}
-
-extern "C" __global__ void ss_group_marks(const char* inter_keys, const int4* sorted, int first, int n, int* marks) {
-  mars_group_marks(SsCompare{inter_keys}, sorted, first, n, marks);
-}
-
-extern "C" __global__ void ss_group_starts(const int* marks, const int* slot, int n, int* starts) {
-  mars_group_starts(marks, slot, n, starts);
-}
+MARS_GROUP_KERNELS(ss, SsCompare)

@@ -12,9 +12,9 @@
 #include "../ss_nw/nw_tile.cuh"
 
 extern "C" __global__ void rd_nw_shared_1(const int* __restrict__ R, int* M, int ld, int penalty, int i, int w) {
-  nw_block_1(R, M, ld, penalty, blockIdx.x, i - 1 - blockIdx.x);
+  nw_block<false>(R, M, ld, penalty, blockIdx.x, i - 1 - blockIdx.x);
 }
 
 extern "C" __global__ void rd_nw_shared_2(const int* __restrict__ R, int* M, int ld, int penalty, int i, int w) {
-  nw_block_2(R, M, ld, penalty, blockIdx.x + w - i, w - 1 - blockIdx.x);
+  nw_block<true>(R, M, ld, penalty, blockIdx.x + w - i, w - 1 - blockIdx.x);
 }

@@ -43,43 +43,27 @@ __device__ __forceinline__ void nw_tile_store(int* M, int (*sc)[NW_TILE + 1], si
   for (int r = 0; r < NW_TILE; ++r) M[cell + (size_t)r * ld] = sc[r + 1][t + 1];
 }
 
-// The first kernel's block: the tile at (tile_x, tile_y). Corner score (lane
-// 0) and the tile's substitution rows (lane t column t); barrier; the left
-// column of scores (lane t row t); barrier; the top row; barrier; the sweep;
-// the store.
-__device__ __forceinline__ void nw_block_1(const int* __restrict__ R, int* M, int ld, int penalty, int tile_x,
-                                           int tile_y) {
+// One block of either kernel: the tile at (tile_x, tile_y). The kernels
+// differ only in the order of their loads:
+//   first kernel (kSubFirst false): corner score (lane 0) and the tile's
+//     substitution rows (lane t column t); barrier; the left column of scores
+//     (lane t row t); barrier; the top row; barrier;
+//   second kernel (kSubFirst true): substitution rows; barrier; corner and
+//     left column; barrier; top row; barrier;
+// then the sweep and the store.
+template <bool kSubFirst>
+__device__ __forceinline__ void nw_block(const int* __restrict__ R, int* M, int ld, int penalty, int tile_x,
+                                         int tile_y) {
   __shared__ int sc[NW_TILE + 1][NW_TILE + 1];
   __shared__ int sub[NW_TILE][NW_TILE];
   const int t = threadIdx.x;
   const size_t corner = (size_t)ld * NW_TILE * tile_y + NW_TILE * tile_x;  // M offset of the tile's top-left halo cell
   const size_t cell = corner + ld + 1 + t;                                // row 1 of the tile, this lane's column
 
-  if (t == 0) sc[0][0] = M[corner];
+  if (!kSubFirst && t == 0) sc[0][0] = M[corner];
   for (int r = 0; r < NW_TILE; ++r) sub[r][t] = R[cell + (size_t)r * ld];
   __syncthreads();
-  sc[t + 1][0] = M[corner + (size_t)ld * (t + 1)];
-  __syncthreads();
-  sc[0][t + 1] = M[corner + 1 + t];
-  __syncthreads();
-
-  nw_tile_sweep(sc, sub, penalty);
-  nw_tile_store(M, sc, cell, ld);
-}
-
-// The second kernel's block: substitution rows first; barrier; corner and
-// left column; barrier; top row; barrier; the sweep; the store.
-__device__ __forceinline__ void nw_block_2(const int* __restrict__ R, int* M, int ld, int penalty, int tile_x,
-                                           int tile_y) {
-  __shared__ int sc[NW_TILE + 1][NW_TILE + 1];
-  __shared__ int sub[NW_TILE][NW_TILE];
-  const int t = threadIdx.x;
-  const size_t corner = (size_t)ld * NW_TILE * tile_y + NW_TILE * tile_x;
-  const size_t cell = corner + ld + 1 + t;
-
-  for (int r = 0; r < NW_TILE; ++r) sub[r][t] = R[cell + (size_t)r * ld];
-  __syncthreads();
-  if (t == 0) sc[0][0] = M[corner];
+  if (kSubFirst && t == 0) sc[0][0] = M[corner];
   sc[t + 1][0] = M[corner + (size_t)ld * (t + 1)];
   __syncthreads();
   sc[0][t + 1] = M[corner + 1 + t];

@@ -14,5 +14,5 @@
 #include "nw_tile.cuh"
 
 extern "C" __global__ void ss_nw_shared_1(const int* __restrict__ R, int* M, int ld, int penalty, int i, int w) {
-  nw_block_1(R, M, ld, penalty, blockIdx.x, i - 1 - blockIdx.x);
+  nw_block<false>(R, M, ld, penalty, blockIdx.x, i - 1 - blockIdx.x);
 }

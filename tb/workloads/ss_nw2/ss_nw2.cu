@@ -13,5 +13,5 @@
 #include "../ss_nw/nw_tile.cuh"
 
 extern "C" __global__ void ss_nw_shared_2(const int* __restrict__ R, int* M, int ld, int penalty, int i, int w) {
-  nw_block_2(R, M, ld, penalty, blockIdx.x + w - i, w - 1 - blockIdx.x);
+  nw_block<true>(R, M, ld, penalty, blockIdx.x + w - i, w - 1 - blockIdx.x);
 }
