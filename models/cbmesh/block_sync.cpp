@@ -1,0 +1,128 @@
+#include "cbmesh/block_sync.hpp"
+
+#include <stdexcept>
+
+#include "common/errors.hpp"
+
+namespace warptlm {
+
+BlockSync::BlockSync(std::vector<std::string> unit_names)
+    : names_(std::move(unit_names)), state_(names_.size(), State::Out), finished_at_(names_.size(), 0) {}
+
+void BlockSync::begin_pass(uint32_t pass, const std::vector<bool>& participant, const std::vector<bool>& parked) {
+  if (participant.size() != names_.size() || parked.size() != names_.size())
+    throw std::invalid_argument("block synchronisation: one participant and parked flag per unit");
+  pass_ = pass;
+  syncs_ = 0;
+  restart_ = false;
+  for (size_t u = 0; u < names_.size(); ++u) {
+    if (parked[u] && !participant[u]) throw std::invalid_argument("block synchronisation: a parked unit must take part");
+    state_[u] = !participant[u] ? State::Out : parked[u] ? State::Parked : State::Running;
+    finished_at_[u] = 0;
+  }
+}
+
+std::vector<uint32_t> BlockSync::arrive(uint32_t u) {
+  switch (state_[u]) {
+    case State::Running: state_[u] = State::Waiting; return release_if_complete();
+    case State::Parked: state_[u] = State::ParkedWaiting; return {};
+    default:
+      throw RunError(names_[u] + ": bar.blocksync in pass " + std::to_string(pass_) +
+                     " while not running (it does not take part, already waits, or finished)");
+  }
+}
+
+std::vector<uint32_t> BlockSync::unleash() {
+  restart_ = true;
+  std::vector<uint32_t> released;
+  for (uint32_t u = 0; u < state_.size(); ++u) {
+    if (state_[u] == State::ParkedWaiting) {
+      state_[u] = State::Running;
+      released.push_back(u);
+    } else if (state_[u] == State::Parked) {
+      state_[u] = State::Running;
+    }
+  }
+  return released;
+}
+
+void BlockSync::finish(uint32_t u) {
+  if (state_[u] != State::Running && state_[u] != State::Parked)
+    throw RunError(names_[u] + ": finished in pass " + std::to_string(pass_) + " while not running");
+  const bool was_counted = state_[u] == State::Running;
+  state_[u] = State::Finished;
+  finished_at_[u] = was_counted ? syncs_ : kParkedToEnd;
+  // A counted unit that leaves while others wait at the barrier leaves them
+  // waiting for a synchronisation it will never perform.
+  if (was_counted) {
+    const std::string waiting = names_in(State::Waiting);
+    if (!waiting.empty())
+      throw RunError("block synchronisation " + std::to_string(syncs_ + 1) + " of pass " + std::to_string(pass_) +
+                     ": " + names_[u] + " finished after " + std::to_string(syncs_) +
+                     " synchronisations while " + waiting + " wait (every block must perform the same number)");
+  }
+}
+
+void BlockSync::end_pass() {
+  if (!all_finished()) throw RunError("pass " + std::to_string(pass_) + " ended early: " + describe_wait());
+  // A unit that finished before the last synchronisation was left out of it.
+  for (size_t u = 0; u < state_.size(); ++u)
+    if (state_[u] == State::Finished && finished_at_[u] != kParkedToEnd && finished_at_[u] != syncs_)
+      throw RunError("pass " + std::to_string(pass_) + ": " + names_[u] + " finished after " +
+                     std::to_string(finished_at_[u]) + " block synchronisations, the pass performed " +
+                     std::to_string(syncs_) + " (every block must perform the same number)");
+  if (!pass0_done_) {
+    spill_nb_ = syncs_;
+    pass0_done_ = true;
+    return;
+  }
+  if (syncs_ != spill_nb_)
+    throw RunError("pass " + std::to_string(pass_) + " performed " + std::to_string(syncs_) +
+                   " block synchronisations, pass 0 performed " + std::to_string(spill_nb_) +
+                   " (regspillnb: every pass must perform as many)");
+}
+
+bool BlockSync::all_finished() const {
+  for (State s : state_)
+    if (s != State::Out && s != State::Finished) return false;
+  return true;
+}
+
+std::vector<uint32_t> BlockSync::release_if_complete() {
+  bool any_waiting = false;
+  for (State s : state_) {
+    if (s == State::Running) return {};  // a counted unit has not arrived
+    any_waiting |= s == State::Waiting;
+  }
+  if (!any_waiting) return {};
+  std::vector<uint32_t> released;
+  for (uint32_t u = 0; u < state_.size(); ++u)
+    if (state_[u] == State::Waiting) {
+      state_[u] = State::Running;
+      released.push_back(u);
+    }
+  ++syncs_;
+  return released;
+}
+
+std::string BlockSync::names_in(State s) const {
+  std::string out;
+  for (size_t u = 0; u < state_.size(); ++u)
+    if (state_[u] == s) out += (out.empty() ? "" : ", ") + names_[u];
+  return out;
+}
+
+std::string BlockSync::describe_wait() const {
+  const std::string running = names_in(State::Running), waiting = names_in(State::Waiting);
+  std::string s = "block synchronisation " + std::to_string(syncs_ + 1) + " of pass " + std::to_string(pass_) + ": ";
+  s += running.empty() ? "nobody missing" : "waiting for " + running;
+  if (!waiting.empty()) s += " (arrived: " + waiting + ")";
+  std::string parked = names_in(State::ParkedWaiting);
+  const std::string not_arrived = names_in(State::Parked);
+  if (!parked.empty() && !not_arrived.empty()) parked += ", ";
+  parked += not_arrived;
+  if (!parked.empty()) s += "; parked, not counted: " + parked;
+  return s;
+}
+
+}  // namespace warptlm

@@ -1,0 +1,70 @@
+// The SPU-wide block synchronisation (seed 003 sec. 2.4, 2.8): the barrier's
+// bookkeeping, free of SystemC so its rules can be checked alone (the mesh's
+// SystemC barrier drives it).
+//
+// A pass has participants (its SMs with a block and its non-idle IUs). A
+// `bar.blocksync` arrival counts once the unit's own block barrier has
+// released; the SPU barrier releases when every participant that is counted
+// and has not finished has arrived, and every release advances the pass's
+// synchronisation count (regcspillnb, which flips the CB halves).
+// Virtual IUs may start parked (the `restart` optimisation): a parked unit
+// that reaches a synchronisation waits there without being counted, so the
+// others are not held; `bar.unleashvius` releases the parked units that wait
+// and counts them from then on, at the pass's current count.
+// Every unit of a pass must perform the same number of synchronisations, and
+// every pass as many as pass 0 (regspillnb, latched at its end): a unit that
+// finishes while others wait, or a pass with another count, is a run error
+// naming the units and counts, never a hang.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace warptlm {
+
+class BlockSync {
+ public:
+  // Unit names for messages ("sm5", "iu_east1"), indexed by unit id.
+  explicit BlockSync(std::vector<std::string> unit_names);
+
+  // A new pass: `participant[u]` for the units that take part, `parked[u]`
+  // for those that start parked (a subset).
+  void begin_pass(uint32_t pass, const std::vector<bool>& participant, const std::vector<bool>& parked);
+
+  // Unit `u` reached bar.blocksync (its block barrier has released). Returns
+  // the units released by this arrival (empty while the barrier still waits;
+  // a parked unit waits uncounted and is released by unleash()).
+  std::vector<uint32_t> arrive(uint32_t u);
+  // bar.unleashvius: releases the parked units that wait and counts every
+  // parked unit from now on; sets `restart`. Returns the released units.
+  std::vector<uint32_t> unleash();
+  // Unit `u` finished its block for this pass.
+  void finish(uint32_t u);
+  // Every participant finished: checks the pass's count against pass 0's.
+  void end_pass();
+
+  uint64_t syncs() const { return syncs_; }                 // regcspillnb: synchronisations so far in this pass
+  uint64_t syncs_per_pass() const { return spill_nb_; }     // regspillnb: pass 0's count (0 before it ends)
+  bool restart() const { return restart_; }
+  bool waiting(uint32_t u) const { return state_[u] == State::Waiting || state_[u] == State::ParkedWaiting; }
+  bool all_finished() const;
+  // For a watchdog: which counted units the barrier still waits for.
+  std::string describe_wait() const;
+
+ private:
+  enum class State : uint8_t { Out, Running, Waiting, Parked, ParkedWaiting, Finished };
+  static constexpr uint64_t kParkedToEnd = UINT64_MAX;  // finished without ever being counted
+  bool counted(uint32_t u) const { return state_[u] == State::Running || state_[u] == State::Waiting; }
+  std::vector<uint32_t> release_if_complete();
+  std::string names_in(State s) const;
+
+  std::vector<std::string> names_;
+  std::vector<State> state_;
+  std::vector<uint64_t> finished_at_;
+  uint32_t pass_ = 0;
+  uint64_t syncs_ = 0, spill_nb_ = 0;
+  bool restart_ = false, pass0_done_ = false;
+};
+
+}  // namespace warptlm
