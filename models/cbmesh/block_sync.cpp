@@ -105,10 +105,10 @@ std::vector<uint32_t> BlockSync::release_if_complete() {
   return released;
 }
 
-std::string BlockSync::names_in(State s) const {
+std::string BlockSync::names_in(State a, State b) const {
   std::string out;
   for (size_t u = 0; u < state_.size(); ++u)
-    if (state_[u] == s) out += (out.empty() ? "" : ", ") + names_[u];
+    if (state_[u] == a || state_[u] == b) out += (out.empty() ? "" : ", ") + names_[u];
   return out;
 }
 
@@ -117,10 +117,7 @@ std::string BlockSync::describe_wait() const {
   std::string s = "block synchronisation " + std::to_string(syncs_ + 1) + " of pass " + std::to_string(pass_) + ": ";
   s += running.empty() ? "nobody missing" : "waiting for " + running;
   if (!waiting.empty()) s += " (arrived: " + waiting + ")";
-  std::string parked = names_in(State::ParkedWaiting);
-  const std::string not_arrived = names_in(State::Parked);
-  if (!parked.empty() && !not_arrived.empty()) parked += ", ";
-  parked += not_arrived;
+  const std::string parked = names_in(State::ParkedWaiting, State::Parked);
   if (!parked.empty()) s += "; parked, not counted: " + parked;
   return s;
 }

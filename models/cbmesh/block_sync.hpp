@@ -57,7 +57,8 @@ class BlockSync {
   static constexpr uint64_t kParkedToEnd = UINT64_MAX;  // finished without ever being counted
   bool counted(uint32_t u) const { return state_[u] == State::Running || state_[u] == State::Waiting; }
   std::vector<uint32_t> release_if_complete();
-  std::string names_in(State s) const;
+  std::string names_in(State a, State b) const;  // units in either state, by id
+  std::string names_in(State s) const { return names_in(s, s); }
 
   std::vector<std::string> names_;
   std::vector<State> state_;

@@ -45,8 +45,7 @@ IuRole PassPlan::role(uint32_t pass, uint32_t iu) const {
     case MeshSide::West: faced = mesh_.sm_unit(pos, 0); break;
     case MeshSide::East: faced = mesh_.sm_unit(pos, mesh_.cols() - 1); break;
   }
-  const bool served = block(pass, faced).present;
-  if (!served) return IuRole::Idle;
+  if (!block(pass, faced).present) return IuRole::Idle;
   switch (side) {
     case MeshSide::North: return p.y == 0 ? IuRole::Loader : IuRole::Restore;
     case MeshSide::West: return p.x == 0 ? IuRole::Loader : IuRole::Restore;
