@@ -7,14 +7,21 @@
 namespace warptlm {
 
 BlockSync::BlockSync(std::vector<std::string> unit_names)
-    : names_(std::move(unit_names)), state_(names_.size(), State::Out), finished_at_(names_.size(), 0) {}
+    : names_(std::move(unit_names)),
+      state_(names_.size(), State::Out),
+      finished_at_(names_.size(), 0),
+      virtual_(names_.size(), false) {}
 
-void BlockSync::begin_pass(uint32_t pass, const std::vector<bool>& participant, const std::vector<bool>& parked) {
-  if (participant.size() != names_.size() || parked.size() != names_.size())
-    throw std::invalid_argument("block synchronisation: one participant and parked flag per unit");
+void BlockSync::begin_pass(uint32_t pass, const std::vector<bool>& participant, const std::vector<bool>& parked,
+                           const std::vector<bool>& virtual_unit) {
+  if (participant.size() != names_.size() || parked.size() != names_.size() ||
+      (!virtual_unit.empty() && virtual_unit.size() != names_.size()))
+    throw std::invalid_argument("block synchronisation: one participant, parked and virtual flag per unit");
   pass_ = pass;
   syncs_ = 0;
   restart_ = false;
+  last_ = false;
+  for (size_t u = 0; u < names_.size(); ++u) virtual_[u] = !virtual_unit.empty() && virtual_unit[u];
   for (size_t u = 0; u < names_.size(); ++u) {
     if (parked[u] && !participant[u]) throw std::invalid_argument("block synchronisation: a parked unit must take part");
     state_[u] = !participant[u] ? State::Out : parked[u] ? State::Parked : State::Running;
@@ -23,6 +30,11 @@ void BlockSync::begin_pass(uint32_t pass, const std::vector<bool>& participant, 
 }
 
 std::vector<uint32_t> BlockSync::arrive(uint32_t u) {
+  // After the pass's last synchronisation only virtual IUs still loop: each is let go at once.
+  if (virtual_[u] && (state_[u] == State::Running || state_[u] == State::Parked) && only_virtual_left()) {
+    last_ = true;
+    return {u};
+  }
   switch (state_[u]) {
     case State::Running: state_[u] = State::Waiting; return release_if_complete();
     case State::Parked: state_[u] = State::ParkedWaiting; return {};
@@ -30,6 +42,23 @@ std::vector<uint32_t> BlockSync::arrive(uint32_t u) {
       throw RunError(names_[u] + ": bar.blocksync in pass " + std::to_string(pass_) +
                      " while not running (it does not take part, already waits, or finished)");
   }
+}
+
+bool BlockSync::only_virtual_left() const {
+  for (size_t u = 0; u < state_.size(); ++u)
+    if (!virtual_[u] && state_[u] != State::Out && state_[u] != State::Finished) return false;
+  return true;
+}
+
+std::vector<uint32_t> BlockSync::closing_release() {
+  std::vector<uint32_t> released;
+  for (uint32_t u = 0; u < state_.size(); ++u)
+    if (state_[u] == State::Waiting || state_[u] == State::ParkedWaiting) {
+      state_[u] = state_[u] == State::Waiting ? State::Running : State::Parked;
+      released.push_back(u);
+    }
+  if (!released.empty()) last_ = true;
+  return released;
 }
 
 std::vector<uint32_t> BlockSync::unleash() {
@@ -46,21 +75,25 @@ std::vector<uint32_t> BlockSync::unleash() {
   return released;
 }
 
-void BlockSync::finish(uint32_t u) {
+std::vector<uint32_t> BlockSync::finish(uint32_t u) {
   if (state_[u] != State::Running && state_[u] != State::Parked)
     throw RunError(names_[u] + ": finished in pass " + std::to_string(pass_) + " while not running");
   const bool was_counted = state_[u] == State::Running;
   state_[u] = State::Finished;
   finished_at_[u] = was_counted ? syncs_ : kParkedToEnd;
   // A counted unit that leaves while others wait at the barrier leaves them
-  // waiting for a synchronisation it will never perform.
+  // waiting for a synchronisation it will never perform (virtual IUs wait
+  // for the closing release instead).
   if (was_counted) {
-    const std::string waiting = names_in(State::Waiting);
+    std::string waiting;
+    for (size_t w = 0; w < state_.size(); ++w)
+      if (state_[w] == State::Waiting && !virtual_[w]) waiting += (waiting.empty() ? "" : ", ") + names_[w];
     if (!waiting.empty())
       throw RunError("block synchronisation " + std::to_string(syncs_ + 1) + " of pass " + std::to_string(pass_) +
                      ": " + names_[u] + " finished after " + std::to_string(syncs_) +
                      " synchronisations while " + waiting + " wait (every block must perform the same number)");
   }
+  return !virtual_[u] && only_virtual_left() ? closing_release() : std::vector<uint32_t>{};
 }
 
 void BlockSync::end_pass() {

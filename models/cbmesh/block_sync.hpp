@@ -15,6 +15,11 @@
 // every pass as many as pass 0 (regspillnb, latched at its end): a unit that
 // finishes while others wait, or a pass with another count, is a run error
 // naming the units and counts, never a hang.
+// The pass's last synchronisation is known only when it is over: once every
+// participant that is not a virtual IU has finished, the virtual IUs still in
+// their loops are released without another count and with reglast set (the
+// report's LAST, "set to true by the run time system when all the thread
+// blocks from the current pass are done", sec. 3.2), so they leave their loops.
 #pragma once
 
 #include <cstdint>
@@ -29,8 +34,10 @@ class BlockSync {
   explicit BlockSync(std::vector<std::string> unit_names);
 
   // A new pass: `participant[u]` for the units that take part, `parked[u]`
-  // for those that start parked (a subset).
-  void begin_pass(uint32_t pass, const std::vector<bool>& participant, const std::vector<bool>& parked);
+  // for those that start parked (a subset), `virtual_unit[u]` for the virtual
+  // IUs (empty: none), which the pass's closing release lets go.
+  void begin_pass(uint32_t pass, const std::vector<bool>& participant, const std::vector<bool>& parked,
+                  const std::vector<bool>& virtual_unit = {});
 
   // Unit `u` reached bar.blocksync (its block barrier has released). Returns
   // the units released by this arrival (empty while the barrier still waits;
@@ -39,14 +46,16 @@ class BlockSync {
   // bar.unleashvius: releases the parked units that wait and counts every
   // parked unit from now on; sets `restart`. Returns the released units.
   std::vector<uint32_t> unleash();
-  // Unit `u` finished its block for this pass.
-  void finish(uint32_t u);
+  // Unit `u` finished its block for this pass. Returns the virtual IUs the
+  // pass's closing release lets go (reglast set), if this was the last other unit.
+  std::vector<uint32_t> finish(uint32_t u);
   // Every participant finished: checks the pass's count against pass 0's.
   void end_pass();
 
   uint64_t syncs() const { return syncs_; }                 // regcspillnb: synchronisations so far in this pass
   uint64_t syncs_per_pass() const { return spill_nb_; }     // regspillnb: pass 0's count (0 before it ends)
   bool restart() const { return restart_; }
+  bool last() const { return last_; }                       // reglast: every unit but the virtual IUs finished
   bool waiting(uint32_t u) const { return state_[u] == State::Waiting || state_[u] == State::ParkedWaiting; }
   bool all_finished() const;
   // For a watchdog: which counted units the barrier still waits for.
@@ -57,15 +66,18 @@ class BlockSync {
   static constexpr uint64_t kParkedToEnd = UINT64_MAX;  // finished without ever being counted
   bool counted(uint32_t u) const { return state_[u] == State::Running || state_[u] == State::Waiting; }
   std::vector<uint32_t> release_if_complete();
+  bool only_virtual_left() const;             // every participant but the virtual IUs finished
+  std::vector<uint32_t> closing_release();    // lets the waiting virtual IUs go with reglast set
   std::string names_in(State a, State b) const;  // units in either state, by id
   std::string names_in(State s) const { return names_in(s, s); }
 
   std::vector<std::string> names_;
   std::vector<State> state_;
   std::vector<uint64_t> finished_at_;
+  std::vector<bool> virtual_;
   uint32_t pass_ = 0;
   uint64_t syncs_ = 0, spill_nb_ = 0;
-  bool restart_ = false, pass0_done_ = false;
+  bool restart_ = false, pass0_done_ = false, last_ = false;
 };
 
 }  // namespace warptlm

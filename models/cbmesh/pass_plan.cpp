@@ -63,4 +63,53 @@ uint32_t PassPlan::iu_id(uint32_t pass, uint32_t iu) const {
   return mesh_.rows() * p.y + pos;
 }
 
+UnitTask PassPlan::task(uint32_t pass, uint32_t unit) const {
+  UnitTask t;
+  const PassCoord p = coord(pass);
+  if (mesh_.kind(unit) == CbMeshGeometry::UnitKind::Iu) {
+    t.role = role(pass, unit);
+    if (t.role == IuRole::Idle) return t;
+    t.kind = UnitTask::Kind::Interface;
+    t.side = mesh_.iu_side(unit);
+    t.position = mesh_.iu_position(unit);
+    t.iu_id = iu_id(pass, unit);
+    const uint32_t last_row = mesh_.rows() - 1, last_col = mesh_.cols() - 1;
+    switch (t.side) {
+      case MeshSide::North: t.block = block(pass, mesh_.sm_unit(0, t.position)); break;
+      case MeshSide::South: t.block = block(pass, mesh_.sm_unit(last_row, t.position)); break;
+      case MeshSide::West: t.block = block(pass, mesh_.sm_unit(t.position, 0)); break;
+      case MeshSide::East: t.block = block(pass, mesh_.sm_unit(t.position, last_col)); break;
+    }
+    return t;
+  }
+  t.block = block(pass, unit);
+  if (t.block.present) {
+    t.kind = UnitTask::Kind::Compute;
+    return t;
+  }
+  // An SM without a block stands in for the east IU of its row when the SM to
+  // its west holds the row's last block, or for the south IU of its column
+  // when the SM to its north holds the column's last block (never both: the
+  // block to the west and the one to the north cannot both exist while this
+  // one does not). That side lies on the grid's border, so it stores for real.
+  const uint32_t row = unit / mesh_.cols(), col = unit % mesh_.cols();
+  if (col > 0 && block(pass, unit - 1).present) {
+    t.side = MeshSide::East;
+    t.position = row;
+    t.block = block(pass, unit - 1);
+    t.iu_id = mesh_.rows() * p.y + row;
+  } else if (row > 0 && block(pass, unit - mesh_.cols()).present) {
+    t.side = MeshSide::South;
+    t.position = col;
+    t.block = block(pass, unit - mesh_.cols());
+    t.iu_id = mesh_.cols() * p.x + col;
+  } else {
+    t.block = GridBlock{};
+    return t;
+  }
+  t.kind = UnitTask::Kind::Interface;
+  t.role = IuRole::Storer;
+  return t;
+}
+
 }  // namespace warptlm

@@ -29,6 +29,20 @@ struct GridBlock {
   uint32_t x = 0, y = 0;  // blockIdx.x (column), blockIdx.y (row) in the whole grid
 };
 
+// What a unit does in a pass: nothing, a block of the grid (an SM), or an
+// interface unit's work (a real IU, or an SM that stands in for the IU beside
+// the last column or row of blocks of a partial pass: sec. 2.5, "a SM can act
+// as an IU"; models/cbmesh/README.md).
+struct UnitTask {
+  enum class Kind : uint8_t { None, Compute, Interface };
+  Kind kind = Kind::None;
+  GridBlock block;                  // Compute: its block; Interface: the block of the SM it faces
+  MeshSide side = MeshSide::North;  // Interface: the side of the pass it serves
+  uint32_t position = 0;            // Interface: its column (north, south) or row (west, east)
+  IuRole role = IuRole::Idle;       // Interface
+  uint32_t iu_id = 0;               // Interface: the report's id
+};
+
 class PassPlan {
  public:
   // grid_x, grid_y: the launch's gridDim.x (columns) and gridDim.y (rows).
@@ -52,6 +66,8 @@ class PassPlan {
   }
   // The report's IU id: north/south C x CPassx + column, west/east R x CPassy + row.
   uint32_t iu_id(uint32_t pass, uint32_t iu) const;
+  // What unit `unit` (an SM or an IU) does in pass `pass`.
+  UnitTask task(uint32_t pass, uint32_t unit) const;
 
  private:
   const CbMeshGeometry& mesh_;

@@ -34,6 +34,7 @@ const char* space_name(Space s) {
     case Space::Generic: return "generic"; case Space::Global: return "global"; case Space::Shared: return "shared";
     case Space::Local: return "local"; case Space::Const: return "const"; case Space::Param: return "param";
     case Space::ParamFunc: return "param";
+    case Space::Cbv: return "cbv"; case Space::Cbh: return "cbh";
   }
   return "?";
 }
@@ -45,7 +46,7 @@ const char* op_name(Op op) {
       "shf.l", "shf.r", "fma", "sqrt", "rsqrt", "rcp", "sin", "cos", "lg2", "ex2", "tanh", "copysign", "testp",
       "setp", "set", "selp", "slct", "mov", "cvt", "cvta", "ld", "ldu", "st", "atom", "red", "prefetch",
       "bra", "call", "ret", "exit", "bar.sync", "bar.arrive", "bar.red", "membar", "fence", "nanosleep", "trap",
-      "shfl", "vote", "activemask", "match", "relssp"};
+      "shfl", "vote", "activemask", "match", "relssp", "bar.blocksync", "bar.unleashvius"};
   static_assert(sizeof(names) / sizeof(names[0]) == size_t(Op::Count), "op names out of step with Op");
   return names[size_t(op)];
 }
@@ -53,6 +54,7 @@ const char* op_name(Op op) {
 static bool writes_first_operand(Op op) {
   switch (op) {
     case Op::St: case Op::Red: case Op::Bra: case Op::Call: case Op::Ret: case Op::Exit: case Op::Bar: case Op::Relssp:
+    case Op::BlockSync: case Op::UnleashVius:
     case Op::BarArrive: case Op::Membar: case Op::Fence: case Op::Trap: case Op::Prefetch: case Op::Nanosleep:
       return false;
     default: return true;

@@ -33,8 +33,12 @@ inline bool dtype_float(DType t) { return t == DType::F16 || t == DType::F32 || 
 const char* dtype_name(DType t);
 bool parse_dtype(const std::string& s, DType& out);
 
-// State spaces of PTX memory.
-enum class Space : uint8_t { Generic, Global, Shared, Local, Const, Param, ParamFunc };
+// State spaces of PTX memory. Cbv and Cbh are the communication buffers of a
+// mesh of SMs (the spu platform's ld/st.cbv and ld/st.cbh, seed 003 sec. 2.3):
+// a load reaches the CB to the north (cbv) or west (cbh), a store the CB to the
+// south or east; only a mesh platform's PTX dialect has them.
+enum class Space : uint8_t { Generic, Global, Shared, Local, Const, Param, ParamFunc, Cbv, Cbh };
+inline bool is_mesh_space(Space s) { return s == Space::Cbv || s == Space::Cbh; }
 const char* space_name(Space s);
 
 // Where a value lives for an instruction operand.
@@ -71,6 +75,8 @@ enum class Op : uint16_t {
   Shfl, Vote, Activemask, Match,
   // mechanism instructions
   Relssp,  // scratchpad sharing: release the pair's shared region (seed 000, section 6.2)
+  BlockSync,    // bar.blocksync: the block barrier, then the mesh-wide one (seed 003 sec. 2.4)
+  UnleashVius,  // bar.unleashvius: release the parked virtual interface units (seed 003 sec. 2.8)
   Count
 };
 const char* op_name(Op op);
@@ -101,6 +107,7 @@ struct ExecCtx;
 using ExecFn = void (*)(const struct Instr&, ExecCtx&);
 
 constexpr uint32_t kNamedBarriers = 16;       // barriers per thread block (bar.sync 0..15)
+constexpr uint32_t kMeshBarrier = kNamedBarriers;  // the block's own barrier of bar.blocksync (after the named ones)
 constexpr uint32_t kNoPc = 0xFFFFFFFFu;       // no reconvergence point known
 constexpr uint32_t kFuncExit = 0xFFFFFFFEu;   // reconverge at the function's return
 

@@ -30,7 +30,11 @@ bool parse_sreg(const std::string& n, SReg& out) {
       {"%smid", SReg::SmId}, {"%nsmid", SReg::NSmId}, {"%gridid", SReg::GridId},
       {"%lanemask_eq", SReg::LanemaskEq}, {"%lanemask_le", SReg::LanemaskLe}, {"%lanemask_lt", SReg::LanemaskLt},
       {"%lanemask_ge", SReg::LanemaskGe}, {"%lanemask_gt", SReg::LanemaskGt},
-      {"%clock", SReg::Clock}, {"%clock64", SReg::Clock64}, {"%globaltimer", SReg::GlobalTimer}};
+      {"%clock", SReg::Clock}, {"%clock64", SReg::Clock64}, {"%globaltimer", SReg::GlobalTimer},
+      {"%regiu", SReg::MeshIu}, {"%regviriu", SReg::MeshVirIu}, {"%regiudir", SReg::MeshIuDir},
+      {"%regiuid", SReg::MeshIuId}, {"%regcpassx", SReg::MeshCPassX}, {"%regpassx", SReg::MeshPassX},
+      {"%regcpassy", SReg::MeshCPassY}, {"%regspillnb", SReg::MeshSpillNb}, {"%regcspillnb", SReg::MeshCSpillNb},
+      {"%restart", SReg::MeshRestart}, {"%reglast", SReg::MeshLast}};
   auto it = t.find(n);
   if (it == t.end()) return false;
   out = it->second;
@@ -247,7 +251,7 @@ struct Linker {
         }
         collect_dependences(in, k->num_regs);
         in.is_control = in.op == Op::Bra || in.op == Op::Call || in.op == Op::Ret || in.op == Op::Exit ||
-                        in.op == Op::Bar || in.op == Op::BarRed || in.op == Op::Trap;
+                        in.op == Op::Bar || in.op == Op::BarRed || in.op == Op::BlockSync || in.op == Op::Trap;
         in.is_mem = in.op == Op::Ld || in.op == Op::Ldu || in.op == Op::St || in.op == Op::Atom || in.op == Op::Red;
         std::string why;
         if (in.op == Op::Bra && in.target >= bs.pc + f->body.size())
@@ -303,9 +307,10 @@ struct Linker {
 
 }  // namespace
 
-Module::Module(const std::string& text, const std::string& origin, GlobalMemory& mem, const Module* globals_of)
+Module::Module(const std::string& text, const std::string& origin, GlobalMemory& mem, const Module* globals_of,
+               PtxDialect dialect)
     : origin_(origin) {
-  ParsedModule pm = parse_ptx(text, origin);
+  ParsedModule pm = parse_ptx(text, origin, dialect);
   for (auto& v : pm.vars) {
     if (v.space != Space::Global && v.space != Space::Const) continue;
     if (globals_of) {

@@ -24,9 +24,20 @@ enum class SReg : uint8_t {
   LaneId, WarpId, NWarpId, SmId, NSmId, GridId,
   LanemaskEq, LanemaskLe, LanemaskLt, LanemaskGe, LanemaskGt,
   Clock, Clock64, GlobalTimer,
+  // The registers a mesh's run-time sets in each unit (seed 003 sec. 2.9): only a
+  // mesh platform's PTX dialect has them; their values live in the block (Block::mesh_regs).
+  MeshIu, MeshVirIu, MeshIuDir, MeshIuId, MeshCPassX, MeshPassX, MeshCPassY, MeshSpillNb, MeshCSpillNb,
+  MeshRestart, MeshLast,
   Count
 };
+constexpr uint32_t kMeshRegs = uint32_t(SReg::Count) - uint32_t(SReg::MeshIu);
+inline bool is_mesh_sreg(SReg s) { return s >= SReg::MeshIu && s < SReg::Count; }
 bool parse_sreg(const std::string& name, SReg& out);
+
+// What a platform's PTX has beyond the base ISA.
+struct PtxDialect {
+  bool mesh = false;  // the mesh's CB spaces, block synchronisation and unit registers (the spu platform)
+};
 
 struct ParamInfo {
   std::string name;
@@ -70,7 +81,9 @@ class Module {
   // With `globals_of`, module-scope variables bind to that module's copies by
   // name instead (a second compilation of the same source, e.g. after the
   // scratchpad-sharing passes, must see the same device variables).
-  Module(const std::string& text, const std::string& origin, GlobalMemory& mem, const Module* globals_of = nullptr);
+  // `dialect`: what the platform's PTX has beyond the base ISA; anything else is refused at its line.
+  Module(const std::string& text, const std::string& origin, GlobalMemory& mem, const Module* globals_of = nullptr,
+         PtxDialect dialect = {});
   ~Module();
 
   const std::string& origin() const { return origin_; }

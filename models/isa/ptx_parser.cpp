@@ -56,6 +56,8 @@ bool parse_space(const std::string& m, Space& s) {
   else if (m == "local") s = Space::Local;
   else if (m == "const") s = Space::Const;
   else if (m == "param") s = Space::Param;
+  else if (m == "cbv") s = Space::Cbv;
+  else if (m == "cbh") s = Space::Cbh;
   else return false;
   return true;
 }
@@ -73,7 +75,8 @@ bool ignorable_modifier(const std::string& m) {
 
 class Parser {
  public:
-  Parser(const std::string& text, const std::string& origin) : origin_(origin), toks_(lex_ptx(text, origin)) {}
+  Parser(const std::string& text, const std::string& origin, PtxDialect dialect)
+      : origin_(origin), dialect_(dialect), toks_(lex_ptx(text, origin)) {}
 
   ParsedModule run() {
     ParsedModule m;
@@ -111,6 +114,7 @@ class Parser {
 
  private:
   std::string origin_;
+  PtxDialect dialect_;
   std::vector<Tok> toks_;
   size_t pos_ = 0;
   FuncIR* fn_ = nullptr;
@@ -132,6 +136,13 @@ class Parser {
 
   const Tok& peek(size_t k = 0) const { return toks_[std::min(pos_ + k, toks_.size() - 1)]; }
   const Tok& next() { const Tok& t = toks_[pos_]; if (pos_ + 1 < toks_.size()) ++pos_; return t; }
+  // A mesh instruction, space or register (seed 003 sec. 2.9) in a dialect without them.
+  void require_mesh(uint32_t line, const std::string& what) const {
+    if (!dialect_.mesh)
+      fail(line, what, "'" + what + "' belongs to the SPU mesh's PTX (communication buffers, block synchronisation, "
+                       "unit registers): it runs only on a mesh platform (warptlm run --platform spu)");
+  }
+
   [[noreturn]] void fail(uint32_t line, const std::string& key, const std::string& msg) const {
     throw InputError(Place{origin_, int(line), key}, msg);
   }
@@ -541,6 +552,7 @@ class Parser {
     }
     SReg s;
     if (parse_sreg(t.s, s)) {
+      if (is_mesh_sreg(s)) require_mesh(line, t.s);
       if (s == SReg::Clock || s == SReg::Clock64 || s == SReg::GlobalTimer) {
         o.kind = OpKind::Clock;
         o.imm = uint64_t(s);
@@ -792,6 +804,11 @@ class Parser {
         if (m == "wrap") continue;
         if (m == "clamp") { in.flags |= F_CLAMP; continue; }
       }
+      if (in.op == Op::Bar && (m == "blocksync" || m == "unleashvius")) {
+        require_mesh(in.line, optext);
+        in.op = m == "blocksync" ? Op::BlockSync : Op::UnleashVius;
+        continue;
+      }
       if (in.op == Op::Bar) {
         if (m == "sync") continue;
         if (m == "arrive") { in.op = Op::BarArrive; continue; }
@@ -804,6 +821,11 @@ class Parser {
       }
       if ((in.op == Op::Ld || in.op == Op::St || in.op == Op::Atom || in.op == Op::Red || in.op == Op::Cvta ||
            in.op == Op::Ldu || in.op == Op::Prefetch) && parse_space(m, sp)) {
+        if (is_mesh_space(sp)) {
+          require_mesh(in.line, optext);
+          if (in.op != Op::Ld && in.op != Op::St)
+            fail(in.line, optext, "'" + optext + "': a communication buffer is reached by ld and st only");
+        }
         in.space = sp;
         continue;
       }
@@ -902,8 +924,8 @@ std::vector<PtxToken> lex_ptx(const std::string& text, const std::string& origin
 }
 
 
-ParsedModule parse_ptx(const std::string& text, const std::string& origin) {
-  Parser p(text, origin);
+ParsedModule parse_ptx(const std::string& text, const std::string& origin, PtxDialect dialect) {
+  Parser p(text, origin, dialect);
   return p.run();
 }
 

@@ -63,6 +63,6 @@ struct ParsedModule {
   std::vector<VarDecl> vars;            // module scope .global/.const/.shared
 };
 
-ParsedModule parse_ptx(const std::string& text, const std::string& origin);
+ParsedModule parse_ptx(const std::string& text, const std::string& origin, PtxDialect dialect = {});
 
 }  // namespace warptlm

@@ -47,7 +47,9 @@ Warp::Warp(const KernelInfo& k, Block& b, uint32_t warp_in_block, uint32_t lanes
         case SReg::LanemaskLt: v = (1u << l) - 1; break;
         case SReg::LanemaskGe: v = ~((1u << l) - 1); break;
         case SReg::LanemaskGt: v = l == 31 ? 0 : ~((2u << l) - 1); break;
-        default: break;
+        default:
+          if (is_mesh_sreg(s.second)) v = b.mesh_regs[uint32_t(s.second) - uint32_t(SReg::MeshIu)];
+          break;
       }
       r[l] = v;
     }
@@ -93,8 +95,24 @@ bool Block::arrive_at_barrier(Warp& w, uint32_t id, uint32_t expected_warps, boo
   }
   ++b.arrived;
   if (expected_warps) b.expected = expected_warps;
-  if (b.arrived >= b.need(live_warps())) { release_barrier(id); return true; }
+  if (b.arrived >= b.need(live_warps())) { barrier_complete(id); return true; }
   return false;
+}
+
+void Block::barrier_complete(uint32_t id) {
+  if (id != kMeshBarrier) { release_barrier(id); return; }
+  barriers[id].arrived = 0;  // the warps stay waiting until the mesh-wide barrier releases them
+  mesh->block_synchronised(*this);
+}
+
+void Block::set_mesh_register(SReg r, uint32_t value) {
+  mesh_regs[uint32_t(r) - uint32_t(SReg::MeshIu)] = value;
+  for (auto& s : kernel.sreg_slots)
+    if (s.second == r)
+      for (Warp& w : warps) {
+        uint64_t* reg = w.reg(s.first);
+        for (unsigned l = 0; l < 32; ++l) reg[l] = value;
+      }
 }
 
 void Block::release_barrier(uint32_t id) {
@@ -121,8 +139,8 @@ void Block::release_barrier(uint32_t id) {
 
 void Block::warp_exited() {
   ++warps_done;
-  for (uint32_t id = 0; id < kNamedBarriers; ++id)
-    if (barriers[id].arrived && barriers[id].arrived >= barriers[id].need(live_warps())) release_barrier(id);
+  for (uint32_t id = 0; id <= kMeshBarrier; ++id)
+    if (barriers[id].arrived && barriers[id].arrived >= barriers[id].need(live_warps())) barrier_complete(id);
 }
 
 // ---------------------------------------------------------------- faults
@@ -176,6 +194,14 @@ uint8_t* resolve_address(ExecCtx& c, Space space, uint64_t a, unsigned bytes, un
       uint32_t fb = c.w.kernel.frame_bytes;
       if (!within(a, bytes, fb)) throw MemFault{lane, a, space, "is past the call's parameters"};
       return c.w.frame.data() + size_t(lane) * fb + a;
+    }
+    case Space::Cbv:
+    case Space::Cbh: {
+      if (!c.b.mesh) throw MemFault{lane, a, space, "is a communication buffer, and this block runs on no mesh"};
+      std::string why;
+      uint8_t* p = c.b.mesh->cb_span(c.b, space, write, a, bytes, why);
+      if (!p) throw MemFault{lane, a, space, why};
+      return p;
     }
   }
   throw MemFault{lane, a, space, "is in an unknown state space"};
@@ -262,7 +288,7 @@ void run_block_functional(Block& b, const LaunchState& L) {
       std::ostringstream os;
       os << "deadlock in kernel '" << b.kernel.name << "', block (" << b.ctaid[0] << "," << b.ctaid[1] << ","
          << b.ctaid[2] << "):";
-      for (uint32_t id = 0; id < Block::kNamedBarriers; ++id)
+      for (uint32_t id = 0; id < Block::kNamedBarriers; ++id)  // (a block on a mesh is not run alone)
         if (b.barriers[id].arrived)
           os << " " << b.barriers[id].arrived << " warps arrived at barrier " << id << ", which expects "
              << b.barriers[id].need(b.live_warps()) << ";";
@@ -369,6 +395,32 @@ static void exec_trap(const Instr& in, ExecCtx& c) {
 
 static void exec_nop(const Instr&, ExecCtx&) {}
 
+// bar.blocksync: the block's own barrier first (every live warp), then the
+// mesh-wide one (seed 003 sec. 2.4); the warps wait until the mesh releases them.
+static void exec_blocksync(const Instr& in, ExecCtx& c) {
+  ++c.w.stack.back().pc;
+  if (!c.mask) return;
+  if (!c.b.mesh) {
+    std::ostringstream os;
+    os << "bar.blocksync in kernel '" << c.w.kernel.name << "', " << c.w.kernel.origin << ":" << in.line
+       << ": the block runs on no mesh";
+    throw RunError(os.str());
+  }
+  c.b.arrive_at_barrier(c.w, kMeshBarrier, 0);
+}
+
+// bar.unleashvius: the unit's run-time releases the parked virtual IUs (seed 003 sec. 2.8).
+static void exec_unleash(const Instr& in, ExecCtx& c) {
+  if (!c.mask) return;
+  if (!c.b.mesh) {
+    std::ostringstream os;
+    os << "bar.unleashvius in kernel '" << c.w.kernel.name << "', " << c.w.kernel.origin << ":" << in.line
+       << ": the block runs on no mesh";
+    throw RunError(os.str());
+  }
+  c.b.mesh->unleash_vius(c.b);
+}
+
 ExecFn select_control(const Instr& in, std::string& why) {
   switch (in.op) {
     case Op::Bra:
@@ -387,6 +439,8 @@ ExecFn select_control(const Instr& in, std::string& why) {
     case Op::Membar: case Op::Fence: case Op::Nanosleep: case Op::Prefetch: return exec_nop;
     // relssp has no functional effect: the SM's scratchpad-sharing logic acts on it at issue
     case Op::Relssp: return in.nops == 0 ? exec_nop : nullptr;
+    case Op::BlockSync: return in.nops <= 1 ? exec_blocksync : nullptr;
+    case Op::UnleashVius: return in.nops <= 1 ? exec_unleash : nullptr;
     default: (void)why; return nullptr;
   }
 }

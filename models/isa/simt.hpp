@@ -77,6 +77,24 @@ struct SharedAddressMap {
   uint32_t operator()(uint32_t offset) const { return offset + (offset < boundary ? low : high); }
 };
 
+// What a block sees of the mesh its unit belongs to (a mesh platform, seed 003):
+// its communication buffers and the mesh-wide block synchronisation. Null on a GPU.
+class MeshPort {
+ public:
+  virtual ~MeshPort() = default;
+  // Host bytes of [offset, offset + bytes) of the CB the block's unit reaches in
+  // this step with an access to `space` (a load: north for cbv, west for cbh; a
+  // store: south or east); null with `why` set where it has no CB there or the
+  // range is past the CB's end.
+  virtual uint8_t* cb_span(const Block& b, Space space, bool store, uint64_t offset, unsigned bytes,
+                           std::string& why) = 0;
+  // Every live warp of the block reached bar.blocksync: the unit arrives at the
+  // mesh-wide barrier, which releases the block's kMeshBarrier when it does.
+  virtual void block_synchronised(Block& b) = 0;
+  // bar.unleashvius, executed by a warp of the block.
+  virtual void unleash_vius(Block& b) = 0;
+};
+
 // A resident thread block: its shared memory, warps and barrier.
 class Block {
  public:
@@ -115,14 +133,20 @@ class Block {
     bool red_and = true, red_or = false;
     uint32_t need(uint32_t live) const { return expected ? expected : live; }
   };
-  NamedBarrier barriers[kNamedBarriers];
+  NamedBarrier barriers[kNamedBarriers + 1];  // the named ones, then bar.blocksync's (kMeshBarrier)
   uint32_t warps_done = 0;
+  // On a mesh platform: the unit's mesh and the registers its run-time sets
+  // (seed 003 sec. 2.9), which the block's warps read as %regiu ... %reglast.
+  MeshPort* mesh = nullptr;
+  uint32_t mesh_regs[kMeshRegs] = {};
+  // The run-time writes a unit register: every warp of the block sees the new value.
+  void set_mesh_register(SReg r, uint32_t value);
 
   uint32_t live_warps() const { return uint32_t(warps.size()) - warps_done; }
   // Some warp of the block waits at one of its barriers (a warp a scheduler
   // holds back must then still issue, or the barrier never releases).
   bool waits_at_barrier() const {
-    for (const NamedBarrier& n : barriers)
+    for (const NamedBarrier& n : barriers)  // bar.blocksync's included
       if (n.arrived) return true;
     return false;
   }
@@ -130,6 +154,9 @@ class Block {
   // returns true when the barrier releases (all arrived).
   bool arrive_at_barrier(Warp& w, uint32_t id, uint32_t expected_warps, bool wait = true);
   void release_barrier(uint32_t id);
+  // Every warp it waits for arrived: a named barrier releases; bar.blocksync's
+  // hands the block to the mesh-wide barrier (MeshPort::block_synchronised).
+  void barrier_complete(uint32_t id);
   // A warp finished: it no longer holds a pending barrier back.
   void warp_exited();
 };

@@ -28,6 +28,14 @@ bool fuzz_ptx(const uint8_t* data, size_t size) {
     Module with_passes(optimize_scratchpad_sharing(text, "fuzz.ptx", 0.5), "fuzz.ptx (passes)", mem, &as_written);
     return true;
   } catch (const InputError&) {
+  }
+  // The SPU mesh's dialect (CB spaces, block synchronisation, unit registers) is a superset.
+  try {
+    PtxDialect mesh;
+    mesh.mesh = true;
+    Module as_written(text, "fuzz.ptx", mem, nullptr, mesh);
+    return true;
+  } catch (const InputError&) {
     return false;
   }
 }

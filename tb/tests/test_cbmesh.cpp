@@ -320,6 +320,41 @@ TEST_CASE("Block synchronisation: parked virtual IUs are not counted until bar.u
   CHECK(b.syncs() == 2);
 }
 
+TEST_CASE("Block synchronisation: once every block is done the virtual IUs leave with reglast, uncounted", "[cbmesh][blocksync]") {
+  // Units 0 and 1 compute, 2 is a real IU, 3 a virtual IU that loops until reglast.
+  BlockSync b = four_units();
+  const std::vector<bool> virt{false, false, false, true};
+  b.begin_pass(0, kAll, kNone, virt);
+  for (uint32_t u : {0u, 1u, 2u}) CHECK(b.arrive(u).empty());
+  CHECK(b.arrive(3).size() == 4);
+  CHECK(b.syncs() == 1);
+  CHECK(b.arrive(3).empty());  // the VIU is already at its next synchronisation
+  CHECK(b.finish(0).empty());  // a virtual IU waiting is no error
+  CHECK(b.finish(1).empty());
+  CHECK_FALSE(b.last());
+  CHECK(b.finish(2) == std::vector<uint32_t>{3});  // the last block done: the closing release
+  CHECK(b.last());
+  CHECK(b.syncs() == 1);  // not a synchronisation of the pass
+  CHECK(b.finish(3).empty());
+  b.end_pass();
+  CHECK(b.syncs_per_pass() == 1);
+  // A virtual IU that reaches a synchronisation after the blocks are done leaves at once.
+  b.begin_pass(1, kAll, kNone, virt);
+  CHECK_FALSE(b.last());
+  for (uint32_t u : {0u, 1u, 2u}) CHECK(b.arrive(u).empty());
+  CHECK(b.arrive(3).size() == 4);
+  for (uint32_t u : {0u, 1u, 2u}) CHECK(b.finish(u).empty());
+  CHECK(b.arrive(3) == std::vector<uint32_t>{3});
+  CHECK(b.last());
+  b.finish(3);
+  b.end_pass();
+  // A block still waits while another block leaves: an error even with a virtual IU about.
+  b.begin_pass(2, kAll, kNone, virt);
+  b.arrive(0);
+  b.arrive(3);
+  CHECK_THROWS_WITH(b.finish(1), Catch::Contains("sm1 finished after 0 synchronisations while sm0 wait"));
+}
+
 TEST_CASE("Block synchronisation: a unit that leaves the others waiting, or a pass with another count, is named", "[cbmesh][blocksync]") {
   {
     BlockSync b = four_units();

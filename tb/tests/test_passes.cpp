@@ -896,6 +896,11 @@ TEST_CASE("passes: every PTX kernel in the repository is rewritten safely and st
     ss << f.rdbuf();
     const std::string in = ss.str();
     INFO(p.filename().string());
+    if (in.find("bar.blocksync") != std::string::npos) {
+      // The SPU mesh's PTX: the passes (the gpu platform's dialect) refuse it by its line.
+      CHECK_THROWS_AS(optimize_scratchpad_sharing(in, p.filename().string(), 0.1, nullptr), InputError);
+      continue;
+    }
     PassReport rep;
     const std::string out = optimize_scratchpad_sharing(in, p.filename().string(), 0.1, &rep);
     CHECK(count_lines(out) == count_lines(in));

@@ -1,0 +1,157 @@
+#include "cbmesh/mesh_functional.hpp"
+
+#include "common/errors.hpp"
+#include "common/input_register.hpp"
+
+namespace warptlm {
+
+namespace {
+std::vector<std::string> unit_names(const CbMeshGeometry& mesh) {
+  std::vector<std::string> n;
+  for (uint32_t u = 0; u < mesh.units(); ++u) n.push_back(mesh.unit_name(u));
+  return n;
+}
+const char* side_word(CbAccess a) {
+  switch (a) {
+    case CbAccess::LoadV: return "north";
+    case CbAccess::StoreV: return "south";
+    case CbAccess::LoadH: return "west";
+    case CbAccess::StoreH: return "east";
+  }
+  return "?";
+}
+}  // namespace
+
+MeshFunctional::MeshFunctional(const CbMeshGeometry& mesh, uint32_t cb_bytes, bool park_vius)
+    : mesh_(mesh),
+      storage_(mesh, cb_bytes),
+      sync_(unit_names(mesh)),
+      park_vius_(park_vius),
+      one_half_(test_fault("cbmesh_one_half")),
+      no_handover_(test_fault("cbmesh_no_handover")) {}
+
+UnitTask MeshFunctional::task(const PassPlan& plan, uint32_t pass, uint32_t unit) const {
+  const UnitTask t = plan.task(pass, unit);
+  if (no_handover_ && (t.role == IuRole::Restore || t.role == IuRole::Spill)) return UnitTask{};
+  return t;
+}
+
+uint8_t* MeshFunctional::cb_span(const Block& b, Space space, bool store, uint64_t offset, unsigned bytes,
+                                 std::string& why) {
+  const CbAccess a = space == Space::Cbv ? (store ? CbAccess::StoreV : CbAccess::LoadV)
+                                         : (store ? CbAccess::StoreH : CbAccess::LoadH);
+  uint8_t* cb = storage_.cb(b.sm_id, a, one_half_ ? 0 : sync_.syncs());
+  if (!cb) {
+    why = std::string("is in no CB: ") + mesh_.unit_name(b.sm_id) + " has no CB to the " + side_word(a);
+    return nullptr;
+  }
+  if (offset + bytes > storage_.cb_bytes() || offset + bytes < offset) {
+    why = "is past the end of " + mesh_.unit_name(b.sm_id) + "'s " + side_word(a) + " CB (" +
+          std::to_string(storage_.cb_bytes()) + " bytes)";
+    return nullptr;
+  }
+  ++(store ? stats_.cb_stores : stats_.cb_loads);
+  return cb + offset;
+}
+
+void MeshFunctional::set_register(SReg r, uint32_t value) {
+  for (auto& b : blocks_)
+    if (b) b->set_mesh_register(r, value);
+}
+
+void MeshFunctional::released(const std::vector<uint32_t>& units) {
+  if (units.empty()) return;
+  set_register(SReg::MeshCSpillNb, uint32_t(sync_.syncs()));
+  if (sync_.last()) set_register(SReg::MeshLast, 1);
+  for (uint32_t u : units) blocks_[u]->release_barrier(kMeshBarrier);
+}
+
+void MeshFunctional::block_synchronised(Block& b) { released(sync_.arrive(b.sm_id)); }
+
+void MeshFunctional::unleash_vius(Block&) {
+  const bool first = !sync_.restart();
+  const std::vector<uint32_t> r = sync_.unleash();
+  if (first) set_register(SReg::MeshRestart, 1);
+  released(r);
+}
+
+void MeshFunctional::start_unit(const KernelInfo& k, const LaunchState& L, const PassPlan& plan, uint32_t pass,
+                                uint32_t unit) {
+  const UnitTask t = task(plan, pass, unit);
+  if (t.kind == UnitTask::Kind::None) return;
+  const uint32_t linear = t.block.y * L.grid[0] + t.block.x;
+  auto b = std::make_unique<Block>(k, L, linear, unit);
+  b->mesh = this;
+  const PassCoord p = plan.coord(pass);
+  const bool iu = t.kind == UnitTask::Kind::Interface;
+  const bool viu = iu && (t.role == IuRole::Restore || t.role == IuRole::Spill);
+  b->set_mesh_register(SReg::MeshIu, iu);
+  b->set_mesh_register(SReg::MeshVirIu, viu);
+  b->set_mesh_register(SReg::MeshIuDir, iu ? uint32_t(t.side) : 0);
+  b->set_mesh_register(SReg::MeshIuId, iu ? t.iu_id : 0);
+  b->set_mesh_register(SReg::MeshCPassX, p.x);
+  b->set_mesh_register(SReg::MeshPassX, plan.passes_x());
+  b->set_mesh_register(SReg::MeshCPassY, p.y);
+  b->set_mesh_register(SReg::MeshSpillNb, uint32_t(sync_.syncs_per_pass()));
+  ++(viu ? stats_.virtual_blocks : iu ? stats_.interface_blocks : stats_.compute_blocks);
+  blocks_[unit] = std::move(b);
+}
+
+void MeshFunctional::run_pass(const KernelInfo& k, const LaunchState& L, const PassPlan& plan, uint32_t pass) {
+  const uint32_t n = mesh_.units();
+  blocks_.clear();
+  blocks_.resize(n);
+  finished_.assign(n, false);
+  std::vector<bool> participant(n), parked(n), virt(n);
+  for (uint32_t u = 0; u < n; ++u) {
+    const UnitTask t = task(plan, pass, u);
+    participant[u] = t.kind != UnitTask::Kind::None;
+    virt[u] = t.role == IuRole::Restore || t.role == IuRole::Spill;
+    parked[u] = park_vius_ && virt[u];
+  }
+  sync_.begin_pass(pass, participant, parked, virt);
+  for (uint32_t u = 0; u < n; ++u) start_unit(k, L, plan, pass, u);
+
+  uint32_t left = 0;
+  for (uint32_t u = 0; u < n; ++u) left += participant[u];
+  while (left) {
+    bool progress = false;
+    for (uint32_t u = 0; u < n; ++u) {
+      Block* b = blocks_[u].get();
+      if (!b || finished_[u]) continue;
+      for (auto& w : b->warps) {
+        if (w.done || w.at_barrier) continue;
+        progress = true;
+        for (;;) {
+          const StepStatus s = step(w, L);
+          ++stats_.warp_instructions;
+          if (s == StepStatus::Ok) continue;
+          if (s == StepStatus::Exited) b->warp_exited();
+          break;
+        }
+      }
+      if (b->warps_done == b->warps.size()) {
+        finished_[u] = true;
+        --left;
+        released(sync_.finish(u));
+      }
+    }
+    if (!progress && left) throw RunError("deadlock on the mesh, " + sync_.describe_wait());
+  }
+  sync_.end_pass();
+  stats_.syncs += sync_.syncs();
+}
+
+void MeshFunctional::run(const KernelInfo& k, const LaunchState& L) {
+  if (L.grid[2] != 1)
+    throw InputError("kernel '" + k.name + "': the mesh runs 2-D grids only (gridDim.z is " +
+                     std::to_string(L.grid[2]) + ", seed 003 sec. 2.5)");
+  const PassPlan plan(mesh_, L.grid[0], L.grid[1]);
+  stats_ = MeshRunStats{};
+  stats_.passes = plan.passes();
+  for (uint32_t pass = 0; pass < plan.passes(); ++pass) run_pass(k, L, plan, pass);
+  stats_.syncs_per_pass = sync_.syncs_per_pass();
+  blocks_.clear();
+}
+
+}  // namespace warptlm

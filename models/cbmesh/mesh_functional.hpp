@@ -1,0 +1,65 @@
+// The mesh's functional model: a launch runs pass by pass on the mesh's units,
+// one block per unit (seed 003 sec. 2.5), each unit's warps stepped in turn
+// ("execute at issue", no timing). A unit's block reaches its CBs through
+// MeshPort: an access goes to the CB storage at the pass's synchronisation
+// count, bar.blocksync to the block synchronisation, and the run-time writes
+// the unit registers of sec. 2.9 into the block at the start of each pass and
+// as the count, `restart` and `reglast` change. It is sim.mode: functional on
+// the spu platform, and the reference the timing platform's data must equal.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "cbmesh/block_sync.hpp"
+#include "cbmesh/cb_storage.hpp"
+#include "cbmesh/mesh_geometry.hpp"
+#include "cbmesh/pass_plan.hpp"
+#include "isa/simt.hpp"
+
+namespace warptlm {
+
+struct MeshRunStats {
+  uint32_t passes = 0;
+  uint64_t syncs_per_pass = 0;  // regspillnb
+  uint64_t syncs = 0;           // all passes
+  uint64_t cb_loads = 0, cb_stores = 0;  // lane accesses to the CBs
+  uint64_t compute_blocks = 0, interface_blocks = 0, virtual_blocks = 0;
+  uint64_t warp_instructions = 0;
+};
+
+class MeshFunctional final : public MeshPort {
+ public:
+  // `park_vius`: virtual IUs start parked until bar.unleashvius (the report's `restart`, sec. 3.3).
+  MeshFunctional(const CbMeshGeometry& mesh, uint32_t cb_bytes, bool park_vius);
+  // Runs the launch (a 2-D grid; gridDim.z must be 1) to its end. RunError on a
+  // fault, a synchronisation count that differs, or a deadlock (naming the units).
+  void run(const KernelInfo& k, const LaunchState& L);
+  const MeshRunStats& stats() const { return stats_; }
+  CbStorage& storage() { return storage_; }
+
+  // MeshPort
+  uint8_t* cb_span(const Block& b, Space space, bool store, uint64_t offset, unsigned bytes, std::string& why) override;
+  void block_synchronised(Block& b) override;
+  void unleash_vius(Block& b) override;
+
+ private:
+  void run_pass(const KernelInfo& k, const LaunchState& L, const PassPlan& plan, uint32_t pass);
+  void start_unit(const KernelInfo& k, const LaunchState& L, const PassPlan& plan, uint32_t pass, uint32_t unit);
+  void released(const std::vector<uint32_t>& units);
+  void set_register(SReg r, uint32_t value);  // in every block of the pass
+  UnitTask task(const PassPlan& plan, uint32_t pass, uint32_t unit) const;  // the plan's, less a test fault's
+
+  const CbMeshGeometry& mesh_;
+  CbStorage storage_;
+  BlockSync sync_;
+  bool park_vius_;
+  // Test-only faults (WARPTLM_TEST_FAULT): cbmesh_one_half ignores the step
+  // parity of the CBs; cbmesh_no_handover runs no virtual IU.
+  bool one_half_, no_handover_;
+  std::vector<std::unique_ptr<Block>> blocks_;  // by unit, this pass (null: the unit does nothing)
+  std::vector<bool> finished_;
+  MeshRunStats stats_;
+};
+
+}  // namespace warptlm
