@@ -124,13 +124,13 @@ void MeshFunctional::run_pass(const KernelInfo& k, const LaunchState& L, const P
         progress = true;
         for (;;) {
           const StepStatus s = step(w, L);
-          ++stats_.warp_instructions;
           if (s == StepStatus::Ok) continue;
           if (s == StepStatus::Exited) b->warp_exited();
           break;
         }
       }
       if (b->warps_done == b->warps.size()) {
+        for (const Warp& w : b->warps) stats_.instructions += w.insts;
         finished_[u] = true;
         --left;
         released(sync_.finish(u));

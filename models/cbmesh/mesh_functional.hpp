@@ -25,7 +25,7 @@ struct MeshRunStats {
   uint64_t syncs = 0;           // all passes
   uint64_t cb_loads = 0, cb_stores = 0;  // lane accesses to the CBs
   uint64_t compute_blocks = 0, interface_blocks = 0, virtual_blocks = 0;
-  uint64_t warp_instructions = 0;
+  InstructionCounts instructions;  // of every unit's blocks
 };
 
 class MeshFunctional final : public MeshPort {

@@ -26,6 +26,7 @@
 #include "common/config.hpp"
 #include "common/gpu_payload.hpp"
 #include "common/stats.hpp"
+#include "gpu/host_interface.hpp"
 #include "gpu/placement.hpp"
 #include "isa/memory.hpp"
 #include "isa/module.hpp"
@@ -80,6 +81,14 @@ class Mechanism {
 
   // The block placement policy called `name` (gpu.placement), or null.
   virtual std::unique_ptr<PlacementPolicy> make_placement(const std::string& /*name*/) { return nullptr; }
+  // What this mechanism adds to the platform's PTX (instructions, state spaces, registers).
+  virtual void widen_dialect(PtxDialect&) const {}
+  // Functional mode: a mechanism that runs launches its own way (the SPU mesh's
+  // passes) runs all of `L` and fills `r`'s instruction counts, returning true;
+  // false leaves the launch to the platform's block-by-block executor.
+  virtual bool run_functional(const KernelInfo&, LaunchState&, LaunchResult&) { return false; }
+  // A device attribute the host may ask for by name (Device::attribute), or false.
+  virtual bool attribute(const std::string& /*name*/, uint64_t& /*value*/) const { return false; }
 };
 
 // The mechanisms a platform can build, by name.

@@ -166,6 +166,7 @@ class GpuPlatform : public sc_core::sc_module {
   void command(HostCommand& c);
   void load_module(const std::string& text, const std::string& origin);
   void synchronize(HostCommand& c);
+  uint64_t attribute(const std::string& name) const;
 
   // launches (launch.cpp)
   void start_launch(const KernelInfo& kernel, const LaunchDims& dims, const std::vector<uint8_t>& params);

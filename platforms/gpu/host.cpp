@@ -80,13 +80,16 @@ void GpuPlatform::command(HostCommand& c) {
       start_launch(*c.kernel, c.dims, c.params);
       break;
     case K::Synchronize: synchronize(c); break;
+    case K::Attribute: c.attribute = attribute(c.text); break;
   }
 }
 
 // A module is parsed, checked and linked into device memory; every mechanism
 // built may keep its own version of it.
 void GpuPlatform::load_module(const std::string& text, const std::string& origin) {
-  modules_.push_back(std::make_unique<Module>(text, origin, mem_));
+  PtxDialect dialect;  // the base ISA, and what the mechanisms built add to it
+  for (auto& m : mechanisms_) m->widen_dialect(dialect);
+  modules_.push_back(std::make_unique<Module>(text, origin, mem_, nullptr, dialect));
   for (auto& m : mechanisms_) m->module_loaded(text, origin, mem_, *modules_.back());
 }
 
@@ -113,6 +116,18 @@ std::vector<std::string> GpuPlatform::kernel_names() const {
   for (auto& m : modules_)
     for (auto& n : m->kernel_names()) v.push_back(n);
   return v;
+}
+
+// A device attribute by name: the platform's own, then the mechanisms'.
+uint64_t GpuPlatform::attribute(const std::string& name) const {
+  if (name == "multiprocessor_count") return p_.num_sms;
+  if (name == "max_threads_per_block") return p_.max_threads_per_block;
+  if (name == "max_shared_memory_per_block") return p_.max_shared_per_block;
+  uint64_t v = 0;
+  for (auto& m : mechanisms_)
+    if (m->attribute(name, v)) return v;
+  throw InputError("unknown device attribute '" + name +
+                   "' (multiprocessor_count, max_threads_per_block, max_shared_memory_per_block, or a mechanism's)");
 }
 
 // Waits (in the caller's thread) until no launch runs; answers with the last

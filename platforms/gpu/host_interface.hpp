@@ -54,6 +54,7 @@ struct HostCommand : tlm::tlm_extension<HostCommand> {
     Fill,         // address, bytes, value: memset
     Launch,       // kernel, dims, params -> starts the launch (timing) or runs it (functional)
     Synchronize,  // waits until no launch runs (a blocking call: SC_THREAD only) -> result of the last launch
+    Attribute,    // text (a device attribute's name) -> attribute
   };
   enum class Error : uint8_t { None, Input, Run, Stopped };
 
@@ -71,6 +72,7 @@ struct HostCommand : tlm::tlm_extension<HostCommand> {
   const KernelInfo* found = nullptr;
   std::vector<std::string> names;
   LaunchResult result;
+  uint64_t attribute = 0;
   Error error = Error::None;  // Input: bad input (InputError); Run: a fault (RunError); Stopped: a run limit (result.status)
   std::string message;
 

@@ -97,7 +97,11 @@ void GpuPlatform::start_launch(const KernelInfo& kernel, const LaunchDims& dims,
     LaunchResult r;
     r.kernel = k->name;
     const uint64_t budget = ff && !ff_launches_left_ ? ff_instructions_left_ : UINT64_MAX;  // warp instructions
-    first_timed = run_functional(*k, L, blocks, r, budget);
+    bool ran = false;  // a mechanism that runs launches its own way (functional mode only)
+    if (!ff)
+      for (auto& m : mechanisms_)
+        if (!ran && m->run_functional(*k, L, r)) ran = true;
+    first_timed = ran ? blocks : run_functional(*k, L, blocks, r, budget);
     if (ff) {
       // Fast-forwarded work is counted apart: a launch's cycles and instructions are its timed part's.
       *ff_blocks_ += first_timed;

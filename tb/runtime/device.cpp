@@ -78,4 +78,6 @@ uint32_t Device::compiled_registers(const std::string& entry) const {
   return it == compiled_regs_.end() ? 0 : it->second;
 }
 
+uint64_t Device::attribute(const std::string& name) { return drv_.attribute(name); }
+
 }  // namespace warptlm

@@ -96,6 +96,9 @@ class Device {
   uint32_t compiled_registers(const std::string& entry) const;
 
   GpuDriver& driver() { return drv_; }
+  // cudaDeviceGetAttribute's counterpart: multiprocessor_count, max_threads_per_block,
+  // max_shared_memory_per_block, or a mechanism's (the SPU mesh's spu.rows, spu.cols, spu.cb_bytes).
+  uint64_t attribute(const std::string& name);
 
  private:
   GpuDriver& drv_;

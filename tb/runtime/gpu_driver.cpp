@@ -51,6 +51,13 @@ const KernelInfo* GpuDriver::find_kernel(const std::string& name) {
   return c.found;
 }
 
+uint64_t GpuDriver::attribute(const std::string& name) {
+  HostCommand c(HostCommand::Kind::Attribute);
+  c.text = name;
+  send(c);
+  return c.attribute;
+}
+
 std::vector<std::string> GpuDriver::kernel_names() {
   HostCommand c(HostCommand::Kind::KernelNames);
   send(c);

@@ -33,6 +33,8 @@ class GpuDriver : public sc_core::sc_module {
   void load_ptx(const std::string& text, const std::string& origin);
   const KernelInfo* find_kernel(const std::string& name);
   std::vector<std::string> kernel_names();
+  // A device attribute by name (the platform's, or a mechanism's: spu.rows); InputError if unknown.
+  uint64_t attribute(const std::string& name);
 
   uint64_t allocate(uint64_t bytes);
   void release(uint64_t address);

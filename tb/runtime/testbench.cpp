@@ -3,6 +3,7 @@
 #include <exception>
 
 #include "common/errors.hpp"
+#include "spu/spu_platform.hpp"
 
 namespace warptlm {
 
@@ -32,8 +33,9 @@ void run_host_program(const std::function<void()>& program) {
   if (!finished) throw RunError("the host program did not finish: the simulation ran out of events while it waited");
 }
 
-GpuTestbench::GpuTestbench(const Config& cfg, StatsRegistry& stats)
-    : platform_(std::make_unique<GpuPlatform>("gpu", cfg, stats)),
+GpuTestbench::GpuTestbench(const Config& cfg, StatsRegistry& stats, const std::string& platform)
+    : platform_(platform == "spu" ? std::make_unique<SpuPlatform>("spu", cfg, stats)
+                                  : std::make_unique<GpuPlatform>("gpu", cfg, stats)),
       driver_(std::make_unique<GpuDriver>("host")),
       device_(std::make_unique<Device>(*driver_)) {
   driver_->connect(platform_->host);

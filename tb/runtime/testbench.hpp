@@ -5,7 +5,8 @@
 // returns; then the simulation pauses (sc_pause), so another program can follow
 // in the same elaboration. What the program throws is rethrown here.
 //
-// GpuTestbench is the usual top level: the GPU platform ("gpu"), a host
+// GpuTestbench is the usual top level: the GPU platform ("gpu", or the SPU
+// mesh "spu", platforms/spu/), a host
 // driver ("host") bound to its host socket, and the CUDA-like Device on it.
 // A platform of your own instantiates GpuPlatform and GpuDriver itself
 // (platforms/examples/).
@@ -25,7 +26,9 @@ void run_host_program(const std::function<void()>& program);
 
 class GpuTestbench {
  public:
-  GpuTestbench(const Config& cfg, StatsRegistry& stats);
+  // `platform`: gpu (the module "gpu") or spu (the SPU mesh, "spu"; `cfg` must
+  // then be SpuPlatform::configure'd).
+  GpuTestbench(const Config& cfg, StatsRegistry& stats, const std::string& platform = "gpu");
   ~GpuTestbench();
 
   GpuPlatform& platform() { return *platform_; }

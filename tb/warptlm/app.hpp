@@ -13,6 +13,7 @@ namespace warptlm {
 struct RunOptions {
   std::string run_file;
   std::string workload, size, config, out, vcd;
+  std::string platform = "gpu";  // gpu | spu
   std::vector<std::string> overlays, sets;
   bool quiet = false;
 };

@@ -40,6 +40,7 @@ const char* kUsage =
     "usage: warptlm [demo]\n"
     "       warptlm run [RUN.yaml] [--workload NAME] [--size tiny|small|medium|large] [--config NAME|FILE]\n"
     "                   [--overlay NAME|FILE ...] [--set key=value ...] [--out DIR] [--vcd FILE]\n"
+    "                   [--platform gpu|spu]\n"
     "       warptlm workloads     list the workload library\n"
     "       warptlm params        list every parameter with default, range and meaning\n"
     "       warptlm ptx-opt IN.ptx [-o OUT.ptx] [--threshold T]   scratchpad allocation + relssp placement\n"
@@ -89,6 +90,7 @@ int run_main(int argc, char* argv[]) {
       ("set", po::value<std::vector<std::string>>(&opt.sets)->composing(), "key=value (repeatable)")
       ("out", po::value<std::string>(&opt.out), "output directory (default out/)")
       ("vcd", po::value<std::string>(&opt.vcd), "VCD trace file")
+      ("platform", po::value<std::string>(&opt.platform), "gpu (default) or spu (the Stencil Processing Unit's mesh)")
       ("quiet,q", po::bool_switch(&opt.quiet), "no summary line");
   po::positional_options_description pos;
   pos.add("run-file", 1);

@@ -19,6 +19,7 @@
 #include "run_file.hpp"
 #include "runtime/device.hpp"
 #include "runtime/testbench.hpp"
+#include "spu/spu_platform.hpp"
 #include "workloads/workload.hpp"
 
 namespace fs = std::filesystem;
@@ -101,6 +102,9 @@ int run_command(const RunOptions& cli) {
   if (!opt.run_file.empty()) cfg.merge_file(opt.run_file, kRunKeys);
   for (auto& s : rf.sets) cfg.set(s.first, s.second, opt.run_file);
   for (auto& s : cli.sets) cfg.apply_set(s);
+  if (opt.platform != "gpu" && opt.platform != "spu")
+    throw InputError("unknown platform '" + opt.platform + "': gpu (the default) or spu (the Stencil Processing Unit's mesh)");
+  if (opt.platform == "spu") SpuPlatform::configure(cfg);
   if (!opt.vcd.empty()) cfg.set("trace.vcd", opt.vcd, cli.vcd.empty() ? opt.run_file : "--vcd");
   if (!cfg.get_string("trace.vcd").empty() && cfg.get_string("sim.mode") != "timing")
     throw InputError("VCD tracing needs sim.mode=timing: the functional model has no cycles or signals to trace");
@@ -119,6 +123,9 @@ int run_command(const RunOptions& cli) {
       throw InputError("unknown workload '" + opt.workload + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
                        "; 'warptlm workloads' lists them");
     }
+    if (opt.platform != wl->platform())
+      throw InputError("workload '" + opt.workload + "' runs on the " + wl->platform() + " platform" +
+                       (std::string(wl->platform()) == "spu" ? ": add --platform spu" : ": drop --platform spu"));
     if (!opt.size.empty() && !parse_size(opt.size, size))
       throw InputError("unknown size '" + opt.size + "': tiny, small, medium or large");
   }
@@ -131,7 +138,7 @@ int run_command(const RunOptions& cli) {
   // The command is a testbench: the GPU platform, a host driver bound to its
   // host socket, and the host program (the workload's, or the run file's kernel)
   // in an SC_THREAD that launches kernels and waits for their completion.
-  GpuTestbench tb(cfg, stats);
+  GpuTestbench tb(cfg, stats, opt.platform);
   Device& dev = tb.device();
   const GpuPlatform& gpu = tb.platform();
   // Ctrl-C and SIGTERM stop the run at the next look of the run control; the

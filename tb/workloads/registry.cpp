@@ -78,6 +78,8 @@ std::unique_ptr<Workload> make_rd_nw();
 std::unique_ptr<Workload> make_mr_pvc();
 std::unique_ptr<Workload> make_mr_ss();
 std::unique_ptr<Workload> make_mr_ii();
+std::unique_ptr<Workload> make_spu_matmul();
+std::unique_ptr<Workload> make_spu_jacobi();
 
 const char* size_name(Size s) {
   switch (s) {
@@ -124,6 +126,8 @@ const std::vector<std::function<std::unique_ptr<Workload>()>>& workload_factorie
       // Mars-style MapReduce applications (README: "Mars-style set").
       make_mr_kmn,          make_mr_sm,            make_mr_wc,       make_mr_pvc,
       make_mr_ss,           make_mr_ii,
+      // The SPU mesh's workloads (the spu platform: README "SPU set").
+      make_spu_matmul,      make_spu_jacobi,
   };
   return factories;
 }

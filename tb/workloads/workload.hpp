@@ -30,6 +30,9 @@ class Workload {
   // Its PTX module, tb/workloads/MODULE/MODULE.ptx: its own name unless the
   // folder holds several workloads' kernels.
   virtual const char* module() const { return name(); }
+  // The platform it runs on: gpu, or spu (the Stencil Processing Unit's mesh: its
+  // PTX uses the mesh's instructions, which only that platform accepts).
+  virtual const char* platform() const { return "gpu"; }
   // Builds inputs from `seed`, loads its PTX into `dev`, launches, checks.
   virtual WorkloadResult run(Device& dev, Size size, uint64_t seed) = 0;
 };

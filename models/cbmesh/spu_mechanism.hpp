@@ -1,0 +1,49 @@
+// The Stencil Processing Unit's mesh as a mechanism of the platform (seed 003;
+// models/cbmesh/README.md): the spu platform (platforms/spu/) builds the GPU's
+// blocks with this mechanism, which widens the PTX dialect with the mesh's
+// instructions, runs each launch pass by pass on the mesh (sim.mode:
+// functional; the timing mesh is not built yet), and answers the host's
+// questions about the mesh's shape (Device::attribute: spu.rows, spu.cols,
+// spu.cb_bytes), which a host program needs to size the spill buffer.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "cbmesh/mesh_geometry.hpp"
+#include "common/config.hpp"
+#include "common/stats.hpp"
+#include "gpu/mechanism.hpp"
+
+namespace warptlm {
+
+struct SpuParams {
+  uint32_t rows = 4, cols = 4;  // spu.rows, spu.cols: the mesh of SMs
+  uint32_t cb_bytes = 1024;     // spu.cb_bytes: one CB (one half of its double buffer)
+  bool park_vius = false;       // spu.restart: virtual IUs wait parked until bar.unleashvius
+};
+
+class SpuMechanism : public Mechanism {
+ public:
+  static void declare(ParamTable& t);
+  static bool wanted(const Config& c);
+  static SpuParams params_from(const Config& c);
+  // Storage per SM, as the report counts the mesh (sec. 2.2, 2.9): its share of
+  // the 2 NCB CB buffers, the unit registers and the four CB pointers.
+  static uint64_t storage_bits(const SpuParams& p);
+
+  SpuMechanism(const Config& c, StatsRegistry& stats);
+  const char* name() const override { return "spu"; }
+  void widen_dialect(PtxDialect& d) const override { d.mesh = true; }
+  bool run_functional(const KernelInfo& k, LaunchState& L, LaunchResult& r) override;
+  bool attribute(const std::string& name, uint64_t& value) const override;
+
+ private:
+  SpuParams p_;
+  CbMeshGeometry geo_;
+  Counter *passes_, *syncs_, *cb_loads_, *cb_stores_, *compute_blocks_, *interface_blocks_, *virtual_blocks_;
+};
+
+void register_spu();
+
+}  // namespace warptlm
