@@ -62,8 +62,13 @@ void MeshFunctional::set_register(SReg r, uint32_t value) {
 void MeshFunctional::released(const std::vector<uint32_t>& units) {
   if (units.empty()) return;
   set_register(SReg::MeshCSpillNb, uint32_t(sync_.syncs()));
-  if (sync_.last()) set_register(SReg::MeshLast, 1);
-  for (uint32_t u : units) blocks_[u]->release_barrier(kMeshBarrier);
+  // reglast reaches a virtual IU only with the release that ends its loop: one
+  // still between the pass's last synchronisation and its spill reads 0, so it
+  // spills that step, whatever order the units run in.
+  for (uint32_t u : units) {
+    if (sync_.last()) blocks_[u]->set_mesh_register(SReg::MeshLast, 1);
+    blocks_[u]->release_barrier(kMeshBarrier);
+  }
 }
 
 void MeshFunctional::block_synchronised(Block& b) { released(sync_.arrive(b.sm_id)); }
@@ -97,16 +102,33 @@ void MeshFunctional::start_unit(const KernelInfo& k, const LaunchState& L, const
   blocks_[unit] = std::move(b);
 }
 
+void MeshFunctional::count_global(const Warp& w, const Instr& in, MeshSource src) {
+  if (in.op != Op::Ld && in.op != Op::Ldu && in.op != Op::St) return;
+  uint64_t n = 0;
+  if (w.addr_space == Space::Global) {
+    n = uint64_t(__builtin_popcount(w.addr_mask));
+  } else if (w.addr_space == Space::Generic) {
+    for (uint32_t m = w.addr_mask; m; m &= m - 1) {
+      const uint64_t a = w.addr[__builtin_ctz(m)];
+      n += !(a >= kSharedWindow && a < kSharedWindow + kSharedWindowSize) &&
+           !(a >= kLocalWindow && a < kLocalWindow + kLocalWindowSize);
+    }
+  }
+  (in.op == Op::St ? stats_.global_stores : stats_.global_loads)[size_t(src)] += n;
+}
+
 void MeshFunctional::run_pass(const KernelInfo& k, const LaunchState& L, const PassPlan& plan, uint32_t pass) {
   const uint32_t n = mesh_.units();
   blocks_.clear();
   blocks_.resize(n);
   finished_.assign(n, false);
+  source_.assign(n, MeshSource::Sm);
   std::vector<bool> participant(n), parked(n), virt(n);
   for (uint32_t u = 0; u < n; ++u) {
     const UnitTask t = task(plan, pass, u);
     participant[u] = t.kind != UnitTask::Kind::None;
     virt[u] = t.role == IuRole::Restore || t.role == IuRole::Spill;
+    source_[u] = virt[u] ? MeshSource::Viu : t.kind == UnitTask::Kind::Interface ? MeshSource::Iu : MeshSource::Sm;
     parked[u] = park_vius_ && virt[u];
   }
   sync_.begin_pass(pass, participant, parked, virt);
@@ -123,7 +145,10 @@ void MeshFunctional::run_pass(const KernelInfo& k, const LaunchState& L, const P
         if (w.done || w.at_barrier) continue;
         progress = true;
         for (;;) {
+          const Instr& in = w.kernel.prog[w.pc()];
+          w.addr_mask = 0;
           const StepStatus s = step(w, L);
+          if (in.is_mem && w.addr_mask) count_global(w, in, source_[u]);
           if (s == StepStatus::Ok) continue;
           if (s == StepStatus::Exited) b->warp_exited();
           break;

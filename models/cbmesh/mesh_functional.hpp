@@ -19,6 +19,9 @@
 
 namespace warptlm {
 
+// Who moves data to and from global memory (spec 003 sec. 8's counters by source).
+enum class MeshSource : uint8_t { Sm, Iu, Viu, Count };  // a block of the grid; a real IU (or a stand-in SM); a virtual IU
+
 struct MeshRunStats {
   uint32_t passes = 0;
   uint64_t syncs_per_pass = 0;  // regspillnb
@@ -26,6 +29,8 @@ struct MeshRunStats {
   uint64_t cb_loads = 0, cb_stores = 0;  // lane accesses to the CBs
   uint64_t compute_blocks = 0, interface_blocks = 0, virtual_blocks = 0;
   InstructionCounts instructions;  // of every unit's blocks
+  // Lane accesses of ld/st to global memory (a vector access counts once per lane), by source.
+  uint64_t global_loads[size_t(MeshSource::Count)] = {}, global_stores[size_t(MeshSource::Count)] = {};
 };
 
 class MeshFunctional final : public MeshPort {
@@ -47,6 +52,7 @@ class MeshFunctional final : public MeshPort {
   void run_pass(const KernelInfo& k, const LaunchState& L, const PassPlan& plan, uint32_t pass);
   void start_unit(const KernelInfo& k, const LaunchState& L, const PassPlan& plan, uint32_t pass, uint32_t unit);
   void released(const std::vector<uint32_t>& units);
+  void count_global(const Warp& w, const Instr& in, MeshSource src);  // after a memory instruction executed
   void set_register(SReg r, uint32_t value);  // in every block of the pass
   UnitTask task(const PassPlan& plan, uint32_t pass, uint32_t unit) const;  // the plan's, less a test fault's
 
@@ -59,6 +65,7 @@ class MeshFunctional final : public MeshPort {
   bool one_half_, no_handover_;
   std::vector<std::unique_ptr<Block>> blocks_;  // by unit, this pass (null: the unit does nothing)
   std::vector<bool> finished_;
+  std::vector<MeshSource> source_;  // by unit, this pass
   MeshRunStats stats_;
 };
 

@@ -67,6 +67,14 @@ SpuMechanism::SpuMechanism(const Config& c, StatsRegistry& stats) : p_(params_fr
                                      "blocks run as real interface units (loaders, storers; SMs standing in for IUs)");
   virtual_blocks_ = &stats.counter("spu.virtual_blocks", "spu.virtual_blocks",
                                    "blocks run as virtual interface units (spill, restore)");
+  static const char* kSource[3] = {"sm", "iu", "viu"};
+  static const char* kWho[3] = {"the grid's blocks on the SMs", "the real interface units (and SMs standing in for them)",
+                                "the virtual interface units (restores; spills)"};
+  for (int i = 0; i < 3; ++i) {
+    const std::string l = std::string("spu.global_loads.") + kSource[i], s = std::string("spu.global_stores.") + kSource[i];
+    global_loads_[i] = &stats.counter(l, l, std::string("lane loads from global memory by ") + kWho[i]);
+    global_stores_[i] = &stats.counter(s, s, std::string("lane stores to global memory by ") + kWho[i]);
+  }
   const double bits = double(storage_bits(p_));
   stats.derived("cost.spu.bits", [bits] { return bits; },
                 "storage per SM of the SPU mesh: its share of the double-buffered CBs, the 11 unit registers and the "
@@ -80,6 +88,10 @@ bool SpuMechanism::run_functional(const KernelInfo& k, LaunchState& L, LaunchRes
   r.warp_instructions += s.instructions.warp;
   r.thread_instructions += s.instructions.thread;
   r.lane_instructions += s.instructions.lane;
+  for (int i = 0; i < 3; ++i) {
+    *global_loads_[i] += s.global_loads[i];
+    *global_stores_[i] += s.global_stores[i];
+  }
   *passes_ += s.passes;
   *syncs_ += s.syncs;
   *cb_loads_ += s.cb_loads;

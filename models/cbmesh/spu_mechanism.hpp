@@ -41,6 +41,7 @@ class SpuMechanism : public Mechanism {
  private:
   SpuParams p_;
   CbMeshGeometry geo_;
+  Counter *global_loads_[3], *global_stores_[3];
   Counter *passes_, *syncs_, *cb_loads_, *cb_stores_, *compute_blocks_, *interface_blocks_, *virtual_blocks_;
 };
 

@@ -23,10 +23,12 @@ struct Outcome {
   std::map<std::string, double> counters;
 };
 
-Outcome run_workload(const std::string& name, uint64_t seed = 1, Size size = Size::Tiny) {
+Outcome run_workload(const std::string& name, uint64_t seed = 1, Size size = Size::Tiny,
+                     const std::vector<std::string>& sets = {}) {
   GpuParams::declare(ParamTable::global());
   Config cfg;
   cfg.set("sim.mode", "functional");
+  for (const std::string& s : sets) cfg.apply_set(s);
   auto wl = make_workload(name);
   REQUIRE(wl);
   const std::string platform = wl->platform();
@@ -179,6 +181,33 @@ TEST_CASE("the SPU workloads act on the mesh at small size: passes, synchronisat
   GpuTestbench tb(cfg, stats);
   CHECK_THROWS_WITH(make_workload("spu_matmul")->run(tb.device(), Size::Tiny, 1),
                     Catch::Contains("spu_matmul.ptx:") && Catch::Contains("--platform spu"));
+}
+
+TEST_CASE("spu_matmul at the report's size moves the derived global traffic: the minimum A/B loads, whole-CB spills") {
+  // Spec 003 sec. 4.6 (derived from the report's 192 x 192, 16 x 16 tiles, 4 x 4 mesh): the IUs load A and B
+  // once each (2 n^2, the minimum), the SMs load nothing from global memory and store C (n^2); every pass
+  // performs T = 2 G + K - 1 synchronisations (G = K = 12 tiles: 35), and the 48 spilling VIU positions of the
+  // run (12 pass sides x 4) each spill their whole CB (256 words) after every one, as the 48 restoring VIU
+  // positions restore one before every one: 48 T 256 each way.
+  const double n = 192, g = 12, t = 2 * g + g - 1, cb = 256;
+  Outcome o = run_workload("spu_matmul", 1, Size::Medium);
+  INFO(o.result.detail);
+  REQUIRE(o.result.verified);
+  CHECK(o.counters.at("spu.passes") == 9);
+  CHECK(o.counters.at("spu.block_syncs") == 9 * t);
+  CHECK(o.counters.at("spu.global_loads.iu") == 2 * n * n);  // 73,728
+  CHECK(o.counters.at("spu.global_loads.sm") == 0);
+  CHECK(o.counters.at("spu.global_stores.sm") == n * n);     // 36,864
+  CHECK(o.counters.at("spu.global_stores.viu") == 48 * t * cb);  // 430,080
+  CHECK(o.counters.at("spu.global_loads.viu") == 48 * t * cb);
+  // The restart optimisation (sec. 3.3) parks the VIUs until the first unit of the pass starts: same
+  // results and the same useful loads, less VIU traffic (claim 10).
+  Outcome r = run_workload("spu_matmul", 1, Size::Medium, {"spu.restart=true"});
+  REQUIRE(r.result.verified);
+  CHECK(r.counters.at("spu.global_loads.iu") == 2 * n * n);
+  CHECK(r.counters.at("spu.global_loads.viu") < o.counters.at("spu.global_loads.viu"));
+  CHECK(r.counters.at("spu.global_stores.viu") < o.counters.at("spu.global_stores.viu"));
+  CHECK(r.counters.at("spu.block_syncs") == o.counters.at("spu.block_syncs"));
 }
 
 TEST_CASE("every workload is covered by a test above") {
