@@ -395,30 +395,27 @@ static void exec_trap(const Instr& in, ExecCtx& c) {
 
 static void exec_nop(const Instr&, ExecCtx&) {}
 
+// A mesh instruction needs the block to run on a mesh.
+static MeshPort& mesh_of(const Instr& in, ExecCtx& c) {
+  if (c.b.mesh) return *c.b.mesh;
+  std::ostringstream os;
+  os << op_name(in.op) << " in kernel '" << c.w.kernel.name << "', " << c.w.kernel.origin << ":" << in.line
+     << ": the block runs on no mesh";
+  throw RunError(os.str());
+}
+
 // bar.blocksync: the block's own barrier first (every live warp), then the
 // mesh-wide one (seed 003 sec. 2.4); the warps wait until the mesh releases them.
 static void exec_blocksync(const Instr& in, ExecCtx& c) {
   ++c.w.stack.back().pc;
   if (!c.mask) return;
-  if (!c.b.mesh) {
-    std::ostringstream os;
-    os << "bar.blocksync in kernel '" << c.w.kernel.name << "', " << c.w.kernel.origin << ":" << in.line
-       << ": the block runs on no mesh";
-    throw RunError(os.str());
-  }
+  mesh_of(in, c);
   c.b.arrive_at_barrier(c.w, kMeshBarrier, 0);
 }
 
 // bar.unleashvius: the unit's run-time releases the parked virtual IUs (seed 003 sec. 2.8).
 static void exec_unleash(const Instr& in, ExecCtx& c) {
-  if (!c.mask) return;
-  if (!c.b.mesh) {
-    std::ostringstream os;
-    os << "bar.unleashvius in kernel '" << c.w.kernel.name << "', " << c.w.kernel.origin << ":" << in.line
-       << ": the block runs on no mesh";
-    throw RunError(os.str());
-  }
-  c.b.mesh->unleash_vius(c.b);
+  if (c.mask) mesh_of(in, c).unleash_vius(c.b);
 }
 
 ExecFn select_control(const Instr& in, std::string& why) {

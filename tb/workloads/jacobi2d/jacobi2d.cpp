@@ -4,6 +4,7 @@
 #include <random>
 #include <utility>
 
+#include "workloads/jacobi_ref.hpp"
 #include "workloads/util.hpp"
 #include "workloads/workload.hpp"
 
@@ -24,12 +25,7 @@ class Jacobi2d : public Workload {
     const uint32_t bx = 16, by = 16;
     std::mt19937_64 rng(seed);
     const size_t count = size_t(nx) * ny;
-    std::vector<float> grid(count);
-    for (int y = 0; y < ny; ++y)
-      for (int x = 0; x < nx; ++x) {
-        const bool edge = x == 0 || y == 0 || x == nx - 1 || y == ny - 1;
-        grid[size_t(y) * nx + x] = edge ? wl::uniform_float(rng, 50.0f, 100.0f) : wl::uniform_float(rng, 0.0f, 1.0f);
-      }
+    const std::vector<float> grid = wl::jacobi_grid(rng, nx, ny);
 
     load_workload_ptx(dev, "jacobi2d");
     DevPtr a = dev.upload(grid);
@@ -43,23 +39,9 @@ class Jacobi2d : public Workload {
     dev.free(a);
     dev.free(b);
 
-    // Reference in float, same summation order (no fma is possible: the
-    // multiply comes last), so results normally match bit for bit; tolerance
-    // 1e-4 relative + 1e-5 absolute anyway.
-    std::vector<float> cur = grid, next(count);
-    for (int it = 0; it < iters; ++it) {
-      for (int y = 0; y < ny; ++y)
-        for (int x = 0; x < nx; ++x) {
-          const size_t i = size_t(y) * nx + x;
-          float v = cur[i];
-          if (x > 0 && y > 0 && x < nx - 1 && y < ny - 1) {
-            const float sum = cur[i] + cur[i - nx] + cur[i + nx] + cur[i - 1] + cur[i + 1];
-            v = 0.2f * sum;
-          }
-          next[i] = v;
-        }
-      std::swap(cur, next);
-    }
+    // Reference in float, same summation order (wl::jacobi_sweeps), so results
+    // normally match bit for bit; tolerance 1e-4 relative + 1e-5 absolute anyway.
+    const std::vector<float> cur = wl::jacobi_sweeps(grid, nx, ny, iters);
     std::vector<double> ref(cur.begin(), cur.end());
     return wl::check_floats("grid", got, ref, 1e-4, 1e-5);
   }

@@ -34,38 +34,26 @@ __device__ __forceinline__ void block_sync() { asm volatile("bar.blocksync 0;" :
 __device__ __forceinline__ void unleash_vius() { asm volatile("bar.unleashvius 0;" ::: "memory"); }
 
 // Loads read the north (cbv) or west (cbh) CB, stores write the south or east CB.
-__device__ __forceinline__ float load_north(unsigned off) {
-  float v;
-  asm volatile("ld.cbv.f32 %0, [%1];" : "=f"(v) : "r"(off) : "memory");
-  return v;
-}
-__device__ __forceinline__ float load_west(unsigned off) {
-  float v;
-  asm volatile("ld.cbh.f32 %0, [%1];" : "=f"(v) : "r"(off) : "memory");
-  return v;
-}
-__device__ __forceinline__ void store_south(unsigned off, float v) {
-  asm volatile("st.cbv.f32 [%0], %1;" ::"r"(off), "f"(v) : "memory");
-}
-__device__ __forceinline__ void store_east(unsigned off, float v) {
-  asm volatile("st.cbh.f32 [%0], %1;" ::"r"(off), "f"(v) : "memory");
-}
-__device__ __forceinline__ unsigned load_north_u32(unsigned off) {
-  unsigned v;
-  asm volatile("ld.cbv.u32 %0, [%1];" : "=r"(v) : "r"(off) : "memory");
-  return v;
-}
-__device__ __forceinline__ unsigned load_west_u32(unsigned off) {
-  unsigned v;
-  asm volatile("ld.cbh.u32 %0, [%1];" : "=r"(v) : "r"(off) : "memory");
-  return v;
-}
-__device__ __forceinline__ void store_south_u32(unsigned off, unsigned v) {
-  asm volatile("st.cbv.u32 [%0], %1;" ::"r"(off), "r"(v) : "memory");
-}
-__device__ __forceinline__ void store_east_u32(unsigned off, unsigned v) {
-  asm volatile("st.cbh.u32 [%0], %1;" ::"r"(off), "r"(v) : "memory");
-}
+#define SPU_CB_LOAD(fn, T, space, ptx_type, cons)                                           \
+  __device__ __forceinline__ T fn(unsigned off) {                                           \
+    T v;                                                                                    \
+    asm volatile("ld." space "." ptx_type " %0, [%1];" : "=" cons(v) : "r"(off) : "memory"); \
+    return v;                                                                               \
+  }
+#define SPU_CB_STORE(fn, T, space, ptx_type, cons)                                    \
+  __device__ __forceinline__ void fn(unsigned off, T v) {                             \
+    asm volatile("st." space "." ptx_type " [%0], %1;" ::"r"(off), cons(v) : "memory"); \
+  }
+SPU_CB_LOAD(load_north, float, "cbv", "f32", "f")
+SPU_CB_LOAD(load_west, float, "cbh", "f32", "f")
+SPU_CB_STORE(store_south, float, "cbv", "f32", "f")
+SPU_CB_STORE(store_east, float, "cbh", "f32", "f")
+SPU_CB_LOAD(load_north_u32, unsigned, "cbv", "u32", "r")
+SPU_CB_LOAD(load_west_u32, unsigned, "cbh", "u32", "r")
+SPU_CB_STORE(store_south_u32, unsigned, "cbv", "u32", "r")
+SPU_CB_STORE(store_east_u32, unsigned, "cbh", "u32", "r")
+#undef SPU_CB_LOAD
+#undef SPU_CB_STORE
 
 // The virtual IUs' code (system-generated in the report, sec. 2.7, Algorithms 1
 // and 2), for a CB of `cb_words` 32-bit words: a south (east) VIU spills the CB

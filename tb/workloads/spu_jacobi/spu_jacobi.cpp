@@ -7,6 +7,7 @@
 #include <random>
 #include <utility>
 
+#include "workloads/jacobi_ref.hpp"
 #include "workloads/util.hpp"
 #include "workloads/workload.hpp"
 
@@ -27,12 +28,7 @@ class SpuJacobi : public Workload {
     const uint32_t t = 16, steps = 2;
     std::mt19937_64 rng(seed);
     const size_t count = size_t(nx) * ny;
-    std::vector<float> grid(count);
-    for (uint32_t y = 0; y < ny; ++y)
-      for (uint32_t x = 0; x < nx; ++x) {
-        const bool edge = x == 0 || y == 0 || x == nx - 1 || y == ny - 1;
-        grid[size_t(y) * nx + x] = edge ? wl::uniform_float(rng, 50.0f, 100.0f) : wl::uniform_float(rng, 0.0f, 1.0f);
-      }
+    const std::vector<float> grid = wl::jacobi_grid(rng, int(nx), int(ny));
     load_workload_ptx(dev, "spu_jacobi");  // first: a platform without the mesh refuses its PTX by line
     const uint32_t rows = uint32_t(dev.attribute("spu.rows")), cols = uint32_t(dev.attribute("spu.cols"));
     const uint32_t cb_words = uint32_t(dev.attribute("spu.cb_bytes")) / 4;
@@ -50,20 +46,7 @@ class SpuJacobi : public Workload {
     std::vector<float> got = dev.download<float>(a, count);
     for (DevPtr p : {a, b, g}) dev.free(p);
 
-    std::vector<float> cur = grid, next(count);
-    for (int it = 0; it < iters; ++it) {
-      for (uint32_t y = 0; y < ny; ++y)
-        for (uint32_t x = 0; x < nx; ++x) {
-          const size_t i = size_t(y) * nx + x;
-          float v = cur[i];
-          if (x > 0 && y > 0 && x < nx - 1 && y < ny - 1) {
-            const float sum = cur[i] + cur[i - nx] + cur[i + nx] + cur[i - 1] + cur[i + 1];
-            v = 0.2f * sum;
-          }
-          next[i] = v;
-        }
-      std::swap(cur, next);
-    }
+    const std::vector<float> cur = wl::jacobi_sweeps(grid, int(nx), int(ny), iters);
     return wl::check_exact("grid", got, cur);
   }
 };
