@@ -40,7 +40,7 @@ uint8_t* MeshFunctional::cb_span(const Block& b, Space space, bool store, uint64
                                  std::string& why) {
   const CbAccess a = space == Space::Cbv ? (store ? CbAccess::StoreV : CbAccess::LoadV)
                                          : (store ? CbAccess::StoreH : CbAccess::LoadH);
-  uint8_t* cb = storage_.cb(b.sm_id, a, one_half_ ? 0 : sync_.syncs());
+  uint8_t* cb = cb_base_[b.sm_id][size_t(a)];
   if (!cb) {
     why = std::string("is in no CB: ") + mesh_.unit_name(b.sm_id) + " has no CB to the " + side_word(a);
     return nullptr;
@@ -54,6 +54,16 @@ uint8_t* MeshFunctional::cb_span(const Block& b, Space space, bool store, uint64
   return cb + offset;
 }
 
+void MeshFunctional::refresh_cb_bases() {
+  const uint64_t syncs = one_half_ ? 0 : sync_.syncs();
+  if (syncs == cb_base_syncs_) return;
+  cb_base_syncs_ = syncs;
+  cb_base_.resize(mesh_.units());
+  for (uint32_t u = 0; u < mesh_.units(); ++u)
+    for (CbAccess a : {CbAccess::LoadV, CbAccess::StoreV, CbAccess::LoadH, CbAccess::StoreH})
+      cb_base_[u][size_t(a)] = storage_.cb(u, a, syncs);
+}
+
 void MeshFunctional::set_register(SReg r, uint32_t value) {
   for (auto& b : blocks_)
     if (b) b->set_mesh_register(r, value);
@@ -61,6 +71,7 @@ void MeshFunctional::set_register(SReg r, uint32_t value) {
 
 void MeshFunctional::released(const std::vector<uint32_t>& units) {
   if (units.empty()) return;
+  refresh_cb_bases();
   set_register(SReg::MeshCSpillNb, uint32_t(sync_.syncs()));
   // reglast reaches a virtual IU only with the release that ends its loop: one
   // still between the pass's last synchronisation and its spill reads 0, so it
@@ -132,6 +143,8 @@ void MeshFunctional::run_pass(const KernelInfo& k, const LaunchState& L, const P
     parked[u] = park_vius_ && virt[u];
   }
   sync_.begin_pass(pass, participant, parked, virt);
+  cb_base_syncs_ = UINT64_MAX;
+  refresh_cb_bases();
   for (uint32_t u = 0; u < n; ++u) start_unit(k, L, plan, pass, u);
 
   uint32_t left = 0;

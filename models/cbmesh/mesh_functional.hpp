@@ -8,6 +8,7 @@
 // the spu platform, and the reference the timing platform's data must equal.
 #pragma once
 #include <cstdint>
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -66,6 +67,10 @@ class MeshFunctional final : public MeshPort {
   std::vector<std::unique_ptr<Block>> blocks_;  // by unit, this pass (null: the unit does nothing)
   std::vector<bool> finished_;
   std::vector<MeshSource> source_;  // by unit, this pass
+  // Each unit's four CBs (by CbAccess) at the current synchronisation count (null: none there).
+  std::vector<std::array<uint8_t*, 4>> cb_base_;
+  uint64_t cb_base_syncs_ = UINT64_MAX;
+  void refresh_cb_bases();
   MeshRunStats stats_;
 };
 
