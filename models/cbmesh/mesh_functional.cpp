@@ -113,6 +113,42 @@ void MeshFunctional::start_unit(const KernelInfo& k, const LaunchState& L, const
   blocks_[unit] = std::move(b);
 }
 
+namespace {
+// The instructions an interface unit cannot execute (sec. 5: "SMs in which we
+// removed the shared memory, L1 cache, SFU and FPU"): float arithmetic and
+// comparisons, the special functions, and shared-memory accesses. Moves,
+// loads, stores and conversions need none of them.
+const char* missing_unit(const Warp& w, const Instr& in) {
+  switch (in.op) {
+    case Op::Sqrt: case Op::Rsqrt: case Op::Rcp: case Op::Sin: case Op::Cos: case Op::Lg2: case Op::Ex2:
+    case Op::Tanh:
+      return "SFU";
+    case Op::Add: case Op::Sub: case Op::Mul: case Op::Mad: case Op::Fma: case Op::Div: case Op::Min: case Op::Max:
+    case Op::Abs: case Op::Neg: case Op::Copysign: case Op::Testp:
+      return dtype_float(in.type) ? "FPU" : nullptr;
+    case Op::Setp: case Op::Set:
+      return dtype_float(in.type2) || dtype_float(in.type) ? "FPU" : nullptr;
+    default: break;
+  }
+  if (in.is_mem && w.addr_mask) {
+    if (w.addr_space == Space::Shared) return "shared memory";
+    if (w.addr_space == Space::Generic)
+      for (uint32_t m = w.addr_mask; m; m &= m - 1) {
+        const uint64_t a = w.addr[__builtin_ctz(m)];
+        if (a >= kSharedWindow && a < kSharedWindow + kSharedWindowSize) return "shared memory";
+      }
+  }
+  return nullptr;
+}
+}  // namespace
+
+void MeshFunctional::check_reduced(uint32_t unit, const Warp& w, const Instr& in) const {
+  if (const char* what = missing_unit(w, in))
+    throw RunError(mesh_.unit_name(unit) + " (an interface unit: a reduced SM without FPU, SFU or shared memory, seed "
+                   "003 sec. 5) executes `" + in.text + "` at " + w.kernel.origin + ":" + std::to_string(in.line) +
+                   ", which needs the " + what + " (kernel '" + w.kernel.name + "')");
+}
+
 void MeshFunctional::count_global(const Warp& w, const Instr& in, MeshSource src) {
   if (in.op != Op::Ld && in.op != Op::Ldu && in.op != Op::St) return;
   uint64_t n = 0;
@@ -134,11 +170,13 @@ void MeshFunctional::run_pass(const KernelInfo& k, const LaunchState& L, const P
   blocks_.resize(n);
   finished_.assign(n, false);
   source_.assign(n, MeshSource::Sm);
+  reduced_.assign(n, false);
   std::vector<bool> participant(n), parked(n), virt(n);
   for (uint32_t u = 0; u < n; ++u) {
     const UnitTask t = task(plan, pass, u);
     participant[u] = t.kind != UnitTask::Kind::None;
     virt[u] = t.role == IuRole::Restore || t.role == IuRole::Spill;
+    reduced_[u] = t.kind == UnitTask::Kind::Interface && mesh_.kind(u) == CbMeshGeometry::UnitKind::Iu;
     source_[u] = virt[u] ? MeshSource::Viu : t.kind == UnitTask::Kind::Interface ? MeshSource::Iu : MeshSource::Sm;
     parked[u] = park_vius_ && virt[u];
   }
@@ -160,8 +198,10 @@ void MeshFunctional::run_pass(const KernelInfo& k, const LaunchState& L, const P
         for (;;) {
           const Instr& in = w.kernel.prog[w.pc()];
           w.addr_mask = 0;
+          const uint64_t executed = w.insts.thread;
           const StepStatus s = step(w, L);
           if (in.is_mem && w.addr_mask) count_global(w, in, source_[u]);
+          if (reduced_[u] && w.insts.thread != executed) check_reduced(u, w, in);
           if (s == StepStatus::Ok) continue;
           if (s == StepStatus::Exited) b->warp_exited();
           break;

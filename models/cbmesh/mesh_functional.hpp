@@ -36,7 +36,7 @@ struct MeshRunStats {
 
 class MeshFunctional final : public MeshPort {
  public:
-  // `park_vius`: virtual IUs start parked until bar.unleashvius (the report's `restart`, sec. 3.3).
+  // `mesh` must outlive the model. `park_vius`: virtual IUs start parked until bar.unleashvius (the report's `restart`, sec. 3.3).
   MeshFunctional(const CbMeshGeometry& mesh, uint32_t cb_bytes, bool park_vius);
   // Runs the launch (a 2-D grid; gridDim.z must be 1) to its end. RunError on a
   // fault, a synchronisation count that differs, or a deadlock (naming the units).
@@ -54,6 +54,9 @@ class MeshFunctional final : public MeshPort {
   void start_unit(const KernelInfo& k, const LaunchState& L, const PassPlan& plan, uint32_t pass, uint32_t unit);
   void released(const std::vector<uint32_t>& units);
   void count_global(const Warp& w, const Instr& in, MeshSource src);  // after a memory instruction executed
+  // An interface unit is a reduced SM (sec. 5): no FPU, SFU or shared memory; an
+  // instruction that would need one is a run error naming the unit.
+  void check_reduced(uint32_t unit, const Warp& w, const Instr& in) const;
   void set_register(SReg r, uint32_t value);  // in every block of the pass
   UnitTask task(const PassPlan& plan, uint32_t pass, uint32_t unit) const;  // the plan's, less a test fault's
 
@@ -67,6 +70,7 @@ class MeshFunctional final : public MeshPort {
   std::vector<std::unique_ptr<Block>> blocks_;  // by unit, this pass (null: the unit does nothing)
   std::vector<bool> finished_;
   std::vector<MeshSource> source_;  // by unit, this pass
+  std::vector<bool> reduced_;       // by unit, this pass: runs an interface unit's task
   // Each unit's four CBs (by CbAccess) at the current synchronisation count (null: none there).
   std::vector<std::array<uint8_t*, 4>> cb_base_;
   uint64_t cb_base_syncs_ = UINT64_MAX;

@@ -375,3 +375,47 @@ TEST_CASE("SPU Jacobi sweep: halos pass north-west to south-east through the CBs
     if (plan.passes() > 1) CHECK(st.virtual_blocks > 0);
   }
 }
+
+TEST_CASE("Mesh functional model: an interface unit has no FPU, SFU or shared memory (sec. 5); SMs have them",
+          "[cbmesh][meshrun]") {
+  // Every unit of a 1 x 1 mesh runs the kernel; units with %regiu set execute `op` once.
+  auto run_with = [](const std::string& op) {
+    const std::string ptx = std::string(".version 7.5\n.target sm_75\n.address_size 64\n") +
+                            ".visible .entry k()\n{\n.reg .b32 %r<4>;\n.reg .f32 %f<4>;\n.reg .pred %p<2>;\n"
+                            ".shared .align 4 .b8 s[16];\n"
+                            "mov.u32 %r1, %regiu;\nsetp.ne.u32 %p1, %r1, 0;\nmov.f32 %f2, 0f3F800000;\n"
+                            "mov.u32 %r2, 0;\n@%p1 " + op + "\nbar.blocksync 0;\nret;\n}\n";
+    GlobalMemory mem;
+    PtxDialect d;
+    d.mesh = true;
+    Module m(ptx, "reduced.ptx", mem, nullptr, d);
+    LaunchState L;
+    L.kernel = m.find_kernel("k");
+    L.mem = &mem;
+    L.num_sms = 5;
+    const CbMeshGeometry geo(1, 1);
+    MeshFunctional mf(geo, 64, false);
+    mf.run(*L.kernel, L);
+  };
+  CHECK_NOTHROW(run_with("mov.f32 %f1, %f2;"));  // a move needs no FPU
+  CHECK_NOTHROW(run_with("add.u32 %r3, %r2, 1;"));
+  CHECK_THROWS_WITH(run_with("add.f32 %f1, %f2, %f2;"), Catch::Contains("iu_north0") && Catch::Contains("FPU") &&
+                                                            Catch::Contains("reduced.ptx:14"));
+  CHECK_THROWS_WITH(run_with("sqrt.approx.f32 %f1, %f2;"), Catch::Contains("SFU"));
+  CHECK_THROWS_WITH(run_with("st.shared.u32 [s], %r2;"), Catch::Contains("shared memory"));
+  // An SM runs the same instructions: only the IUs are refused (the predicate keeps them off the SM).
+  const std::string sm_ptx = std::string(".version 7.5\n.target sm_75\n.address_size 64\n") +
+                             ".visible .entry k()\n{\n.reg .b32 %r<4>;\n.reg .f32 %f<4>;\n.reg .pred %p<2>;\n"
+                             "mov.u32 %r1, %regiu;\nsetp.eq.u32 %p1, %r1, 0;\nmov.f32 %f2, 0f3F800000;\n"
+                             "@%p1 add.f32 %f1, %f2, %f2;\nbar.blocksync 0;\nret;\n}\n";
+  GlobalMemory mem;
+  PtxDialect d;
+  d.mesh = true;
+  Module m(sm_ptx, "sm.ptx", mem, nullptr, d);
+  LaunchState L;
+  L.kernel = m.find_kernel("k");
+  L.mem = &mem;
+  const CbMeshGeometry geo(1, 1);
+  MeshFunctional mf(geo, 64, false);
+  CHECK_NOTHROW(mf.run(*L.kernel, L));
+}
