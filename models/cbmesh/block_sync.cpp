@@ -21,8 +21,8 @@ void BlockSync::begin_pass(uint32_t pass, const std::vector<bool>& participant, 
   syncs_ = 0;
   restart_ = false;
   last_ = false;
-  for (size_t u = 0; u < names_.size(); ++u) virtual_[u] = !virtual_unit.empty() && virtual_unit[u];
   for (size_t u = 0; u < names_.size(); ++u) {
+    virtual_[u] = !virtual_unit.empty() && virtual_unit[u];
     if (parked[u] && !participant[u]) throw std::invalid_argument("block synchronisation: a parked unit must take part");
     state_[u] = !participant[u] ? State::Out : parked[u] ? State::Parked : State::Running;
     finished_at_[u] = 0;
@@ -85,9 +85,7 @@ std::vector<uint32_t> BlockSync::finish(uint32_t u) {
   // waiting for a synchronisation it will never perform (virtual IUs wait
   // for the closing release instead).
   if (was_counted) {
-    std::string waiting;
-    for (size_t w = 0; w < state_.size(); ++w)
-      if (state_[w] == State::Waiting && !virtual_[w]) waiting += (waiting.empty() ? "" : ", ") + names_[w];
+    const std::string waiting = names_if([this](uint32_t w) { return state_[w] == State::Waiting && !virtual_[w]; });
     if (!waiting.empty())
       throw RunError("block synchronisation " + std::to_string(syncs_ + 1) + " of pass " + std::to_string(pass_) +
                      ": " + names_[u] + " finished after " + std::to_string(syncs_) +
@@ -136,13 +134,6 @@ std::vector<uint32_t> BlockSync::release_if_complete() {
     }
   ++syncs_;
   return released;
-}
-
-std::string BlockSync::names_in(State a, State b) const {
-  std::string out;
-  for (size_t u = 0; u < state_.size(); ++u)
-    if (state_[u] == a || state_[u] == b) out += (out.empty() ? "" : ", ") + names_[u];
-  return out;
 }
 
 std::string BlockSync::describe_wait() const {

@@ -68,7 +68,16 @@ class BlockSync {
   std::vector<uint32_t> release_if_complete();
   bool only_virtual_left() const;             // every participant but the virtual IUs finished
   std::vector<uint32_t> closing_release();    // lets the waiting virtual IUs go with reglast set
-  std::string names_in(State a, State b) const;  // units in either state, by id
+  template <class Pred>
+  std::string names_if(Pred p) const {  // the units for which p(u) holds, by id
+    std::string out;
+    for (uint32_t u = 0; u < state_.size(); ++u)
+      if (p(u)) out += (out.empty() ? "" : ", ") + names_[u];
+    return out;
+  }
+  std::string names_in(State a, State b) const {  // units in either state
+    return names_if([&](uint32_t u) { return state_[u] == a || state_[u] == b; });
+  }
   std::string names_in(State s) const { return names_in(s, s); }
 
   std::vector<std::string> names_;

@@ -92,9 +92,7 @@ void MeshFunctional::unleash_vius(Block&) {
 }
 
 void MeshFunctional::start_unit(const KernelInfo& k, const LaunchState& L, const PassPlan& plan, uint32_t pass,
-                                uint32_t unit) {
-  const UnitTask t = task(plan, pass, unit);
-  if (t.kind == UnitTask::Kind::None) return;
+                                uint32_t unit, const UnitTask& t) {
   const uint32_t linear = t.block.y * L.grid[0] + t.block.x;
   auto b = std::make_unique<Block>(k, L, linear, unit);
   b->mesh = this;
@@ -134,8 +132,7 @@ const char* missing_unit(const Warp& w, const Instr& in) {
     if (w.addr_space == Space::Shared) return "shared memory";
     if (w.addr_space == Space::Generic)
       for (uint32_t m = w.addr_mask; m; m &= m - 1) {
-        const uint64_t a = w.addr[__builtin_ctz(m)];
-        if (a >= kSharedWindow && a < kSharedWindow + kSharedWindowSize) return "shared memory";
+        if (in_shared_window(w.addr[__builtin_ctz(m)])) return "shared memory";
       }
   }
   return nullptr;
@@ -157,8 +154,7 @@ void MeshFunctional::count_global(const Warp& w, const Instr& in, MeshSource src
   } else if (w.addr_space == Space::Generic) {
     for (uint32_t m = w.addr_mask; m; m &= m - 1) {
       const uint64_t a = w.addr[__builtin_ctz(m)];
-      n += !(a >= kSharedWindow && a < kSharedWindow + kSharedWindowSize) &&
-           !(a >= kLocalWindow && a < kLocalWindow + kLocalWindowSize);
+      n += !in_shared_window(a) && !in_local_window(a);
     }
   }
   (in.op == Op::St ? stats_.global_stores : stats_.global_loads)[size_t(src)] += n;
@@ -171,9 +167,10 @@ void MeshFunctional::run_pass(const KernelInfo& k, const LaunchState& L, const P
   finished_.assign(n, false);
   source_.assign(n, MeshSource::Sm);
   reduced_.assign(n, false);
+  std::vector<UnitTask> tasks(n);
   std::vector<bool> participant(n), parked(n), virt(n);
   for (uint32_t u = 0; u < n; ++u) {
-    const UnitTask t = task(plan, pass, u);
+    const UnitTask& t = tasks[u] = task(plan, pass, u);
     participant[u] = t.kind != UnitTask::Kind::None;
     virt[u] = t.role == IuRole::Restore || t.role == IuRole::Spill;
     reduced_[u] = t.kind == UnitTask::Kind::Interface && mesh_.kind(u) == CbMeshGeometry::UnitKind::Iu;
@@ -183,10 +180,12 @@ void MeshFunctional::run_pass(const KernelInfo& k, const LaunchState& L, const P
   sync_.begin_pass(pass, participant, parked, virt);
   cb_base_syncs_ = UINT64_MAX;
   refresh_cb_bases();
-  for (uint32_t u = 0; u < n; ++u) start_unit(k, L, plan, pass, u);
-
   uint32_t left = 0;
-  for (uint32_t u = 0; u < n; ++u) left += participant[u];
+  for (uint32_t u = 0; u < n; ++u)
+    if (participant[u]) {
+      start_unit(k, L, plan, pass, u, tasks[u]);
+      ++left;
+    }
   while (left) {
     bool progress = false;
     for (uint32_t u = 0; u < n; ++u) {

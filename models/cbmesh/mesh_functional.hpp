@@ -42,7 +42,6 @@ class MeshFunctional final : public MeshPort {
   // fault, a synchronisation count that differs, or a deadlock (naming the units).
   void run(const KernelInfo& k, const LaunchState& L);
   const MeshRunStats& stats() const { return stats_; }
-  CbStorage& storage() { return storage_; }
 
   // MeshPort
   uint8_t* cb_span(const Block& b, Space space, bool store, uint64_t offset, unsigned bytes, std::string& why) override;
@@ -51,7 +50,8 @@ class MeshFunctional final : public MeshPort {
 
  private:
   void run_pass(const KernelInfo& k, const LaunchState& L, const PassPlan& plan, uint32_t pass);
-  void start_unit(const KernelInfo& k, const LaunchState& L, const PassPlan& plan, uint32_t pass, uint32_t unit);
+  void start_unit(const KernelInfo& k, const LaunchState& L, const PassPlan& plan, uint32_t pass, uint32_t unit,
+                  const UnitTask& t);
   void released(const std::vector<uint32_t>& units);
   void count_global(const Warp& w, const Instr& in, MeshSource src);  // after a memory instruction executed
   // An interface unit is a reduced SM (sec. 5): no FPU, SFU or shared memory; an

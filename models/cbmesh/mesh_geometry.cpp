@@ -102,4 +102,15 @@ std::string CbMeshGeometry::unit_name(uint32_t unit) const {
   return std::string("iu_") + side[int(iu_side(unit))] + std::to_string(iu_position(unit));
 }
 
+uint32_t CbMeshGeometry::faced_sm(uint32_t iu) const {
+  const uint32_t pos = iu_position(iu);
+  switch (iu_side(iu)) {
+    case MeshSide::North: return sm_unit(0, pos);
+    case MeshSide::South: return sm_unit(rows_ - 1, pos);
+    case MeshSide::West: return sm_unit(pos, 0);
+    case MeshSide::East: return sm_unit(pos, cols_ - 1);
+  }
+  return 0;
+}
+
 }  // namespace warptlm

@@ -45,6 +45,7 @@ class CbMeshGeometry {
   MeshSide iu_side(uint32_t unit) const;       // an IU's side of the mesh
   uint32_t iu_position(uint32_t unit) const;   // its column (north, south) or row (west, east)
   uint32_t iu_unit(MeshSide side, uint32_t position) const;
+  uint32_t faced_sm(uint32_t iu) const;        // the SM next to an IU (on the mesh's edge)
   uint32_t sm_unit(uint32_t row, uint32_t col) const { return row * cols_ + col; }
 
   uint32_t vertical_cb(uint32_t line, uint32_t col) const { return line * cols_ + col; }

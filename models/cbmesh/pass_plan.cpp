@@ -35,18 +35,9 @@ uint32_t PassPlan::blocks_in_pass(uint32_t pass) const {
 // architecture, this IU is turned into a VIU for the all pass").
 IuRole PassPlan::role(uint32_t pass, uint32_t iu) const {
   const PassCoord p = coord(pass);
-  const uint32_t pos = mesh_.iu_position(iu);
-  const MeshSide side = mesh_.iu_side(iu);
   // The IU takes part when the SM it faces holds a block in this pass.
-  uint32_t faced = 0;
-  switch (side) {
-    case MeshSide::North: faced = mesh_.sm_unit(0, pos); break;
-    case MeshSide::South: faced = mesh_.sm_unit(mesh_.rows() - 1, pos); break;
-    case MeshSide::West: faced = mesh_.sm_unit(pos, 0); break;
-    case MeshSide::East: faced = mesh_.sm_unit(pos, mesh_.cols() - 1); break;
-  }
-  if (!block(pass, faced).present) return IuRole::Idle;
-  switch (side) {
+  if (!block(pass, mesh_.faced_sm(iu)).present) return IuRole::Idle;
+  switch (mesh_.iu_side(iu)) {
     case MeshSide::North: return p.y == 0 ? IuRole::Loader : IuRole::Restore;
     case MeshSide::West: return p.x == 0 ? IuRole::Loader : IuRole::Restore;
     case MeshSide::South: return p.y + 1 == passes_y_ ? IuRole::Storer : IuRole::Spill;
@@ -73,13 +64,7 @@ UnitTask PassPlan::task(uint32_t pass, uint32_t unit) const {
     t.side = mesh_.iu_side(unit);
     t.position = mesh_.iu_position(unit);
     t.iu_id = iu_id(pass, unit);
-    const uint32_t last_row = mesh_.rows() - 1, last_col = mesh_.cols() - 1;
-    switch (t.side) {
-      case MeshSide::North: t.block = block(pass, mesh_.sm_unit(0, t.position)); break;
-      case MeshSide::South: t.block = block(pass, mesh_.sm_unit(last_row, t.position)); break;
-      case MeshSide::West: t.block = block(pass, mesh_.sm_unit(t.position, 0)); break;
-      case MeshSide::East: t.block = block(pass, mesh_.sm_unit(t.position, last_col)); break;
-    }
+    t.block = block(pass, mesh_.faced_sm(unit));
     return t;
   }
   t.block = block(pass, unit);

@@ -58,22 +58,23 @@ uint64_t SpuMechanism::storage_bits(const SpuParams& p) {
 }
 
 SpuMechanism::SpuMechanism(const Config& c, StatsRegistry& stats) : p_(params_from(c)), geo_(p_.rows, p_.cols) {
-  passes_ = &stats.counter("spu.passes", "spu.passes", "passes the mesh ran (one block per SM each, sec. 2.5)");
-  syncs_ = &stats.counter("spu.block_syncs", "spu.block_syncs", "mesh-wide block synchronisations, all passes");
-  cb_loads_ = &stats.counter("spu.cb_loads", "spu.cb_loads", "lane loads from the CBs (ld.cbv, ld.cbh)");
-  cb_stores_ = &stats.counter("spu.cb_stores", "spu.cb_stores", "lane stores to the CBs (st.cbv, st.cbh)");
-  compute_blocks_ = &stats.counter("spu.compute_blocks", "spu.compute_blocks", "blocks of the grid run on the mesh's SMs");
-  interface_blocks_ = &stats.counter("spu.interface_blocks", "spu.interface_blocks",
-                                     "blocks run as real interface units (loaders, storers; SMs standing in for IUs)");
-  virtual_blocks_ = &stats.counter("spu.virtual_blocks", "spu.virtual_blocks",
-                                   "blocks run as virtual interface units (spill, restore)");
+  // One mesh-wide counter each (no per-SM instances: the mesh runs as a whole).
+  auto counter = [&stats](const std::string& name, const std::string& meaning) {
+    return &stats.counter(name, name, meaning);
+  };
+  passes_ = counter("spu.passes", "passes the mesh ran (one block per SM each, sec. 2.5)");
+  syncs_ = counter("spu.block_syncs", "mesh-wide block synchronisations, all passes");
+  cb_loads_ = counter("spu.cb_loads", "lane loads from the CBs (ld.cbv, ld.cbh)");
+  cb_stores_ = counter("spu.cb_stores", "lane stores to the CBs (st.cbv, st.cbh)");
+  compute_blocks_ = counter("spu.compute_blocks", "blocks of the grid run on the mesh's SMs");
+  interface_blocks_ = counter("spu.interface_blocks", "blocks run as real interface units (loaders, storers; SMs standing in for IUs)");
+  virtual_blocks_ = counter("spu.virtual_blocks", "blocks run as virtual interface units (spill, restore)");
   static const char* kSource[3] = {"sm", "iu", "viu"};
   static const char* kWho[3] = {"the grid's blocks on the SMs", "the real interface units (and SMs standing in for them)",
                                 "the virtual interface units (restores; spills)"};
   for (int i = 0; i < 3; ++i) {
-    const std::string l = std::string("spu.global_loads.") + kSource[i], s = std::string("spu.global_stores.") + kSource[i];
-    global_loads_[i] = &stats.counter(l, l, std::string("lane loads from global memory by ") + kWho[i]);
-    global_stores_[i] = &stats.counter(s, s, std::string("lane stores to global memory by ") + kWho[i]);
+    global_loads_[i] = counter(std::string("spu.global_loads.") + kSource[i], std::string("lane loads from global memory by ") + kWho[i]);
+    global_stores_[i] = counter(std::string("spu.global_stores.") + kSource[i], std::string("lane stores to global memory by ") + kWho[i]);
   }
   const double bits = double(storage_bits(p_));
   stats.derived("cost.spu.bits", [bits] { return bits; },

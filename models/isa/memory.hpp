@@ -18,6 +18,9 @@ constexpr uint64_t kSharedWindowSize = 0x1000000ull;
 constexpr uint64_t kLocalWindow = 0x0000000002000000ull;   // per-thread local at [window, window + 16 MiB)
 constexpr uint64_t kLocalWindowSize = 0x1000000ull;
 constexpr uint64_t kGlobalBase = 0x0000001000000000ull;    // first global allocation
+// Where a generic address points: the shared window, the local window, or else global memory.
+inline bool in_shared_window(uint64_t a) { return a >= kSharedWindow && a < kSharedWindow + kSharedWindowSize; }
+inline bool in_local_window(uint64_t a) { return a >= kLocalWindow && a < kLocalWindow + kLocalWindowSize; }
 
 class GlobalMemory {
  public:

@@ -165,9 +165,9 @@ uint8_t* resolve_address(ExecCtx& c, Space space, uint64_t a, unsigned bytes, un
   if (a & (align - 1)) throw MemFault{lane, a, space, "is misaligned for a " + std::to_string(bytes) + "-byte access"};
   switch (space) {
     case Space::Generic:
-      if (a >= kSharedWindow && a < kSharedWindow + kSharedWindowSize)
+      if (in_shared_window(a))
         return resolve_address(c, Space::Shared, a - kSharedWindow, bytes, lane, write);
-      if (a >= kLocalWindow && a < kLocalWindow + kLocalWindowSize)
+      if (in_local_window(a))
         return resolve_address(c, Space::Local, a - kLocalWindow, bytes, lane, write);
       return resolve_address(c, Space::Global, a, bytes, lane, write);
     case Space::Global:

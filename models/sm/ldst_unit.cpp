@@ -73,8 +73,7 @@ uint32_t Sm::send_memory(WarpSlot& w, const Instr& in, uint64_t agen_done) {
   const uint32_t first = unsigned(__builtin_ctz(f.addr_mask));
   if (sp == Space::Generic) {
     const uint64_t a = f.addr[first];
-    sp = (a >= kSharedWindow && a < kSharedWindow + kSharedWindowSize) ? Space::Shared
-         : (a >= kLocalWindow && a < kLocalWindow + kLocalWindowSize) ? Space::Local : Space::Global;
+    sp = in_shared_window(a) ? Space::Shared : in_local_window(a) ? Space::Local : Space::Global;
   }
   for (unsigned i = 0; i < in.nwrites; ++i) ++w.pending[in.writes[i]];
   ++w.inflight;

@@ -98,9 +98,7 @@ void GpuPlatform::start_launch(const KernelInfo& kernel, const LaunchDims& dims,
     r.kernel = k->name;
     const uint64_t budget = ff && !ff_launches_left_ ? ff_instructions_left_ : UINT64_MAX;  // warp instructions
     bool ran = false;  // a mechanism that runs launches its own way (functional mode only)
-    if (!ff)
-      for (auto& m : mechanisms_)
-        if (!ran && m->run_functional(*k, L, r)) ran = true;
+    for (size_t i = 0; !ff && !ran && i < mechanisms_.size(); ++i) ran = mechanisms_[i]->run_functional(*k, L, r);
     first_timed = ran ? blocks : run_functional(*k, L, blocks, r, budget);
     if (ff) {
       // Fast-forwarded work is counted apart: a launch's cycles and instructions are its timed part's.

@@ -26,13 +26,67 @@ using namespace warptlm;
 
 namespace {
 
-std::string wave_ptx() {
-  std::ifstream f(std::string(WARPTLM_SOURCE_DIR) + "/tb/tests/kernels/mesh_wave.ptx");
+std::string read_ptx(const std::string& rel) {
+  std::ifstream f(std::string(WARPTLM_SOURCE_DIR) + "/" + rel);
   REQUIRE(f);
   std::stringstream s;
   s << f.rdbuf();
   return s.str();
 }
+
+// One kernel in the mesh's dialect, its device memory and its launch.
+struct MeshRig {
+  GlobalMemory mem;
+  std::unique_ptr<Module> mod;
+  const KernelInfo* k = nullptr;
+  LaunchState L;
+
+  MeshRig(const std::string& ptx, const std::string& origin, const std::string& kernel) {
+    PtxDialect d;
+    d.mesh = true;
+    mod = std::make_unique<Module>(ptx, origin, mem, nullptr, d);
+    k = mod->find_kernel(kernel);
+    REQUIRE(k);
+    L.kernel = k;
+    L.mem = &mem;
+    L.params.resize(k->param_bytes);
+  }
+  // tb/... relative to the source tree.
+  static std::unique_ptr<MeshRig> from_file(const std::string& rel, const std::string& kernel) {
+    return std::make_unique<MeshRig>(read_ptx(rel), rel, kernel);
+  }
+  template <class T>
+  uint64_t upload(const std::vector<T>& v) {
+    const uint64_t a = mem.allocate(std::max<uint64_t>(v.size() * sizeof(T), 4));
+    if (!v.empty()) mem.write(a, v.data(), v.size() * sizeof(T));
+    return a;
+  }
+  template <class T>
+  std::vector<T> download(uint64_t a, size_t n) {
+    std::vector<T> v(n);
+    mem.read(a, v.data(), n * sizeof(T));
+    return v;
+  }
+  template <class T>
+  void param(size_t i, T v) {
+    REQUIRE(i < k->params.size());
+    REQUIRE(k->params[i].size == sizeof(T));
+    std::memcpy(L.params.data() + k->params[i].offset, &v, sizeof(T));
+  }
+  MeshRunStats run(const CbMeshGeometry& geo, uint32_t cb_bytes, bool park, uint32_t gx, uint32_t gy, uint32_t bx,
+                   uint32_t by) {
+    L.grid[0] = gx, L.grid[1] = gy, L.grid[2] = 1;
+    L.block[0] = bx, L.block[1] = by, L.block[2] = 1;
+    L.threads_per_block = bx * by;
+    L.warps_per_block = (bx * by + 31) / 32;
+    L.num_sms = geo.units();
+    MeshFunctional mf(geo, cb_bytes, park);
+    mf.run(*k, L);
+    return mf.stats();
+  }
+};
+
+std::string wave_ptx() { return read_ptx("tb/tests/kernels/mesh_wave.ptx"); }
 
 struct WaveRun {
   std::vector<uint32_t> out, bottom, right;
@@ -65,47 +119,22 @@ WaveRun reference(const WaveCase& c, const std::vector<uint32_t>& top, const std
 
 // Runs mesh_wave on the functional mesh; `top` and `left` are its inputs.
 WaveRun run_wave(const WaveCase& c, const std::vector<uint32_t>& top, const std::vector<uint32_t>& left) {
-  GlobalMemory mem;
-  PtxDialect mesh_ptx;
-  mesh_ptx.mesh = true;
-  Module m(wave_ptx(), "mesh_wave.ptx", mem, nullptr, mesh_ptx);
-  const KernelInfo* k = m.find_kernel("mesh_wave");
-  REQUIRE(k);
+  MeshRig rig(wave_ptx(), "mesh_wave.ptx", "mesh_wave");
   const uint32_t n = c.threads, steps = c.gx + c.gy + 1;
   const CbMeshGeometry geo(c.rows, c.cols);
   const PassPlan plan(geo, c.gx, c.gy);
-  const uint64_t g_cb_words = uint64_t(plan.passes()) * steps * (c.rows + c.cols) * n;
-  auto alloc = [&](uint64_t words) { return mem.allocate(std::max<uint64_t>(words, 1) * 4); };
-  const uint64_t d_top = alloc(top.size()), d_left = alloc(left.size()), d_out = alloc(size_t(c.gx) * c.gy * n),
-                 d_bottom = alloc(size_t(c.gx) * n), d_right = alloc(size_t(c.gy) * n), d_gcb = alloc(g_cb_words);
-  mem.write(d_top, top.data(), top.size() * 4);
-  mem.write(d_left, left.data(), left.size() * 4);
-
-  LaunchState L;
-  L.kernel = k;
-  L.mem = &mem;
-  L.grid[0] = c.gx;
-  L.grid[1] = c.gy;
-  L.block[0] = n;
-  L.threads_per_block = n;
-  L.warps_per_block = (n + 31) / 32;
-  L.num_sms = geo.units();
-  L.params.resize(k->param_bytes);
-  const uint64_t ptrs[6] = {d_top, d_left, d_out, d_bottom, d_right, d_gcb};
-  for (int i = 0; i < 6; ++i) std::memcpy(L.params.data() + k->params[i].offset, &ptrs[i], 8);
-  std::memcpy(L.params.data() + k->params[6].offset, &c.rows, 4);
-  std::memcpy(L.params.data() + k->params[7].offset, &c.cols, 4);
-
-  MeshFunctional mf(geo, 4 * n, c.park);
-  mf.run(*k, L);
+  const uint64_t d_out = rig.upload(std::vector<uint32_t>(size_t(c.gx) * c.gy * n)),
+                 d_bottom = rig.upload(std::vector<uint32_t>(size_t(c.gx) * n)),
+                 d_right = rig.upload(std::vector<uint32_t>(size_t(c.gy) * n));
+  rig.param(0, rig.upload(top)), rig.param(1, rig.upload(left));
+  rig.param(2, d_out), rig.param(3, d_bottom), rig.param(4, d_right);
+  rig.param(5, rig.upload(std::vector<uint32_t>(uint64_t(plan.passes()) * steps * (c.rows + c.cols) * n)));
+  rig.param(6, c.rows), rig.param(7, c.cols);
   WaveRun r;
-  r.stats = mf.stats();
-  r.out.resize(size_t(c.gx) * c.gy * n);
-  r.bottom.resize(size_t(c.gx) * n);
-  r.right.resize(size_t(c.gy) * n);
-  mem.read(d_out, r.out.data(), r.out.size() * 4);
-  mem.read(d_bottom, r.bottom.data(), r.bottom.size() * 4);
-  mem.read(d_right, r.right.data(), r.right.size() * 4);
+  r.stats = rig.run(geo, 4 * n, c.park, c.gx, c.gy, n, 1);
+  r.out = rig.download<uint32_t>(d_out, size_t(c.gx) * c.gy * n);
+  r.bottom = rig.download<uint32_t>(d_bottom, size_t(c.gx) * n);
+  r.right = rig.download<uint32_t>(d_right, size_t(c.gy) * n);
   return r;
 }
 
@@ -219,62 +248,6 @@ TEST_CASE("PTX front end: the mesh's instructions, spaces and registers are refu
 
 namespace {
 
-std::string read_ptx(const std::string& rel) {
-  std::ifstream f(std::string(WARPTLM_SOURCE_DIR) + "/" + rel);
-  REQUIRE(f);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
-// One kernel of a mesh workload, its device memory and its launch.
-struct MeshRig {
-  GlobalMemory mem;
-  std::unique_ptr<Module> mod;
-  const KernelInfo* k = nullptr;
-  LaunchState L;
-
-  MeshRig(const std::string& ptx_path, const std::string& kernel) {
-    PtxDialect d;
-    d.mesh = true;
-    mod = std::make_unique<Module>(read_ptx(ptx_path), ptx_path, mem, nullptr, d);
-    k = mod->find_kernel(kernel);
-    REQUIRE(k);
-    L.kernel = k;
-    L.mem = &mem;
-    L.params.resize(k->param_bytes);
-  }
-  template <class T>
-  uint64_t upload(const std::vector<T>& v) {
-    const uint64_t a = mem.allocate(std::max<uint64_t>(v.size() * sizeof(T), 4));
-    if (!v.empty()) mem.write(a, v.data(), v.size() * sizeof(T));
-    return a;
-  }
-  template <class T>
-  std::vector<T> download(uint64_t a, size_t n) {
-    std::vector<T> v(n);
-    mem.read(a, v.data(), n * sizeof(T));
-    return v;
-  }
-  template <class T>
-  void param(size_t i, T v) {
-    REQUIRE(i < k->params.size());
-    REQUIRE(k->params[i].size == sizeof(T));
-    std::memcpy(L.params.data() + k->params[i].offset, &v, sizeof(T));
-  }
-  MeshRunStats run(const CbMeshGeometry& geo, uint32_t cb_bytes, bool park, uint32_t gx, uint32_t gy, uint32_t bx,
-                   uint32_t by) {
-    L.grid[0] = gx, L.grid[1] = gy, L.grid[2] = 1;
-    L.block[0] = bx, L.block[1] = by, L.block[2] = 1;
-    L.threads_per_block = bx * by;
-    L.warps_per_block = (bx * by + 31) / 32;
-    L.num_sms = geo.units();
-    MeshFunctional mf(geo, cb_bytes, park);
-    mf.run(*k, L);
-    return mf.stats();
-  }
-};
-
 std::vector<float> random_floats(size_t n, uint32_t seed) {
   std::vector<float> v(n);
   uint32_t x = seed;
@@ -308,7 +281,8 @@ TEST_CASE("SPU matrix multiply: A flows east and B south through the CBs; C equa
         for (uint32_t p = 0; p < c.k; ++p) acc = std::fma(a[size_t(i) * c.k + p], b[size_t(p) * c.n + j], acc);
         want[size_t(i) * c.n + j] = acc;
       }
-    MeshRig rig("tb/workloads/spu_matmul/spu_matmul.ptx", "spu_matmul");
+    auto rigp = MeshRig::from_file("tb/workloads/spu_matmul/spu_matmul.ptx", "spu_matmul");
+    MeshRig& rig = *rigp;
     const CbMeshGeometry geo(c.rows, c.cols);
     const uint32_t gx = c.n / c.t, gy = c.m / c.t, steps = gx + gy + c.k / c.t - 1;
     const PassPlan plan(geo, gx, gy);
@@ -358,7 +332,8 @@ TEST_CASE("SPU Jacobi sweep: halos pass north-west to south-east through the CBs
         sum += in[e + 1];
         want[e] = 0.2f * sum;
       }
-    MeshRig rig("tb/workloads/spu_jacobi/spu_jacobi.ptx", "spu_jacobi");
+    auto rigp = MeshRig::from_file("tb/workloads/spu_jacobi/spu_jacobi.ptx", "spu_jacobi");
+    MeshRig& rig = *rigp;
     const CbMeshGeometry geo(c.rows, c.cols);
     const uint32_t gx = c.nx / c.t, gy = c.ny / c.t, steps = 2;
     const PassPlan plan(geo, gx, gy);
@@ -378,24 +353,15 @@ TEST_CASE("SPU Jacobi sweep: halos pass north-west to south-east through the CBs
 
 TEST_CASE("Mesh functional model: an interface unit has no FPU, SFU or shared memory (sec. 5); SMs have them",
           "[cbmesh][meshrun]") {
-  // Every unit of a 1 x 1 mesh runs the kernel; units with %regiu set execute `op` once.
-  auto run_with = [](const std::string& op) {
+  // Every unit of a 1 x 1 mesh runs kernel k; `op` runs where %regiu is `on_iu` (setp.ne: the IUs; setp.eq: the SM).
+  auto run_with = [](const std::string& op, const char* on = "ne") {
     const std::string ptx = std::string(".version 7.5\n.target sm_75\n.address_size 64\n") +
                             ".visible .entry k()\n{\n.reg .b32 %r<4>;\n.reg .f32 %f<4>;\n.reg .pred %p<2>;\n"
                             ".shared .align 4 .b8 s[16];\n"
-                            "mov.u32 %r1, %regiu;\nsetp.ne.u32 %p1, %r1, 0;\nmov.f32 %f2, 0f3F800000;\n"
+                            "mov.u32 %r1, %regiu;\nsetp." + on + ".u32 %p1, %r1, 0;\nmov.f32 %f2, 0f3F800000;\n"
                             "mov.u32 %r2, 0;\n@%p1 " + op + "\nbar.blocksync 0;\nret;\n}\n";
-    GlobalMemory mem;
-    PtxDialect d;
-    d.mesh = true;
-    Module m(ptx, "reduced.ptx", mem, nullptr, d);
-    LaunchState L;
-    L.kernel = m.find_kernel("k");
-    L.mem = &mem;
-    L.num_sms = 5;
-    const CbMeshGeometry geo(1, 1);
-    MeshFunctional mf(geo, 64, false);
-    mf.run(*L.kernel, L);
+    MeshRig rig(ptx, "reduced.ptx", "k");
+    rig.run(CbMeshGeometry(1, 1), 64, false, 1, 1, 1, 1);
   };
   CHECK_NOTHROW(run_with("mov.f32 %f1, %f2;"));  // a move needs no FPU
   CHECK_NOTHROW(run_with("add.u32 %r3, %r2, 1;"));
@@ -403,19 +369,6 @@ TEST_CASE("Mesh functional model: an interface unit has no FPU, SFU or shared me
                                                             Catch::Contains("reduced.ptx:14"));
   CHECK_THROWS_WITH(run_with("sqrt.approx.f32 %f1, %f2;"), Catch::Contains("SFU"));
   CHECK_THROWS_WITH(run_with("st.shared.u32 [s], %r2;"), Catch::Contains("shared memory"));
-  // An SM runs the same instructions: only the IUs are refused (the predicate keeps them off the SM).
-  const std::string sm_ptx = std::string(".version 7.5\n.target sm_75\n.address_size 64\n") +
-                             ".visible .entry k()\n{\n.reg .b32 %r<4>;\n.reg .f32 %f<4>;\n.reg .pred %p<2>;\n"
-                             "mov.u32 %r1, %regiu;\nsetp.eq.u32 %p1, %r1, 0;\nmov.f32 %f2, 0f3F800000;\n"
-                             "@%p1 add.f32 %f1, %f2, %f2;\nbar.blocksync 0;\nret;\n}\n";
-  GlobalMemory mem;
-  PtxDialect d;
-  d.mesh = true;
-  Module m(sm_ptx, "sm.ptx", mem, nullptr, d);
-  LaunchState L;
-  L.kernel = m.find_kernel("k");
-  L.mem = &mem;
-  const CbMeshGeometry geo(1, 1);
-  MeshFunctional mf(geo, 64, false);
-  CHECK_NOTHROW(mf.run(*L.kernel, L));
+  // An SM runs the same instructions: only the IUs are refused.
+  CHECK_NOTHROW(run_with("add.f32 %f1, %f2, %f2;", "eq"));
 }

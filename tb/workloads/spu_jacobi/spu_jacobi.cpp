@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "workloads/jacobi_ref.hpp"
+#include "workloads/spu_common/spu_host.hpp"
 #include "workloads/util.hpp"
 #include "workloads/workload.hpp"
 
@@ -30,17 +31,16 @@ class SpuJacobi : public Workload {
     const size_t count = size_t(nx) * ny;
     const std::vector<float> grid = wl::jacobi_grid(rng, int(nx), int(ny));
     load_workload_ptx(dev, "spu_jacobi");  // first: a platform without the mesh refuses its PTX by line
-    const uint32_t rows = uint32_t(dev.attribute("spu.rows")), cols = uint32_t(dev.attribute("spu.cols"));
-    const uint32_t cb_words = uint32_t(dev.attribute("spu.cb_bytes")) / 4;
+    const wl::MeshShape mesh = wl::MeshShape::of(dev);
+    const uint32_t cb_words = mesh.cb_words;
     if (cb_words < 2 * (t + 2) || cb_words % (t * t))
       return {false, "spu.cb_bytes must hold the halo (2 x 18 floats) and a multiple of the block's 256 words"};
     const uint32_t gx = nx / t, gy = ny / t;
-    const uint64_t passes = uint64_t(wl::ceil_div(gx, cols)) * wl::ceil_div(gy, rows);
-    const uint64_t gcb_words = passes * steps * (rows + cols) * cb_words;
+    const uint64_t gcb_words = mesh.spill_words(gx, gy, steps, cb_words);
 
     DevPtr a = dev.upload(grid), b = dev.malloc(count * 4), g = dev.malloc(gcb_words * 4);
     for (int it = 0; it < iters; ++it) {
-      dev.launch("spu_jacobi", Dim3(gx, gy), Dim3(t, t), {arg(a), arg(b), arg(nx), arg(ny), arg(g), arg(cb_words), arg(rows), arg(cols)});
+      dev.launch("spu_jacobi", Dim3(gx, gy), Dim3(t, t), {arg(a), arg(b), arg(nx), arg(ny), arg(g), arg(cb_words), arg(mesh.rows), arg(mesh.cols)});
       std::swap(a, b);
     }
     std::vector<float> got = dev.download<float>(a, count);

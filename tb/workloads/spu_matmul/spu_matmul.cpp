@@ -8,6 +8,7 @@
 #include <cmath>
 #include <random>
 
+#include "workloads/spu_common/spu_host.hpp"
 #include "workloads/util.hpp"
 #include "workloads/workload.hpp"
 
@@ -29,17 +30,15 @@ class SpuMatmul : public Workload {
     for (auto& v : a) v = wl::uniform_float(rng, -1.0f, 1.0f);
     for (auto& v : b) v = wl::uniform_float(rng, -1.0f, 1.0f);
     load_workload_ptx(dev, "spu_matmul");  // first: a platform without the mesh refuses its PTX by line
-    const uint32_t rows = uint32_t(dev.attribute("spu.rows")), cols = uint32_t(dev.attribute("spu.cols"));
-    const uint32_t cb_bytes = uint32_t(dev.attribute("spu.cb_bytes"));
-    if (cb_bytes < t * t * 4)
-      return {false, "spu.cb_bytes is " + std::to_string(cb_bytes) + "; a CB must hold a 16 x 16 float tile (1024)"};
+    const wl::MeshShape mesh = wl::MeshShape::of(dev);
+    if (mesh.cb_words < t * t)
+      return {false, "spu.cb_bytes is " + std::to_string(4 * mesh.cb_words) + "; a CB must hold a 16 x 16 float tile (1024)"};
     const uint32_t grid = n / t, steps = 2 * grid + n / t - 1;
-    const uint64_t passes = uint64_t(wl::ceil_div(grid, cols)) * wl::ceil_div(grid, rows);
-    const uint64_t gcb_words = passes * steps * (rows + cols) * (t * t);
+    const uint64_t gcb_words = mesh.spill_words(grid, grid, steps, t * t);
 
     DevPtr da = dev.upload(a), db = dev.upload(b), dc = dev.malloc(uint64_t(n) * n * 4), dg = dev.malloc(gcb_words * 4);
     dev.launch("spu_matmul", Dim3(grid, grid), Dim3(t, t),
-               {arg(da), arg(db), arg(dc), arg(n), arg(n), arg(n), arg(dg), arg(rows), arg(cols)});
+               {arg(da), arg(db), arg(dc), arg(n), arg(n), arg(n), arg(dg), arg(mesh.rows), arg(mesh.cols)});
     std::vector<float> c = dev.download<float>(dc, size_t(n) * n);
     for (DevPtr p : {da, db, dc, dg}) dev.free(p);
 
