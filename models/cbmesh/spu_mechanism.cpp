@@ -15,6 +15,9 @@ void SpuMechanism::declare(ParamTable& t) {
   t.int_param("spu.cb_bytes", 1024, 4, 1 << 20,
               "bytes of one communication buffer (each is double-buffered); the report leaves it open (CB_SIZE, sec. "
               "2.3); a multiple of 4");
+  t.int_param("spu.sync_latency", 1, 1, 1000,
+              "cycles from the last unit's arrival at a block synchronisation until the released warps may issue "
+              "(1: the next cycle, as after a thread barrier; the report gives no figure, sec. 2.4)");
   t.bool_param("spu.restart", false,
                "virtual IUs start parked and wait uncounted until a unit executes bar.unleashvius (the report's "
                "restart optimisation, sec. 3.3)");
@@ -31,6 +34,7 @@ SpuParams SpuMechanism::params_from(const Config& c) {
   p.cols = uint32_t(c.get_int("spu.cols"));
   p.cb_bytes = uint32_t(c.get_int("spu.cb_bytes"));
   p.park_vius = c.get_bool("spu.restart");
+  p.sync_latency = uint32_t(c.get_int("spu.sync_latency"));
   if (p.cb_bytes % 4) fail("spu.cb_bytes", "a CB holds whole 32-bit words: " + std::to_string(p.cb_bytes) + " bytes");
   const uint64_t units = uint64_t(p.rows) * p.cols + 2ull * (p.rows + p.cols);
   if (uint64_t(c.get_int("gpu.num_sms")) != units)
@@ -38,9 +42,17 @@ SpuParams SpuMechanism::params_from(const Config& c) {
                             std::to_string(2 * (p.rows + p.cols)) + " interface units need gpu.num_sms = " +
                             std::to_string(units) + ", not " + std::to_string(c.get_int("gpu.num_sms")) +
                             " (--platform spu sets it)");
-  if (c.get_string("sim.mode") != "functional")
-    fail("sim.mode", "the SPU mesh runs in sim.mode: functional so far (its timing platform, the CB mesh and "
-                     "barrier modules on the SMs' sockets, is not built yet): add --set sim.mode=functional");
+  if (c.get_int("sim.fast_forward") > 0)
+    fail("sim.fast_forward", "fast-forwarding on the SPU mesh: a pass's units synchronise with each other, so a "
+                             "launch cannot switch from the functional mesh to the timing mesh part-way");
+  if (c.get_string("sim.mode") == "timing" && c.get_string("sm.pipeline.model") == "inorder")
+    fail("sm.pipeline.model", "the in-order pipeline's memory stages serve shared memory only; the mesh's SMs send "
+                              "CB accesses to their CB ports from the LD/ST unit (sm.pipeline.model: decoupled)");
+  const std::string ciao = c.get_string("ciao.variant");
+  if (c.get_string("sim.mode") == "timing" && (ciao == "p" || ciao == "c"))
+    fail("ciao.variant", "CIAO-" + std::string(ciao == "p" ? "P" : "C") + " with the SPU mesh: it redirects warps' "
+                         "lines into their SM's unused shared memory, and the mesh's interface units have none "
+                         "(reduced SMs, sec. 5); CIAO-T (ciao.variant: t), CCWS and statPCAL combine");
   if (c.get_bool("ss.enabled") || c.get_bool("ss.compiler_passes"))
     fail(c.get_bool("ss.enabled") ? "ss.enabled" : "ss.compiler_passes",
          "scratchpad sharing with the SPU mesh: its compiler passes rewrite the gpu platform's PTX, not the mesh's, "
@@ -82,13 +94,49 @@ SpuMechanism::SpuMechanism(const Config& c, StatsRegistry& stats) : p_(params_fr
                 "four CB pointers (sec. 2.2, 2.9)");
 }
 
-bool SpuMechanism::run_functional(const KernelInfo& k, LaunchState& L, LaunchResult& r) {
-  MeshFunctional mesh(geo_, p_.cb_bytes, p_.park_vius);
-  mesh.run(k, L);
-  const MeshRunStats& s = mesh.stats();
-  r.warp_instructions += s.instructions.warp;
-  r.thread_instructions += s.instructions.thread;
-  r.lane_instructions += s.instructions.lane;
+namespace {
+// The mesh's part in SM u: what its warps execute as a unit of the mesh.
+class SpuSmPart final : public SmMechanism {
+ public:
+  SpuSmPart(const std::unique_ptr<CbMesh>& mesh, uint32_t unit) : mesh_(mesh), unit_(unit) { set_active(true); }
+  const char* name() const override { return "spu"; }
+  // An interface unit is a reduced SM: an operation it has no unit for stops the run.
+  void at_issue(const WarpSlot& w, const Instr& in, uint32_t active) override {
+    if (!mesh_->reduced(unit_)) return;
+    const Warp& f = *w.fw;
+    if (in.guard >= 0) active &= in.guard_neg ? ~f.preds[size_t(in.guard)] : f.preds[size_t(in.guard)];
+    if (active) mesh_->check_reduced_op(unit_, f, in);  // some lane executes it
+  }
+  void memory_executed(const Warp& w, const Instr& in) override {
+    if (mesh_->reduced(unit_)) mesh_->check_reduced_access(unit_, w, in);
+    mesh_->count_global(unit_, w, in);
+  }
+  void block_retired(const Block* b) override { mesh_->unit_retired(b->sm_id); }
+  // An interface unit has no L1 (sec. 5): its global loads allocate nothing there (the SM's L1 is the mesh
+  // SM's; a reduced SM's loads pass it by).
+  bool steers_l1() const override { return true; }
+  bool l1_no_allocate(const WarpSlot&) const override { return mesh_->reduced(unit_); }
+
+ private:
+  const std::unique_ptr<CbMesh>& mesh_;  // built after the SMs
+  uint32_t unit_;
+};
+}  // namespace
+
+void SpuMechanism::build_in_sm(SmSite& site) { site.sm.add_mechanism(std::make_unique<SpuSmPart>(mesh_, site.index)); }
+
+void SpuMechanism::build_in_platform(PlatformSite& site) {
+  mesh_ = std::make_unique<CbMesh>("cbmesh", geo_, p_.cb_bytes, p_.park_vius, p_.sync_latency, site);
+  mesh_->on_pass_end = [this](const MeshRunStats& s) { add_counts(s); };
+}
+
+BlockSchedule* SpuMechanism::schedule_launch(const KernelInfo& k, LaunchState& L) {
+  return mesh_ ? &mesh_->begin_launch(k, L) : nullptr;
+}
+
+std::string SpuMechanism::describe_stop() const { return mesh_ ? mesh_->describe_stop() : std::string(); }
+
+void SpuMechanism::add_counts(const MeshRunStats& s) {
   for (int i = 0; i < 3; ++i) {
     *global_loads_[i] += s.global_loads[i];
     *global_stores_[i] += s.global_stores[i];
@@ -100,6 +148,16 @@ bool SpuMechanism::run_functional(const KernelInfo& k, LaunchState& L, LaunchRes
   *compute_blocks_ += s.compute_blocks;
   *interface_blocks_ += s.interface_blocks;
   *virtual_blocks_ += s.virtual_blocks;
+}
+
+bool SpuMechanism::run_functional(const KernelInfo& k, LaunchState& L, LaunchResult& r) {
+  MeshFunctional mesh(geo_, p_.cb_bytes, p_.park_vius);
+  mesh.run(k, L);
+  const MeshRunStats& s = mesh.stats();
+  r.warp_instructions += s.instructions.warp;
+  r.thread_instructions += s.instructions.thread;
+  r.lane_instructions += s.instructions.lane;
+  add_counts(s);
   return true;
 }
 

@@ -2,7 +2,8 @@
 // models/cbmesh/README.md): the spu platform (platforms/spu/) builds the GPU's
 // blocks with this mechanism, which widens the PTX dialect with the mesh's
 // instructions, runs each launch pass by pass on the mesh (sim.mode:
-// functional; the timing mesh is not built yet), and answers the host's
+// functional: MeshFunctional; timing: the CbMesh block beside the SMs, with a
+// part in each SM for what the SM executes), and answers the host's
 // questions about the mesh's shape (Device::attribute: spu.rows, spu.cols,
 // spu.cb_bytes), which a host program needs to size the spill buffer.
 #pragma once
@@ -14,6 +15,7 @@
 #include "common/config.hpp"
 #include "common/stats.hpp"
 #include "gpu/mechanism.hpp"
+#include "cbmesh/cb_mesh.hpp"
 
 namespace warptlm {
 
@@ -21,7 +23,10 @@ struct SpuParams {
   uint32_t rows = 4, cols = 4;  // spu.rows, spu.cols: the mesh of SMs
   uint32_t cb_bytes = 1024;     // spu.cb_bytes: one CB (one half of its double buffer)
   bool park_vius = false;       // spu.restart: virtual IUs wait parked until bar.unleashvius
+  uint32_t sync_latency = 1;    // spu.sync_latency: cycles from the last arrival until released warps may issue
 };
+
+struct MeshRunStats;
 
 class SpuMechanism : public Mechanism {
  public:
@@ -37,9 +42,15 @@ class SpuMechanism : public Mechanism {
   void widen_dialect(PtxDialect& d) const override { d.mesh = true; }
   bool run_functional(const KernelInfo& k, LaunchState& L, LaunchResult& r) override;
   bool attribute(const std::string& name, uint64_t& value) const override;
+  void build_in_sm(SmSite& site) override;
+  void build_in_platform(PlatformSite& site) override;
+  BlockSchedule* schedule_launch(const KernelInfo& k, LaunchState& L) override;
+  std::string describe_stop() const override;
 
  private:
+  void add_counts(const MeshRunStats& s);
   SpuParams p_;
+  std::unique_ptr<CbMesh> mesh_;  // timing mode
   CbMeshGeometry geo_;
   Counter *global_loads_[3], *global_stores_[3];
   Counter *passes_, *syncs_, *cb_loads_, *cb_stores_, *compute_blocks_, *interface_blocks_, *virtual_blocks_;

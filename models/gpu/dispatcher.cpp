@@ -1,6 +1,7 @@
 #include "gpu/dispatcher.hpp"
 
 #include "common/clock.hpp"
+#include "common/errors.hpp"
 
 namespace warptlm {
 
@@ -15,6 +16,7 @@ BlockDispatcher::BlockDispatcher(sc_core::sc_module_name name, ClockDomain& cloc
       fits_(sms_.size()) {}
 
 void BlockDispatcher::begin_launch(LaunchState& L, const BlockUsage& usage, uint64_t first, uint64_t blocks) {
+  schedule_ = nullptr;
   launch_ = &L;
   usage_ = usage;
   next_ = first;
@@ -25,16 +27,53 @@ void BlockDispatcher::begin_launch(LaunchState& L, const BlockUsage& usage, uint
   dispatch();
 }
 
+void BlockDispatcher::begin_launch(LaunchState& L, const BlockUsage& usage, BlockSchedule& schedule) {
+  schedule_ = &schedule;
+  schedule.ready = [this] { clock_.request(clock_index_, cycle_now(period_)); };
+  launch_ = &L;
+  usage_ = usage;
+  next_ = retired_ = 0;
+  total_ = schedule.blocks();
+  last_retire_cycle_ = cycle_now(period_);
+  dispatch_scheduled();
+}
+
 void BlockDispatcher::block_retired() {
   ++retired_;
   last_retire_cycle_ = cycle_now(period_);
+  if (schedule_) {  // the schedule answers at this edge, after the blocks that act on the retirement
+    clock_.request(clock_index_, cycle_now(period_));
+    return;
+  }
   if (next_ < total_) clock_.request(clock_index_, cycle_now(period_));  // this edge, after the SMs
   if (retired_ == total_ && on_launch_done) on_launch_done();
 }
 
 uint64_t BlockDispatcher::clock_edge(uint64_t) {
-  dispatch();
+  if (schedule_) dispatch_scheduled();
+  else dispatch();
   return kNever;
+}
+
+void BlockDispatcher::send(uint32_t sm, std::unique_ptr<Block> b) {
+  sms_[sm]->launch_block(std::move(b), usage_);
+  ++next_;
+}
+
+// A scheduled launch: the schedule sends; the launch ends when every block
+// retired and the schedule has nothing left to check.
+void BlockDispatcher::dispatch_scheduled() {
+  if (!launch_) return;  // this launch already ended
+  try {
+    schedule_->dispatch([this](uint32_t sm, std::unique_ptr<Block> b) { send(sm, std::move(b)); });
+  } catch (const RunError& e) {
+    if (on_run_error) on_run_error(e.what());
+    return;
+  }
+  if (retired_ == total_ && schedule_->finished()) {
+    launch_ = nullptr;
+    if (on_launch_done) on_launch_done();
+  }
 }
 
 // Every block that fits goes out, in block order, each to the SM the placement chooses.

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <systemc>
 #include <vector>
 
@@ -19,6 +20,24 @@
 
 namespace warptlm {
 
+// A launch whose blocks go out in an order of their own, not each to an SM with
+// room (the SPU mesh's passes: one block per unit, the next pass once all of
+// this one retired). The dispatcher asks it at the launch's start and at each
+// edge with retirements, after every other block of that edge.
+class BlockSchedule {
+ public:
+  virtual ~BlockSchedule() = default;
+  // The blocks the launch runs in all (the dispatcher's count to retire).
+  virtual uint64_t blocks() const = 0;
+  // Send what may go now, each with send(sm, block). A RunError stops the launch.
+  virtual void dispatch(const std::function<void(uint32_t, std::unique_ptr<Block>)>& send) = 0;
+  // Nothing is left to send or to check (the launch may end once its blocks retired).
+  virtual bool finished() const = 0;
+  // Set by the dispatcher: the schedule calls it when it may send again or
+  // finished, and the dispatcher looks at its next edge (this one, if to come).
+  std::function<void()> ready;
+};
+
 class BlockDispatcher : public sc_core::sc_module, public ClockedBlock {
  public:
   // Joins `clock` (after the SMs, which must have joined already).
@@ -28,6 +47,8 @@ class BlockDispatcher : public sc_core::sc_module, public ClockedBlock {
   // Start a launch of `blocks` blocks of `usage` each; the first go out now.
   // Blocks [first, blocks) of the launch (those before `first` ran functionally: sim.fast_forward).
   void begin_launch(LaunchState& L, const BlockUsage& usage, uint64_t first, uint64_t blocks);
+  // Start a launch whose blocks `schedule` sends (it outlives the launch).
+  void begin_launch(LaunchState& L, const BlockUsage& usage, BlockSchedule& schedule);
   // An SM retired a block of the launch in flight.
   void block_retired();
   bool launch_running() const { return retired_ < total_; }
@@ -36,10 +57,13 @@ class BlockDispatcher : public sc_core::sc_module, public ClockedBlock {
   uint64_t last_retire_cycle() const { return last_retire_cycle_; }
   const PlacementPolicy& placement() const { return *placement_; }
   std::function<void()> on_launch_done;  // the launch's last block retired
+  std::function<void(const std::string&)> on_run_error;  // a schedule's RunError
 
  private:
   uint64_t clock_edge(uint64_t cycle) override;
   void dispatch();
+  void dispatch_scheduled();
+  void send(uint32_t sm, std::unique_ptr<Block> b);
 
   ClockDomain& clock_;
   uint32_t clock_index_;
@@ -48,6 +72,7 @@ class BlockDispatcher : public sc_core::sc_module, public ClockedBlock {
   std::unique_ptr<PlacementPolicy> placement_;
   std::vector<bool> fits_;
   LaunchState* launch_ = nullptr;
+  BlockSchedule* schedule_ = nullptr;
   BlockUsage usage_;
   uint64_t next_ = 0, total_ = 0, retired_ = 0, last_retire_cycle_ = 0;
 };

@@ -34,6 +34,8 @@
 
 namespace warptlm {
 
+class BlockSchedule;
+class ClockDomain;
 class L1DataCache;
 class SharedMemory;
 
@@ -52,6 +54,22 @@ struct SmSite {
   std::function<void(const sc_core::sc_object& block)> in_core_clock;
 };
 
+// What a mechanism may use while it builds its platform-wide blocks, once every
+// SM is built and on the core clock (a mesh's CB ports and barrier): its
+// blocks are children of the platform, and a clocked one that joins
+// `core_clock` here takes each edge after the SMs and before the dispatcher.
+struct PlatformSite {
+  std::vector<Sm*> sms;
+  ClockDomain& core_clock;
+  sc_core::sc_time period;
+  const Config& cfg;
+  StatsRegistry& stats;
+  PayloadPool& pool;
+  std::function<void(const sc_core::sc_object& initiator, const sc_core::sc_object& target)> bound;
+  std::function<void(const sc_core::sc_object& block)> in_core_clock;
+  std::function<void(const std::string&)> fault;  // a RunError found inside the simulation: the GPU halts
+};
+
 // What the platform knows of a launch when it asks a mechanism to plan it.
 struct LaunchPlanRequest {
   const KernelInfo& kernel;  // as the host named it
@@ -68,6 +86,8 @@ class Mechanism {
   // Timing mode: build this mechanism's part of one SM (runs inside the SM's
   // constructor, so modules made here are the SM's children: gpu.sm3.ssp).
   virtual void build_in_sm(SmSite&) {}
+  // Timing mode: build this mechanism's platform-wide blocks (after every SM's).
+  virtual void build_in_platform(PlatformSite&) {}
 
   // Code versions: the host loaded `as_written` from `ptx`; a mechanism may
   // compile its own version of it (same device variables: globals_of).
@@ -78,6 +98,10 @@ class Mechanism {
   // Timing mode, before a launch starts: plan it; return the code version it
   // runs, or null for the code as the host named it. An impossible plan throws RunError.
   virtual const KernelInfo* plan_launch(const LaunchPlanRequest&) { return nullptr; }
+  // Timing mode, after planning: a mechanism that places a launch's blocks its
+  // own way (the mesh's passes) returns the schedule the dispatcher follows
+  // (owned by the mechanism), or null for the dispatcher's block-by-block placement.
+  virtual BlockSchedule* schedule_launch(const KernelInfo&, LaunchState&) { return nullptr; }
 
   // The block placement policy called `name` (gpu.placement), or null.
   virtual std::unique_ptr<PlacementPolicy> make_placement(const std::string& /*name*/) { return nullptr; }
@@ -87,6 +111,9 @@ class Mechanism {
   // passes) runs all of `L` and fills `r`'s instruction counts, returning true;
   // false leaves the launch to the platform's block-by-block executor.
   virtual bool run_functional(const KernelInfo&, LaunchState&, LaunchResult&) { return false; }
+  // A launch stopped without finishing (the watchdog, a run limit): what this mechanism's blocks wait
+  // for, for the message (e.g. which units a barrier waits for); empty when it has nothing to say.
+  virtual std::string describe_stop() const { return {}; }
   // A device attribute the host may ask for by name (Device::attribute), or false.
   virtual bool attribute(const std::string& /*name*/, uint64_t& /*value*/) const { return false; }
 };

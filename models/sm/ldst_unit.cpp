@@ -23,6 +23,7 @@
 // behind one another as in a unit with one dispatch register.
 #include <algorithm>
 
+#include "common/errors.hpp"
 #include "sm/sm.hpp"
 
 namespace warptlm {
@@ -101,6 +102,7 @@ uint32_t Sm::send_memory(WarpSlot& w, const Instr& in, uint64_t agen_done) {
     return 1;
   }
   if (sp == Space::Shared) return send_shared(w, in, alloc_memop(w, in, false), ready);
+  if (sp == Space::Cbv || sp == Space::Cbh) return send_cb(w, in, sp, alloc_memop(w, in, false), ready);
   for (unsigned i = 0; i < in.nwrites; ++i) ++w.pending_long[in.writes[i]];
   return coalesce_global(w, in, sp, alloc_memop(w, in, true), ready);
 }
@@ -113,6 +115,10 @@ uint32_t Sm::coalesce_global(WarpSlot& w, const Instr& in, Space sp, uint32_t mo
   const uint32_t fb = p_.call_params_local ? (f.kernel.frame_bytes + 3) & ~3u : 0;
   const uint64_t slot_base = kLocalTimingBase + (uint64_t(id_) * slots_.size() + w.slot) * (lb + fb) * 32;
   const Space timing_space = sp == Space::ParamFunc ? Space::Local : sp;
+  if (timing_space == Space::Global) {
+    if (in.op == Op::Ld || in.op == Op::Ldu) *global_load_lanes_ += uint64_t(__builtin_popcount(f.addr_mask));
+    else if (in.op == Op::St) *global_store_lanes_ += uint64_t(__builtin_popcount(f.addr_mask));
+  }
   // A bypass policy of a mechanism (global loads only): hits served, misses pass below unallocated.
   // A side store of the L1 (global loads and stores).
   bool no_allocate = false, redirect = false;
@@ -204,6 +210,33 @@ uint32_t Sm::send_shared(WarpSlot& w, const Instr& in, uint32_t mo, uint64_t rea
     return 1;
   }
   return p_.ldst_per_access && shared_service_cycles ? shared_service_cycles(m.lanes, f.addr_mask, f.addr_bytes, nullptr) : 1;
+}
+
+// A communication-buffer access (a mesh's ld.cbv, st.cbv, ld.cbh, st.cbh): one
+// request per warp instruction to the SM's CB port, which serves it as shared
+// memory serves a shared access (banks, conflicts, latency). Its lanes carry
+// byte offsets within the CB; the data moved at issue (the mesh's MeshPort).
+uint32_t Sm::send_cb(WarpSlot& w, const Instr& in, Space sp, uint32_t mo, uint64_t ready) {
+  Warp& f = *w.fw;
+  if (p_.inorder)
+    throw RunError("a communication-buffer access (`" + in.text + "` at " + f.kernel.origin + ":" +
+                   std::to_string(in.line) + ") on the in-order pipeline (sm.pipeline.model: inorder), whose memory "
+                   "stages serve shared memory only");
+  MemOp& m = memops_[mo];
+  for (uint32_t k = f.addr_mask; k; k &= k - 1) {
+    const unsigned l = unsigned(__builtin_ctz(k));
+    m.lanes[l] = f.addr[l];
+  }
+  tlm::tlm_generic_payload* p = new_request(w, in, mo);
+  p->set_address(m.lanes[__builtin_ctz(f.addr_mask)]);
+  p->set_data_length(f.addr_bytes * uint32_t(__builtin_popcount(f.addr_mask)));
+  GpuExtension& e = gpu_ext(*p);
+  e.lane_mask = f.addr_mask;
+  e.lane_addr = m.lanes;
+  e.access_bytes = f.addr_bytes;
+  e.space = uint8_t(sp);
+  cq_.push(p, ready);
+  return 1;
 }
 
 // ---------------------------------------------------------------- constant cache filled from memory
@@ -334,17 +367,19 @@ bool Sm::send_requests() {
   send_one(gq_, mem_socket);
   send_one(sq_, smem_socket);
   send_one(rq_, readonly_socket);
+  send_one(cq_, cb_socket);
   return next_request_cycle() <= cycle_ + 1;
 }
 
 uint64_t Sm::next_request_cycle() const {
   uint64_t next = UINT64_MAX;
-  for (const RequestQueue* q : {&gq_, &sq_, &rq_})  // a queue waiting for END_REQ is woken by it
+  for (const RequestQueue* q : {&gq_, &sq_, &rq_, &cq_})  // a queue waiting for END_REQ is woken by it
     if (q->size() && !q->waiting_end_req) next = std::min(next, std::max({q->front_ready(), q->next_send, cycle_ + 1}));
   return next;
 }
 
-bool Sm::send_one(RequestQueue& q, tlm_utils::simple_initiator_socket<Sm>& s) {
+template <class Socket>
+bool Sm::send_one(RequestQueue& q, Socket& s) {
   if (!q.size() || q.waiting_end_req || q.front_ready() > cycle_ || q.next_send > cycle_) return false;
   q.next_send = cycle_ + 1;
   tlm::tlm_generic_payload* p = q.front();
@@ -393,12 +428,13 @@ tlm::tlm_sync_enum Sm::backward(RequestQueue& q, tlm::tlm_generic_payload& p, tl
   if (ph != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
   const uint32_t mo = uint32_t(gpu_ext(p).tag);
   p.release();
-  responses_in_.arrive(&q == &gq_ ? 0 : 1, mo);
+  responses_in_.arrive(&q == &gq_ ? 0 : &q == &sq_ ? 1 : 2, mo);
   wake_at(now_cycle() + 1);
   return tlm::TLM_COMPLETED;
 }
 
 tlm::tlm_sync_enum Sm::mem_bw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time&) { return backward(gq_, p, ph); }
 tlm::tlm_sync_enum Sm::smem_bw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time&) { return backward(sq_, p, ph); }
+tlm::tlm_sync_enum Sm::cb_bw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time&) { return backward(cq_, p, ph); }
 
 }  // namespace warptlm

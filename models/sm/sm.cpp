@@ -28,7 +28,7 @@ uint32_t lane_groups(uint32_t lanes) { return (32 + lanes - 1) / lanes; }
 Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc_time period, StatsRegistry& stats,
        PayloadPool& pool, const std::function<void(Sm&)>& build_inside)
     : sc_core::sc_module(name), mem_socket("mem_socket"), smem_socket("smem_socket"),
-      readonly_socket("readonly_socket"), id_(id),
+      readonly_socket("readonly_socket"), cb_socket("cb_socket"), id_(id),
       p_(p), period_(period), pool_(pool) {
   slots_.resize(p_.max_warps);
   for (uint32_t i = 0; i < p_.max_warps; ++i) slots_[i].slot = i;
@@ -60,6 +60,8 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
   }
   StatGroup ls(stats, inst + ".ldst", "ldst");
   mem_requests_ = &ls.counter("requests", "memory requests sent (one per distinct line)");
+  global_load_lanes_ = &ls.counter("global_load_lanes", "lanes of ld and ldu that read global memory (a vector access counts once per lane)");
+  global_store_lanes_ = &ls.counter("global_store_lanes", "lanes of st that write global memory (a vector access counts once per lane)");
   mem_responses_ = &ls.counter("responses", "memory responses received");
   stall_.resize(p_.num_schedulers);
   for (uint32_t s = 0; s < p_.num_schedulers; ++s) {
@@ -88,10 +90,12 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
   for (uint32_t w = 0; w < p_.max_warps; ++w) warp_state_[w].declare(inst + ".warp" + std::to_string(w) + ".state", 3, states);
   mem_socket.register_nb_transport_bw(this, &Sm::mem_bw);
   smem_socket.register_nb_transport_bw(this, &Sm::smem_bw);
+  cb_socket.register_nb_transport_bw(this, &Sm::cb_bw);
   readonly_socket.register_nb_transport_bw(this, &Sm::readonly_bw);
   duplicate_fill_fault_ = test_fault("sm_duplicate_readonly_fill");
   gq_.init(p_.ldst_queue + 64);
   sq_.init(64);
+  cq_.init(16);
   rq_.init(16);
   ccache_ = std::make_unique<ReadOnlyCache>(p_.ccache_size, p_.ccache_line, p_.ccache_assoc, p_.ccache_fill);
   if (p_.inorder) {

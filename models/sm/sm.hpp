@@ -50,6 +50,10 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   // Line fills of the instruction and constant caches (sm.icache.fill / sm.ccache.fill: memory):
   // to the L1's read-only port, which passes them to the crossbar (or to the flat memory).
   tlm_utils::simple_initiator_socket<Sm> readonly_socket;
+  // The communication buffers of a mesh (seed 003: ld.cbv, st.cbv, ld.cbh,
+  // st.cbh): to the mesh's CB port for this SM, which a mesh platform binds;
+  // unbound on a GPU, whose PTX has no CB accesses.
+  tlm_utils::simple_initiator_socket_optional<Sm> cb_socket;
 
   // `build_inside`, when given, runs at the end of the constructor: the blocks it
   // constructs become the SM's children (gpu.sm3.l1d), as the platform builds them.
@@ -96,6 +100,9 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   }
 
   uint64_t cycle() const { return cycle_; }
+  // A block outside the SM changed its resident warps (a mesh-wide barrier
+  // released them): the SM takes an edge at `cycle` to look at them again.
+  void wake(uint64_t cycle) { wake_at(cycle); }
   // The core clock domain that runs this SM's edges, in SM order with the others.
   void attach_clock(ClockDomain& d);
   // Mechanisms (sm_mechanism.hpp), attached by the platform inside `build_inside`;
@@ -194,18 +201,21 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   uint32_t send_memory(WarpSlot& w, const Instr& in, uint64_t agen_done);
   uint32_t coalesce_global(WarpSlot& w, const Instr& in, Space sp, uint32_t mo, uint64_t ready);
   uint32_t send_shared(WarpSlot& w, const Instr& in, uint32_t mo, uint64_t ready);
+  uint32_t send_cb(WarpSlot& w, const Instr& in, Space sp, uint32_t mo, uint64_t ready);
   uint32_t alloc_memop(WarpSlot& w, const Instr& in, bool long_latency);
   tlm::tlm_generic_payload* new_request(WarpSlot& w, const Instr& in, uint32_t mo);
   bool send_requests();
   uint64_t next_request_cycle() const;  // earliest cycle a queued request may leave, UINT64_MAX if none
-  bool send_one(RequestQueue& q, tlm_utils::simple_initiator_socket<Sm>& s);
+  template <class Socket>
+  bool send_one(RequestQueue& q, Socket& s);
   void response_arrived(uint32_t mo);
   void take_responses();
-  InputRegister<uint32_t> responses_in_;  // memory-op index of each response, port 0 global, 1 shared
+  InputRegister<uint32_t> responses_in_;  // memory-op index of each response, port 0 global, 1 shared, 2 CB
   tlm::tlm_sync_enum backward(RequestQueue& q, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph);
   void end_request(RequestQueue& q, const tlm::tlm_generic_payload& p, const tlm::tlm_phase& ph);
   tlm::tlm_sync_enum mem_bw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
   tlm::tlm_sync_enum smem_bw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
+  tlm::tlm_sync_enum cb_bw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
   void complete_fetches();
   uint32_t start_fetches();
   // Read-only caches filled from memory (readonly_cache.hpp)
@@ -273,7 +283,7 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   uint32_t clock_index_ = 0;
   std::unique_ptr<ReadOnlyCache> icache_;
   std::unique_ptr<ReadOnlyCache> ccache_;  // constant cache: same tag-array model
-  RequestQueue gq_, sq_, rq_;  // global/local, shared, read-only fills
+  RequestQueue gq_, sq_, rq_, cq_;  // global/local, shared, read-only fills, communication buffers
   std::vector<WarpSlot*> order_;
   std::vector<Stall> last_reason_;
   uint64_t warp_limit_age_ = UINT64_MAX;  // static warp limiting: the youngest age allowed to issue
@@ -333,6 +343,7 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
 
   // stats
   Counter *warp_insts_, *thread_insts_, *lane_insts_, *active_cycles_, *mem_requests_, *mem_responses_, *blocks_done_;
+  Counter *global_load_lanes_, *global_store_lanes_;  // the kernel's global traffic in lane accesses
   // a read-only cache's outcomes (merged and reservation fails only when it fills from memory)
   struct CacheCounters {
     Counter *hits = nullptr, *misses = nullptr, *merged = nullptr, *fails = nullptr;

@@ -7,6 +7,10 @@ namespace warptlm {
 
 SharedMemory::SharedMemory(sc_core::sc_module_name name, uint32_t sm_id, const SharedMemoryParams& p,
                            sc_core::sc_time period, StatsRegistry& stats)
+    : SharedMemory(name, "sm" + std::to_string(sm_id) + ".smem", "smem", p, period, stats) {}
+
+SharedMemory::SharedMemory(sc_core::sc_module_name name, const std::string& inst, const std::string& kind,
+                           const SharedMemoryParams& p, sc_core::sc_time period, StatsRegistry& stats)
     : sc_core::sc_module(name), socket("socket"), p_(p), period_(period) {
   p_.validate();
   // Outstanding responses are bounded by latency + the longest service when
@@ -14,8 +18,7 @@ SharedMemory::SharedMemory(sc_core::sc_module_name name, uint32_t sm_id, const S
   resp_.resize(p_.latency + 64);
   part_degrees_.resize(p_.warp_parts);
 
-  const std::string inst = "sm" + std::to_string(sm_id) + ".smem";
-  StatGroup g(stats, inst, "smem");
+  StatGroup g(stats, inst, kind);
   requests_ = &g.counter("requests", "warp shared-memory requests received (BEGIN_REQ)");
   responses_ = &g.counter("responses", "responses sent (BEGIN_RESP); equals requests once drained");
   accesses_ = &g.counter("accesses", "warp accesses served by the bank array");
@@ -23,7 +26,7 @@ SharedMemory::SharedMemory(sc_core::sc_module_name name, uint32_t sm_id, const S
   stall_cycles_ = &g.counter("stall_cycles", "cycles requests waited for a busy bank array (END_REQ withheld)");
   // GPGPU-Sim's shmem bank conflicts: cycles an access holds the array beyond
   // the conflict-free one per part (README: "Statistics").
-  bank_conflicts_ = &stats.counter(inst + ".bank_conflicts", "shmem_bank_conflicts",
+  bank_conflicts_ = &stats.counter(inst + ".bank_conflicts", kind == "smem" ? "shmem_bank_conflicts" : kind + ".bank_conflicts",
                                    "bank-conflict cycles: sum over parts of (conflict degree - 1)");
   lent_cycles_ = &g.counter("lent_cycles", "cycles the bank array served the borrowing port (CIAO's cache lines)");
   yielded_cycles_ = &g.counter("yielded_cycles", "cycles warp accesses waited or were extended for the borrowing port");

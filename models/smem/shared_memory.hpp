@@ -45,6 +45,11 @@ class SharedMemory : public sc_core::sc_module {
   // `sm_id` names the stats ("sm<id>.smem.*"); `period` is this block's clock.
   SharedMemory(sc_core::sc_module_name name, uint32_t sm_id, const SharedMemoryParams& p, sc_core::sc_time period,
                StatsRegistry& stats);
+  // The same array under other stats names (`instance`.requests, summed over
+  // instances as `kind`.requests): a memory that acts exactly as shared memory
+  // (a mesh's communication buffers).
+  SharedMemory(sc_core::sc_module_name name, const std::string& instance, const std::string& kind,
+               const SharedMemoryParams& p, sc_core::sc_time period, StatsRegistry& stats);
   SC_HAS_PROCESS(SharedMemory);
 
   const SharedMemoryParams& params() const { return p_; }

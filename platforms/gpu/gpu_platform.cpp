@@ -302,12 +302,22 @@ void GpuPlatform::build_sms(const Config& cfg, StatsRegistry& stats) {
   }
   std::vector<Sm*> sm_list;
   for (auto& s : sms) sm_list.push_back(s.get());
+  mechanism_bindings.clear();
+  mechanism_blocks.clear();
+  PlatformSite site{sm_list, *core_clock, period, cfg, stats, *pool,
+                    [&](const sc_core::sc_object& a, const sc_core::sc_object& b) { mechanism_bindings.push_back({a.name(), b.name()}); },
+                    [&](const sc_core::sc_object& b) { mechanism_blocks.push_back(b.name()); },
+                    [this](const std::string& msg) { fault(msg); }};
+  for (auto& m : mechanisms_) m->build_in_platform(site);
+  for (auto& b : mechanism_bindings) bindings.push_back(Binding{b.first, b.second});
+  for (auto& b : mechanism_blocks) clock_of("core", p_.core_clock_mhz, b);
   std::unique_ptr<PlacementPolicy> placement;
   for (auto& m : mechanisms_)
     if (!placement) placement = m->make_placement(p_.placement);
   if (!placement) placement = make_placement(p_.placement);
   dispatcher = std::make_unique<BlockDispatcher>("dispatcher", *core_clock, sm_list, std::move(placement));
   dispatcher->on_launch_done = [this] { end_launch(""); };
+  dispatcher->on_run_error = [this](const std::string& msg) { fault(msg); };
   clock_of("core", p_.core_clock_mhz, *dispatcher);
 }
 

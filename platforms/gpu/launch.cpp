@@ -211,7 +211,14 @@ void GpuPlatform::start_timing(const KernelInfo& k, LaunchState& L, uint64_t fir
   launch_start_cycle_ = uint64_t(sc_core::sc_time_stamp() / period);
   cycles_before_ = cycles_ctr_->value;
   blocks_before_ = blocks_ctr_->value;
-  dispatcher->begin_launch(L, *usage_, first, blocks);
+  BlockSchedule* schedule = nullptr;
+  for (auto& m : mechanisms_)
+    if (!schedule) schedule = m->schedule_launch(*L.kernel, L);
+  if (schedule && first)
+    throw InputError("kernel '" + k.name + "': its blocks are placed by a mechanism's own schedule, which cannot "
+                     "start after fast-forwarded blocks (sim.fast_forward)");
+  if (schedule) dispatcher->begin_launch(L, *usage_, *schedule);
+  else dispatcher->begin_launch(L, *usage_, first, blocks);
   monitor->begin_launch(k.name);
   if (idle) idle->begin_launch();
   run_control->begin_launch();
@@ -271,6 +278,10 @@ void GpuPlatform::finish_launch() {
     else
       os << "kernel '" << k.name << "' stopped: " << run_control->reason();
     os << "; " << (dispatcher->blocks_total() - dispatcher->blocks_retired()) << " blocks never finished";
+    for (auto& m : mechanisms_) {
+      const std::string d = m->describe_stop();
+      if (!d.empty()) os << "; " << m->name() << ": " << d;
+    }
     const std::vector<std::string> unanswered = stats_.unanswered_requests();
     if (!unanswered.empty()) {
       os << "; memory blocks holding requests without a response:";

@@ -6,8 +6,9 @@
 // mechanism) running every launch: one block per SM, pass by pass, data handed
 // between neighbours through the communication buffers. The host drives it
 // through the same host socket and runtime as the GPU (warptlm run --platform
-// spu). So far it runs in sim.mode: functional; the timing mesh (the CB mesh
-// and barrier modules on the SMs' sockets) comes next (issue 16).
+// spu). In timing mode the mesh's own blocks (models/cbmesh/cb_mesh.hpp: the CB
+// ports on the SMs' cb_sockets, the SPU-wide barrier, the pass dispatcher) sit
+// beside the SMs; in functional mode the mesh's functional model runs.
 #pragma once
 #include "common/config.hpp"
 #include "common/stats.hpp"

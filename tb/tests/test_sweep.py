@@ -540,6 +540,70 @@ class TestAnalyticAndPairs(SweepTestCase):
         self.check(res, 2)
         self.assertIn("pairs[0].run: 'EPX' is not a label", res.stderr)
 
+# A label on another platform runs its own workloads (`labels`), pairs carry the paper's ordering where it
+# gives no figure (`paper_finding`), and `counters` tabulates counters per run.
+PLATFORMS = """\
+name: platforms
+baseline: GPU
+defaults: {config: gtx480, size: tiny}
+labels:
+  - {name: GPU}
+  - {name: SPU, platform: spu}
+workloads:
+  - {name: matmul_report, labels: [GPU]}
+  - {name: spu_matmul, labels: [SPU]}
+pairs:
+  - {as: MeshVsGpu, run: {label: SPU, workload: spu_matmul}, against: {label: GPU, workload: matmul_report}, paper_finding: slower}
+  - {as: GpuVsMesh, run: {label: GPU, workload: matmul_report}, against: {label: SPU, workload: spu_matmul}, paper_finding: slower}
+counters: [spu.block_syncs, ldst.global_load_lanes]
+"""
+
+
+class TestPlatforms(SweepTestCase):
+    def test_platform_labels_findings_and_counters(self):
+        exp = write(os.path.join(self.tmp, "pl.yaml"), PLATFORMS)
+        out = os.path.join(self.tmp, "out")
+        res = sweep(exp, "--out", out, "-j", "2")
+        self.check(res, 0)
+        plan = load(os.path.join(out, "plan.json"))
+        self.assertEqual(sorted(r["id"] for r in plan["runs"]), ["GPU__matmul_report__tiny", "SPU__spu_matmul__tiny"])
+        argv = {r["label"]: r["argv"] for r in plan["runs"]}
+        self.assertIn("--platform", argv["SPU"])
+        self.assertEqual(argv["SPU"][argv["SPU"].index("--platform") + 1], "spu")
+        self.assertNotIn("--platform", argv["GPU"])
+        rows = read_csv(os.path.join(out, "results.csv"))
+        cyc = {r["label"]: int(r["cycles"]) for r in rows}
+        self.assertTrue(all(r["verified"] == "true" for r in rows), rows)
+        lines = read_text(os.path.join(out, "summary.txt")).splitlines()
+        slower = cyc["SPU"] > cyc["GPU"]
+        mesh = [l for l in lines if l.startswith("MeshVsGpu")]
+        gpu = [l for l in lines if l.startswith("GpuVsMesh")]
+        self.assertEqual(len(mesh), 1, lines)
+        self.assertAlmostEqual(float(mesh[0].split()[4]), cyc["GPU"] / cyc["SPU"], delta=0.0006)
+        # the same ordering read from either side: exactly one of the two holds
+        self.assertIn("paper: slower (no figure); ", mesh[0])
+        self.assertEqual("does not hold" in mesh[0], not slower, mesh[0])
+        self.assertEqual("does not hold" in gpu[0], slower, gpu[0])
+        at = [i for i, l in enumerate(lines) if l.startswith("counters per run")]
+        self.assertEqual(len(at), 1, lines)
+        table = {l.split()[0]: l.split()[1:] for l in lines[at[0] + 2:at[0] + 4]}
+        for rid in ("GPU__matmul_report__tiny", "SPU__spu_matmul__tiny"):
+            c = load(os.path.join(out, "runs", rid, "stats.json"))["counters"]
+            want = [str(int(c[n])) if n in c else "-" for n in ("spu.block_syncs", "ldst.global_load_lanes")]
+            self.assertEqual(table[rid], want)
+        self.assertEqual(table["GPU__matmul_report__tiny"][0], "-")  # no mesh on the gpu platform
+
+    def test_bad_platform_and_label_filter_exit_2(self):
+        for old, new, msg in (("platform: spu", "platform: tpu", "platform: 'tpu' is not gpu or spu"),
+                              ("labels: [SPU]", "labels: [SPX]", "labels: 'SPX' is not a label"),
+                              ("paper_finding: slower}\n  - {as: GpuVsMesh", "paper_finding: later}\n  - {as: GpuVsMesh",
+                               "paper_finding: 'later' is not slower or faster")):
+            exp = write(os.path.join(self.tmp, "bad.yaml"), PLATFORMS.replace(old, new, 1))
+            res = sweep(exp, "--out", os.path.join(self.tmp, "o"), "--dry-run")
+            self.check(res, 2)
+            self.assertIn(msg, res.stderr)
+
+
 if __name__ == "__main__":
     prog = unittest.main(exit=False, verbosity=2)
     r = prog.result

@@ -88,6 +88,7 @@ TEST_CASE("workload registry lists every workload once and makes each") {
 
 TEST_CASE("workload vecadd verifies at tiny") { check_workload("vecadd"); }
 TEST_CASE("workload matmul verifies at tiny") { check_workload("matmul"); }
+TEST_CASE("workload matmul_report verifies at tiny") { check_workload("matmul_report"); }
 TEST_CASE("workload reduce_conflict verifies at tiny") { check_workload("reduce_conflict"); }
 TEST_CASE("workload reduce_seq verifies at tiny") { check_workload("reduce_seq"); }
 TEST_CASE("workload transpose_naive verifies at tiny") { check_workload("transpose_naive"); }
@@ -226,7 +227,7 @@ TEST_CASE("every workload is covered by a test above") {
                                         "pb_gemm", "pb_2mm", "pb_2dconv", "pb_corr",
                                         "rd_kmeans", "rd_hotspot", "rd_lud", "rd_backprop", "mr_kmn",
                                         "mr_sm", "mr_wc", "rd_nn", "rd_gaussian", "rd_nw",
-                                        "mr_pvc", "mr_ss", "mr_ii", "spu_matmul", "spu_jacobi"};
+                                        "mr_pvc", "mr_ss", "mr_ii", "spu_matmul", "spu_jacobi", "matmul_report"};
   for (auto& n : workload_names()) CHECK(tested.count(n) == 1);
 }
 

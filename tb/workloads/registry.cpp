@@ -78,6 +78,7 @@ std::unique_ptr<Workload> make_rd_nw();
 std::unique_ptr<Workload> make_mr_pvc();
 std::unique_ptr<Workload> make_mr_ss();
 std::unique_ptr<Workload> make_mr_ii();
+std::unique_ptr<Workload> make_matmul_report();
 std::unique_ptr<Workload> make_spu_matmul();
 std::unique_ptr<Workload> make_spu_jacobi();
 
@@ -128,6 +129,8 @@ const std::vector<std::function<std::unique_ptr<Workload>()>>& workload_factorie
       make_mr_ss,           make_mr_ii,
       // The SPU mesh's workloads (the spu platform: README "SPU set").
       make_spu_matmul,      make_spu_jacobi,
+      // The GPU baseline of the mesh's matrix multiply, at spu_matmul's sizes.
+      make_matmul_report,
   };
   return factories;
 }

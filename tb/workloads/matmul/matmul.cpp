@@ -1,5 +1,6 @@
 // Host driver for matmul: seeded A, B in [-1, 1), one launch of 16x16 blocks,
 // check against a double-precision reference.
+#include <array>
 #include <cmath>
 #include <random>
 
@@ -11,12 +12,12 @@ namespace {
 
 class MatMul : public Workload {
  public:
-  const char* name() const override { return "matmul"; }
-  const char* description() const override {
-    return "tiled shared-memory float matrix multiply, 16x16 tiles (compute bound, barriers in a loop)";
-  }
+  // `n` by size: tiny, small, medium, large.
+  MatMul(const char* name, const char* description, std::array<int, 4> n) : name_(name), description_(description), n_(n) {}
+  const char* name() const override { return name_; }
+  const char* description() const override { return description_; }
   WorkloadResult run(Device& dev, Size size, uint64_t seed) override {
-    const int n = wl::by_size(size, 32, 64, 256, 512);
+    const int n = wl::by_size(size, n_[0], n_[1], n_[2], n_[3]);
     const uint32_t tile = 16;
     std::mt19937_64 rng(seed);
     const size_t nn = size_t(n) * n;
@@ -52,10 +53,25 @@ class MatMul : public Workload {
       }
     return wl::check_floats("C", c, ref, 1e-4, 1e-5, &slack);
   }
+
+ private:
+  const char* name_;
+  const char* description_;
+  std::array<int, 4> n_;
 };
 
 }  // namespace
 
-std::unique_ptr<Workload> make_matmul() { return std::make_unique<MatMul>(); }
+std::unique_ptr<Workload> make_matmul() {
+  return std::make_unique<MatMul>("matmul", "tiled shared-memory float matrix multiply, 16x16 tiles (compute bound, "
+                                  "barriers in a loop)", std::array<int, 4>{32, 64, 256, 512});
+}
+// The SPU report's GPU baseline (seed 003 sec. 4): the same kernel at spu_matmul's sizes, the report's
+// 192 x 192 at medium, so the mesh and the GPU multiply the same matrices.
+std::unique_ptr<Workload> make_matmul_report() {
+  return std::make_unique<MatMul>("matmul_report", "matmul at the SPU report's sizes (192 x 192 at medium, as "
+                                  "spu_matmul): the GPU baseline of the mesh's matrix multiply",
+                                  std::array<int, 4>{64, 96, 192, 384});
+}
 
 }  // namespace warptlm
