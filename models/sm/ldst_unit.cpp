@@ -191,15 +191,7 @@ uint32_t Sm::send_shared(WarpSlot& w, const Instr& in, uint32_t mo, uint64_t rea
     m.lanes[l] = (a >= kSharedWindow && a < kSharedWindow + kSharedWindowSize) ? a - kSharedWindow : a;
     m.lanes[l] = to_physical(uint32_t(m.lanes[l]));
   }
-  tlm::tlm_generic_payload* p = new_request(w, in, mo);
-  p->set_address(m.lanes[__builtin_ctz(f.addr_mask)]);
-  p->set_data_length(f.addr_bytes * uint32_t(__builtin_popcount(f.addr_mask)));
-  GpuExtension& e = gpu_ext(*p);
-  e.lane_mask = f.addr_mask;
-  e.lane_addr = m.lanes;
-  e.access_bytes = f.addr_bytes;
-  e.space = uint8_t(Space::Shared);
-  sq_.push(p, ready);
+  sq_.push(lane_request(w, in, mo, Space::Shared), ready);
   if (p_.inorder) {  // the pipeline holds MEM0 for each part's degree, and completes the instruction at WB
     m.in_pipe = true;
     timing_in_pipe_ = true;
@@ -212,10 +204,10 @@ uint32_t Sm::send_shared(WarpSlot& w, const Instr& in, uint32_t mo, uint64_t rea
   return p_.ldst_per_access && shared_service_cycles ? shared_service_cycles(m.lanes, f.addr_mask, f.addr_bytes, nullptr) : 1;
 }
 
-// A communication-buffer access (a mesh's ld.cbv, st.cbv, ld.cbh, st.cbh): one
-// request per warp instruction to the SM's CB port, which serves it as shared
-// memory serves a shared access (banks, conflicts, latency). Its lanes carry
-// byte offsets within the CB; the data moved at issue (the mesh's MeshPort).
+// A communication-buffer access (ld.cbv, st.cbv, ld.cbh, st.cbh): one request
+// per warp instruction to the SM's CB port, which serves it as shared memory
+// serves a shared access (banks, conflicts, latency). Its lanes carry byte
+// offsets within the CB; the data moved at issue (the block's MeshPort).
 uint32_t Sm::send_cb(WarpSlot& w, const Instr& in, Space sp, uint32_t mo, uint64_t ready) {
   Warp& f = *w.fw;
   if (p_.inorder)
@@ -227,16 +219,24 @@ uint32_t Sm::send_cb(WarpSlot& w, const Instr& in, Space sp, uint32_t mo, uint64
     const unsigned l = unsigned(__builtin_ctz(k));
     m.lanes[l] = f.addr[l];
   }
+  cq_.push(lane_request(w, in, mo, sp), ready);
+  return 1;
+}
+
+// One request for a warp's access to a banked array (shared memory, a CB
+// port): the per-lane offsets of memory op `mo`, its active lanes and width.
+tlm::tlm_generic_payload* Sm::lane_request(WarpSlot& w, const Instr& in, uint32_t mo, Space sp) {
+  const Warp& f = *w.fw;
   tlm::tlm_generic_payload* p = new_request(w, in, mo);
-  p->set_address(m.lanes[__builtin_ctz(f.addr_mask)]);
+  uint64_t* lanes = memops_[mo].lanes;
+  p->set_address(lanes[__builtin_ctz(f.addr_mask)]);
   p->set_data_length(f.addr_bytes * uint32_t(__builtin_popcount(f.addr_mask)));
   GpuExtension& e = gpu_ext(*p);
   e.lane_mask = f.addr_mask;
-  e.lane_addr = m.lanes;
+  e.lane_addr = lanes;
   e.access_bytes = f.addr_bytes;
   e.space = uint8_t(sp);
-  cq_.push(p, ready);
-  return 1;
+  return p;
 }
 
 // ---------------------------------------------------------------- constant cache filled from memory

@@ -50,9 +50,9 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   // Line fills of the instruction and constant caches (sm.icache.fill / sm.ccache.fill: memory):
   // to the L1's read-only port, which passes them to the crossbar (or to the flat memory).
   tlm_utils::simple_initiator_socket<Sm> readonly_socket;
-  // The communication buffers of a mesh (seed 003: ld.cbv, st.cbv, ld.cbh,
-  // st.cbh): to the mesh's CB port for this SM, which a mesh platform binds;
-  // unbound on a GPU, whose PTX has no CB accesses.
+  // The communication buffers (ld.cbv, st.cbv, ld.cbh, st.cbh): to the CB port
+  // of this SM, which a platform with communication buffers binds; unbound on
+  // a GPU, whose PTX has no CB accesses.
   tlm_utils::simple_initiator_socket_optional<Sm> cb_socket;
 
   // `build_inside`, when given, runs at the end of the constructor: the blocks it
@@ -100,7 +100,7 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   }
 
   uint64_t cycle() const { return cycle_; }
-  // A block outside the SM changed its resident warps (a mesh-wide barrier
+  // A block outside the SM changed its resident warps (a barrier across SMs
   // released them): the SM takes an edge at `cycle` to look at them again.
   void wake(uint64_t cycle) { wake_at(cycle); }
   // The core clock domain that runs this SM's edges, in SM order with the others.
@@ -202,6 +202,7 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   uint32_t coalesce_global(WarpSlot& w, const Instr& in, Space sp, uint32_t mo, uint64_t ready);
   uint32_t send_shared(WarpSlot& w, const Instr& in, uint32_t mo, uint64_t ready);
   uint32_t send_cb(WarpSlot& w, const Instr& in, Space sp, uint32_t mo, uint64_t ready);
+  tlm::tlm_generic_payload* lane_request(WarpSlot& w, const Instr& in, uint32_t mo, Space sp);
   uint32_t alloc_memop(WarpSlot& w, const Instr& in, bool long_latency);
   tlm::tlm_generic_payload* new_request(WarpSlot& w, const Instr& in, uint32_t mo);
   bool send_requests();

@@ -69,12 +69,19 @@ TEST_CASE("Timing mesh: a CB store with a 32-way bank conflict holds the CB port
   CHECK(rig.counter("spu.block_syncs") == 2);
 }
 
+// A float add guarded by `%regiu <cmp> 0` (ne: on the IUs; eq: on the SM), then `syncs` synchronisations.
+static std::string fpu_kernel(const char* cmp, int syncs) {
+  std::string k = std::string(".visible .entry k()\n{\n.reg .b32 %r<4>;\n.reg .f32 %f<4>;\n.reg .pred %p<2>;\n") +
+                  "mov.u32 %r1, %regiu;\nsetp." + cmp + ".u32 %p1, %r1, 0;\nmov.f32 %f2, 0f3F800000;\n" +
+                  "@%p1 add.f32 %f1, %f2, %f2;\n";
+  for (int i = 0; i < syncs; ++i) k += "bar.blocksync 0;\n";
+  return k + "ret;\n}\n";
+}
+
 TEST_CASE("Timing mesh: an interface unit that needs the FPU halts the run, naming the unit and the PTX line",
           "[cbmesh][meshtiming]") {
   MeshRig rig;
-  rig.load(".visible .entry k()\n{\n.reg .b32 %r<4>;\n.reg .f32 %f<4>;\n.reg .pred %p<2>;\n"
-           "mov.u32 %r1, %regiu;\nsetp.ne.u32 %p1, %r1, 0;\nmov.f32 %f2, 0f3F800000;\n"
-           "@%p1 add.f32 %f1, %f2, %f2;\nbar.blocksync 0;\nret;\n}\n");
+  rig.load(fpu_kernel("ne", 1));
   CHECK_THROWS_WITH(rig.launch("k"), Catch::Contains("iu_") && Catch::Contains("FPU") &&
                                          Catch::Contains("mesh_timing.ptx:12"));
 }
@@ -82,9 +89,7 @@ TEST_CASE("Timing mesh: an interface unit that needs the FPU halts the run, nami
 TEST_CASE("Timing mesh: an SM that runs the same kernel's FPU code is fine, and its synchronisations count",
           "[cbmesh][meshtiming]") {
   MeshRig rig;
-  rig.load(".visible .entry k()\n{\n.reg .b32 %r<4>;\n.reg .f32 %f<4>;\n.reg .pred %p<2>;\n"
-           "mov.u32 %r1, %regiu;\nsetp.eq.u32 %p1, %r1, 0;\nmov.f32 %f2, 0f3F800000;\n"
-           "@%p1 add.f32 %f1, %f2, %f2;\nbar.blocksync 0;\nbar.blocksync 0;\nret;\n}\n");
+  rig.load(fpu_kernel("eq", 2));
   rig.launch("k");
   CHECK(rig.counter("spu.block_syncs") == 2);
   CHECK(rig.counter("spu.passes") == 1);

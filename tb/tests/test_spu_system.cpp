@@ -148,6 +148,7 @@ TEST_CASE("spu timing: the report's finding, the mesh slower than the GPU on the
 }
 #endif
 
+#ifndef WARPTLM_SANITIZED  // forty whole runs: the release build's check (CI time)
 TEST_CASE("spu timing: every landed mechanism combines with the mesh or is refused naming the conflict") {
   TempDir t;
   // Schedulers and cache policies act inside each SM: the mesh's workloads verify under each.
@@ -172,3 +173,4 @@ TEST_CASE("spu timing: every landed mechanism combines with the mesh or is refus
     CHECK(contains(r.out, "mesh"));
   }
 }
+#endif

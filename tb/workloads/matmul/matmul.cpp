@@ -16,6 +16,7 @@ class MatMul : public Workload {
   MatMul(const char* name, const char* description, std::array<int, 4> n) : name_(name), description_(description), n_(n) {}
   const char* name() const override { return name_; }
   const char* description() const override { return description_; }
+  const char* module() const override { return "matmul"; }  // both sizes' kernel
   WorkloadResult run(Device& dev, Size size, uint64_t seed) override {
     const int n = wl::by_size(size, n_[0], n_[1], n_[2], n_[3]);
     const uint32_t tile = 16;
