@@ -15,9 +15,6 @@ CbMesh::CbMesh(sc_core::sc_module_name name, const CbMeshGeometry& mesh, uint32_
       period_(site.period),
       sync_latency_(sync_latency),
       fault_(site.fault) {
-  if (sms_.size() != mesh.units())
-    throw InputError("the mesh's " + std::to_string(mesh.units()) + " units need as many SMs, not " +
-                     std::to_string(sms_.size()));
   SharedMemoryParams p = SharedMemoryParams::from(site.cfg);
   p.size = 8 * cb_bytes;  // the unit's four double-buffered CBs
   for (uint32_t u = 0; u < mesh.units(); ++u) {

@@ -103,9 +103,7 @@ class SpuSmPart final : public SmMechanism {
   // An interface unit is a reduced SM: an operation it has no unit for stops the run.
   void at_issue(const WarpSlot& w, const Instr& in, uint32_t active) override {
     if (!mesh_->reduced(unit_)) return;
-    const Warp& f = *w.fw;
-    if (in.guard >= 0) active &= in.guard_neg ? ~f.preds[size_t(in.guard)] : f.preds[size_t(in.guard)];
-    if (active) mesh_->check_reduced_op(unit_, f, in);  // some lane executes it
+    if (guard_true(*w.fw, in, active)) mesh_->check_reduced_op(unit_, *w.fw, in);  // some lane executes it
   }
   void memory_executed(const Warp& w, const Instr& in) override {
     if (mesh_->reduced(unit_)) mesh_->check_reduced_access(unit_, w, in);

@@ -16,7 +16,19 @@ BlockDispatcher::BlockDispatcher(sc_core::sc_module_name name, ClockDomain& cloc
       fits_(sms_.size()) {}
 
 void BlockDispatcher::begin_launch(LaunchState& L, const BlockUsage& usage, uint64_t first, uint64_t blocks) {
-  schedule_ = nullptr;
+  start(L, usage, nullptr, first, blocks);
+  dispatch();
+}
+
+void BlockDispatcher::begin_launch(LaunchState& L, const BlockUsage& usage, BlockSchedule& schedule) {
+  schedule.ready = [this] { look_again(); };
+  start(L, usage, &schedule, 0, schedule.blocks());
+  dispatch_scheduled();
+}
+
+void BlockDispatcher::start(LaunchState& L, const BlockUsage& usage, BlockSchedule* schedule, uint64_t first,
+                            uint64_t blocks) {
+  schedule_ = schedule;
   launch_ = &L;
   usage_ = usage;
   next_ = first;
@@ -24,28 +36,18 @@ void BlockDispatcher::begin_launch(LaunchState& L, const BlockUsage& usage, uint
   retired_ = first;
   last_retire_cycle_ = cycle_now(period_);
   placement_->begin_launch(uint32_t(blocks));
-  dispatch();
 }
 
-void BlockDispatcher::begin_launch(LaunchState& L, const BlockUsage& usage, BlockSchedule& schedule) {
-  schedule_ = &schedule;
-  schedule.ready = [this] { clock_.request(clock_index_, cycle_now(period_)); };
-  launch_ = &L;
-  usage_ = usage;
-  next_ = retired_ = 0;
-  total_ = schedule.blocks();
-  last_retire_cycle_ = cycle_now(period_);
-  dispatch_scheduled();
-}
+void BlockDispatcher::look_again() { clock_.request(clock_index_, cycle_now(period_)); }  // this edge, after the SMs
 
 void BlockDispatcher::block_retired() {
   ++retired_;
   last_retire_cycle_ = cycle_now(period_);
   if (schedule_) {  // the schedule answers at this edge, after the blocks that act on the retirement
-    clock_.request(clock_index_, cycle_now(period_));
+    look_again();
     return;
   }
-  if (next_ < total_) clock_.request(clock_index_, cycle_now(period_));  // this edge, after the SMs
+  if (next_ < total_) look_again();
   if (retired_ == total_ && on_launch_done) on_launch_done();
 }
 

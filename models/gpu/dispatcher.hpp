@@ -61,6 +61,8 @@ class BlockDispatcher : public sc_core::sc_module, public ClockedBlock {
 
  private:
   uint64_t clock_edge(uint64_t cycle) override;
+  void start(LaunchState& L, const BlockUsage& usage, BlockSchedule* schedule, uint64_t first, uint64_t blocks);
+  void look_again();  // an edge now (this one, if the dispatcher's turn in it is to come)
   void dispatch();
   void dispatch_scheduled();
   void send(uint32_t sm, std::unique_ptr<Block> b);

@@ -235,8 +235,7 @@ StepStatus step(Warp& w, const LaunchState& L) {
   SimtEntry& top = w.stack.back();
   const Instr& in = w.kernel.prog[top.pc];
   const uint32_t active = top.mask;
-  uint32_t exec = active;
-  if (in.guard >= 0) exec &= in.guard_neg ? ~w.preds[size_t(in.guard)] : w.preds[size_t(in.guard)];
+  const uint32_t exec = guard_true(w, in, active);
   ExecCtx c{w, w.block, L, exec, active};
   try {
     in.fn(in, c);
@@ -258,8 +257,7 @@ StepStatus step(Warp& w, const LaunchState& L) {
 
 uint32_t peek_addresses(const Warp& w, const Instr& in, uint64_t* addr) {
   if (!in.is_mem || w.stack.empty()) return 0;
-  uint32_t mask = w.stack.back().mask;
-  if (in.guard >= 0) mask &= in.guard_neg ? ~w.preds[size_t(in.guard)] : w.preds[size_t(in.guard)];
+  const uint32_t mask = guard_true(w, in, w.stack.back().mask);
   const Operand& a = (in.op == Op::St || in.op == Op::Red) ? in.ops[0] : in.ops[1];
   const uint64_t* base = a.addr_has_reg ? &w.regs[size_t(a.reg) * 32] : nullptr;
   for (uint32_t m = mask; m; m &= m - 1) {

@@ -188,6 +188,12 @@ struct ExecCtx {
   uint32_t active;  // SIMT-active lanes
 };
 
+// The lanes of `lanes` whose guard predicate holds (all of them when the instruction has no guard).
+inline uint32_t guard_true(const Warp& w, const Instr& in, uint32_t lanes) {
+  if (in.guard < 0) return lanes;
+  return lanes & (in.guard_neg ? ~w.preds[size_t(in.guard)] : w.preds[size_t(in.guard)]);
+}
+
 // Why a warp stopped after a step.
 enum class StepStatus : uint8_t { Ok, Barrier, Exited };
 

@@ -23,7 +23,6 @@
 // behind one another as in a unit with one dispatch register.
 #include <algorithm>
 
-#include "common/errors.hpp"
 #include "sm/sm.hpp"
 
 namespace warptlm {
@@ -188,7 +187,7 @@ uint32_t Sm::send_shared(WarpSlot& w, const Instr& in, uint32_t mo, uint64_t rea
   for (uint32_t k = f.addr_mask; k; k &= k - 1) {
     const unsigned l = unsigned(__builtin_ctz(k));
     const uint64_t a = f.addr[l];
-    m.lanes[l] = (a >= kSharedWindow && a < kSharedWindow + kSharedWindowSize) ? a - kSharedWindow : a;
+    m.lanes[l] = in_shared_window(a) ? a - kSharedWindow : a;
     m.lanes[l] = to_physical(uint32_t(m.lanes[l]));
   }
   sq_.push(lane_request(w, in, mo, Space::Shared), ready);
@@ -209,11 +208,7 @@ uint32_t Sm::send_shared(WarpSlot& w, const Instr& in, uint32_t mo, uint64_t rea
 // serves a shared access (banks, conflicts, latency). Its lanes carry byte
 // offsets within the CB; the data moved at issue (the block's MeshPort).
 uint32_t Sm::send_cb(WarpSlot& w, const Instr& in, Space sp, uint32_t mo, uint64_t ready) {
-  Warp& f = *w.fw;
-  if (p_.inorder)
-    throw RunError("a communication-buffer access (`" + in.text + "` at " + f.kernel.origin + ":" +
-                   std::to_string(in.line) + ") on the in-order pipeline (sm.pipeline.model: inorder), whose memory "
-                   "stages serve shared memory only");
+  const Warp& f = *w.fw;
   MemOp& m = memops_[mo];
   for (uint32_t k = f.addr_mask; k; k &= k - 1) {
     const unsigned l = unsigned(__builtin_ctz(k));

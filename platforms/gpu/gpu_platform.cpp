@@ -257,18 +257,27 @@ void GpuPlatform::build_sms(const Config& cfg, StatsRegistry& stats) {
   const SharedMemoryParams smem_p = SharedMemoryParams::from(cfg);
   const L1Params l1_p = L1Params::from(cfg);
   core_clock = std::make_unique<ClockDomain>("core_clock", period);
+  // A mechanism's socket bindings and core-clock blocks, recorded as it builds
+  // them and listed (warptlm topology) after the part they belong to.
   std::vector<std::pair<std::string, std::string>> mechanism_bindings;
   std::vector<std::string> mechanism_blocks;
-  for (uint32_t i = 0; i < p_.num_sms; ++i) {
-    const std::string n = "sm" + std::to_string(i);
+  const auto record_binding = [&](const sc_core::sc_object& a, const sc_core::sc_object& b) {
+    mechanism_bindings.push_back({a.name(), b.name()});
+  };
+  const auto record_block = [&](const sc_core::sc_object& b) { mechanism_blocks.push_back(b.name()); };
+  const auto list_mechanism_parts = [&] {
+    for (auto& b : mechanism_bindings) bindings.push_back(Binding{b.first, b.second});
+    for (auto& b : mechanism_blocks) clock_of("core", p_.core_clock_mhz, b);
     mechanism_bindings.clear();
     mechanism_blocks.clear();
+  };
+  for (uint32_t i = 0; i < p_.num_sms; ++i) {
+    const std::string n = "sm" + std::to_string(i);
     sms.push_back(std::make_unique<Sm>(n.c_str(), i, *sm_params, period, stats, *pool, [&](Sm& sm) {
       smems.push_back(std::make_unique<SharedMemory>("smem", i, smem_p, period, stats));
       if (icn) l1s.push_back(std::make_unique<L1DataCache>("l1d", i, l1_p, period, stats, *pool));
       SmSite site{sm, i, period, cfg, stats, *pool, icn ? l1s.back().get() : nullptr, *smems.back(),
-                  [&](const sc_core::sc_object& a, const sc_core::sc_object& b) { mechanism_bindings.push_back({a.name(), b.name()}); },
-                  [&](const sc_core::sc_object& b) { mechanism_blocks.push_back(b.name()); }};
+                  record_binding, record_block};
       for (auto& m : mechanisms_) m->build_in_sm(site);
     }));
     Sm& sm = *sms.back();
@@ -295,22 +304,16 @@ void GpuPlatform::build_sms(const Config& cfg, StatsRegistry& stats) {
       connect(sm.mem_socket, flat->socket);
       connect(sm.readonly_socket, flat->socket);
     }
-    for (auto& b : mechanism_bindings) bindings.push_back(Binding{b.first, b.second});
-    for (auto& b : mechanism_blocks) clock_of("core", p_.core_clock_mhz, b);
+    list_mechanism_parts();
     sm.on_block_done = [this](Sm&) { dispatcher->block_retired(); };
     sm.on_run_error = [this](const std::string& msg) { fault(msg); };
   }
   std::vector<Sm*> sm_list;
   for (auto& s : sms) sm_list.push_back(s.get());
-  mechanism_bindings.clear();
-  mechanism_blocks.clear();
-  PlatformSite site{sm_list, *core_clock, period, cfg, stats, *pool,
-                    [&](const sc_core::sc_object& a, const sc_core::sc_object& b) { mechanism_bindings.push_back({a.name(), b.name()}); },
-                    [&](const sc_core::sc_object& b) { mechanism_blocks.push_back(b.name()); },
+  PlatformSite site{sm_list, *core_clock, period, cfg, stats, *pool, record_binding, record_block,
                     [this](const std::string& msg) { fault(msg); }};
   for (auto& m : mechanisms_) m->build_in_platform(site);
-  for (auto& b : mechanism_bindings) bindings.push_back(Binding{b.first, b.second});
-  for (auto& b : mechanism_blocks) clock_of("core", p_.core_clock_mhz, b);
+  list_mechanism_parts();
   std::unique_ptr<PlacementPolicy> placement;
   for (auto& m : mechanisms_)
     if (!placement) placement = m->make_placement(p_.placement);
