@@ -6,11 +6,12 @@
 
 namespace warptlm {
 
-BlockSync::BlockSync(std::vector<std::string> unit_names)
+BlockSync::BlockSync(std::vector<std::string> unit_names, bool leave_early)
     : names_(std::move(unit_names)),
       state_(names_.size(), State::Out),
       finished_at_(names_.size(), 0),
-      virtual_(names_.size(), false) {}
+      virtual_(names_.size(), false),
+      leave_early_(leave_early) {}
 
 void BlockSync::begin_pass(uint32_t pass, const std::vector<bool>& participant, const std::vector<bool>& parked,
                            const std::vector<bool>& virtual_unit) {
@@ -81,6 +82,9 @@ std::vector<uint32_t> BlockSync::finish(uint32_t u) {
   const bool was_counted = state_[u] == State::Running;
   state_[u] = State::Finished;
   finished_at_[u] = was_counted ? syncs_ : kParkedToEnd;
+  if (!virtual_[u] && only_virtual_left()) return closing_release();
+  // Leaving early, the unit is no longer waited for: the others go if they all wait.
+  if (leave_early_) return was_counted ? release_if_complete() : std::vector<uint32_t>{};
   // A counted unit that leaves while others wait at the barrier leaves them
   // waiting for a synchronisation it will never perform (virtual IUs wait
   // for the closing release instead).
@@ -91,11 +95,16 @@ std::vector<uint32_t> BlockSync::finish(uint32_t u) {
                      ": " + names_[u] + " finished after " + std::to_string(syncs_) +
                      " synchronisations while " + waiting + " wait (every block must perform the same number)");
   }
-  return !virtual_[u] && only_virtual_left() ? closing_release() : std::vector<uint32_t>{};
+  return {};
 }
 
 void BlockSync::end_pass() {
   if (!all_finished()) throw RunError("pass " + std::to_string(pass_) + " ended early: " + describe_wait());
+  if (leave_early_) {  // the counts may differ; regspillnb still reports pass 0's
+    if (!pass0_done_) spill_nb_ = syncs_;
+    pass0_done_ = true;
+    return;
+  }
   // A unit that finished before the last synchronisation was left out of it.
   for (size_t u = 0; u < state_.size(); ++u)
     if (state_[u] == State::Finished && finished_at_[u] != kParkedToEnd && finished_at_[u] != syncs_)

@@ -15,6 +15,10 @@
 // every pass as many as pass 0 (regspillnb, latched at its end): a unit that
 // finishes while others wait, or a pass with another count, is a run error
 // naming the units and counts, never a hang.
+// With `leave_early` (spec sec. 6, skipping the dummy synchronisations at the
+// end of a pass) a unit that finishes leaves the synchronisation instead: the
+// barrier stops waiting for it, releasing the others if they all wait, and
+// the units' and passes' counts may differ.
 // The pass's last synchronisation is known only when it is over: once every
 // participant that is not a virtual IU has finished, the virtual IUs still in
 // their loops are released without another count and with reglast set (the
@@ -31,7 +35,8 @@ namespace warptlm {
 class BlockSync {
  public:
   // Unit names for messages ("sm5", "iu_east1"), indexed by unit id.
-  explicit BlockSync(std::vector<std::string> unit_names);
+  // `leave_early`: a finished unit leaves the synchronisation (no count check).
+  explicit BlockSync(std::vector<std::string> unit_names, bool leave_early = false);
 
   // A new pass: `participant[u]` for the units that take part, `parked[u]`
   // for those that start parked (a subset), `virtual_unit[u]` for the virtual
@@ -47,9 +52,10 @@ class BlockSync {
   // parked unit from now on; sets `restart`. Returns the released units.
   std::vector<uint32_t> unleash();
   // Unit `u` finished its block for this pass. Returns the virtual IUs the
-  // pass's closing release lets go (reglast set), if this was the last other unit.
+  // pass's closing release lets go (reglast set), if this was the last other
+  // unit; with leave_early, otherwise the units its leaving releases.
   std::vector<uint32_t> finish(uint32_t u);
-  // Every participant finished: checks the pass's count against pass 0's.
+  // Every participant finished: checks the pass's count against pass 0's (not with leave_early).
   void end_pass();
 
   uint64_t syncs() const { return syncs_; }                 // regcspillnb: synchronisations so far in this pass
@@ -86,6 +92,7 @@ class BlockSync {
   std::vector<bool> virtual_;
   uint32_t pass_ = 0;
   uint64_t syncs_ = 0, spill_nb_ = 0;
+  bool leave_early_;
   bool restart_ = false, pass0_done_ = false, last_ = false;
 };
 

@@ -6,9 +6,9 @@
 namespace warptlm {
 
 CbMesh::CbMesh(sc_core::sc_module_name name, const CbMeshGeometry& mesh, uint32_t cb_bytes, bool park_vius,
-               uint32_t sync_latency, PlatformSite& site)
+               bool leave_early, uint32_t sync_latency, PlatformSite& site)
     : sc_core::sc_module(name),
-      MeshRuntime(mesh, cb_bytes, park_vius),
+      MeshRuntime(mesh, cb_bytes, park_vius, leave_early),
       sms_(site.sms),
       clock_(site.core_clock),
       clock_index_(site.core_clock.join(*this)),

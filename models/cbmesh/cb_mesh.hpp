@@ -34,7 +34,7 @@ class CbMesh : public sc_core::sc_module, public ClockedBlock, public MeshRuntim
  public:
   // Builds a CB port per unit, binds SM u's cb_socket to port u, and joins the core clock (after the SMs).
   CbMesh(sc_core::sc_module_name name, const CbMeshGeometry& mesh, uint32_t cb_bytes, bool park_vius,
-         uint32_t sync_latency, PlatformSite& site);
+         bool leave_early, uint32_t sync_latency, PlatformSite& site);
 
   // A launch starts: its plan; the schedule the dispatcher follows.
   BlockSchedule& begin_launch(const KernelInfo& k, LaunchState& L);

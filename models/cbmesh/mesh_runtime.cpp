@@ -22,10 +22,10 @@ const char* side_word(CbAccess a) {
 }
 }  // namespace
 
-MeshRuntime::MeshRuntime(const CbMeshGeometry& mesh, uint32_t cb_bytes, bool park_vius)
+MeshRuntime::MeshRuntime(const CbMeshGeometry& mesh, uint32_t cb_bytes, bool park_vius, bool leave_early)
     : mesh_(mesh),
       storage_(mesh, cb_bytes),
-      sync_(unit_names(mesh)),
+      sync_(unit_names(mesh), leave_early),
       park_vius_(park_vius),
       one_half_(test_fault("cbmesh_one_half")),
       no_handover_(test_fault("cbmesh_no_handover")),

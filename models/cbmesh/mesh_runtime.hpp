@@ -44,8 +44,9 @@ struct UnitBlock {
 
 class MeshRuntime : public MeshPort {
  public:
-  // `mesh` must outlive the run-time. `park_vius`: virtual IUs start parked until bar.unleashvius (the report's `restart`, sec. 3.3).
-  MeshRuntime(const CbMeshGeometry& mesh, uint32_t cb_bytes, bool park_vius);
+  // `mesh` must outlive the run-time. `park_vius`: virtual IUs start parked until bar.unleashvius (the report's
+  // `restart`, sec. 3.3). `leave_early`: a unit that finishes leaves the block synchronisation (spec sec. 6).
+  MeshRuntime(const CbMeshGeometry& mesh, uint32_t cb_bytes, bool park_vius, bool leave_early = false);
   const MeshRunStats& stats() const { return stats_; }
   const CbMeshGeometry& geometry() const { return mesh_; }
 

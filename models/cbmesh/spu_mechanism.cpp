@@ -21,6 +21,10 @@ void SpuMechanism::declare(ParamTable& t) {
   t.bool_param("spu.restart", false,
                "virtual IUs start parked and wait uncounted until a unit executes bar.unleashvius (the report's "
                "restart optimisation, sec. 3.3)");
+  t.bool_param("spu.skip_trailing_syncs", false,
+               "a unit that finishes leaves the block synchronisation, so a block may exit after the synchronisation "
+               "that follows its last CB access instead of performing the pass's dummy ones (the report's "
+               "improvement, sec. 5; kernels read it through Device::attribute)");
 }
 
 bool SpuMechanism::wanted(const Config& c) { return c.get_bool("spu.enabled"); }
@@ -34,6 +38,7 @@ SpuParams SpuMechanism::params_from(const Config& c) {
   p.cols = uint32_t(c.get_int("spu.cols"));
   p.cb_bytes = uint32_t(c.get_int("spu.cb_bytes"));
   p.park_vius = c.get_bool("spu.restart");
+  p.leave_early = c.get_bool("spu.skip_trailing_syncs");
   p.sync_latency = uint32_t(c.get_int("spu.sync_latency"));
   if (p.cb_bytes % 4) fail("spu.cb_bytes", "a CB holds whole 32-bit words: " + std::to_string(p.cb_bytes) + " bytes");
   const uint64_t units = uint64_t(p.rows) * p.cols + 2ull * (p.rows + p.cols);
@@ -124,7 +129,7 @@ class SpuSmPart final : public SmMechanism {
 void SpuMechanism::build_in_sm(SmSite& site) { site.sm.add_mechanism(std::make_unique<SpuSmPart>(mesh_, site.index)); }
 
 void SpuMechanism::build_in_platform(PlatformSite& site) {
-  mesh_ = std::make_unique<CbMesh>("cbmesh", geo_, p_.cb_bytes, p_.park_vius, p_.sync_latency, site);
+  mesh_ = std::make_unique<CbMesh>("cbmesh", geo_, p_.cb_bytes, p_.park_vius, p_.leave_early, p_.sync_latency, site);
   mesh_->on_pass_end = [this](const MeshRunStats& s) { add_counts(s); };
 }
 
@@ -149,7 +154,7 @@ void SpuMechanism::add_counts(const MeshRunStats& s) {
 }
 
 bool SpuMechanism::run_functional(const KernelInfo& k, LaunchState& L, LaunchResult& r) {
-  MeshFunctional mesh(geo_, p_.cb_bytes, p_.park_vius);
+  MeshFunctional mesh(geo_, p_.cb_bytes, p_.park_vius, p_.leave_early);
   mesh.run(k, L);
   const MeshRunStats& s = mesh.stats();
   r.warp_instructions += s.instructions.warp;
@@ -163,6 +168,7 @@ bool SpuMechanism::attribute(const std::string& name, uint64_t& value) const {
   if (name == "spu.rows") value = p_.rows;
   else if (name == "spu.cols") value = p_.cols;
   else if (name == "spu.cb_bytes") value = p_.cb_bytes;
+  else if (name == "spu.skip_trailing_syncs") value = p_.leave_early;
   else return false;
   return true;
 }

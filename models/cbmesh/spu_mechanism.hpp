@@ -4,8 +4,9 @@
 // instructions, runs each launch pass by pass on the mesh (sim.mode:
 // functional: MeshFunctional; timing: the CbMesh block beside the SMs, with a
 // part in each SM for what the SM executes), and answers the host's
-// questions about the mesh's shape (Device::attribute: spu.rows, spu.cols,
-// spu.cb_bytes), which a host program needs to size the spill buffer.
+// questions about the mesh (Device::attribute: spu.rows, spu.cols,
+// spu.cb_bytes, which a host program needs to size the spill buffer, and
+// spu.skip_trailing_syncs, which tells its kernels whether to leave early).
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -23,6 +24,7 @@ struct SpuParams {
   uint32_t rows = 4, cols = 4;  // spu.rows, spu.cols: the mesh of SMs
   uint32_t cb_bytes = 1024;     // spu.cb_bytes: one CB (one half of its double buffer)
   bool park_vius = false;       // spu.restart: virtual IUs wait parked until bar.unleashvius
+  bool leave_early = false;     // spu.skip_trailing_syncs: a finished unit leaves the block synchronisation
   uint32_t sync_latency = 1;    // spu.sync_latency: cycles from the last arrival until released warps may issue
 };
 

@@ -355,6 +355,40 @@ TEST_CASE("Block synchronisation: once every block is done the virtual IUs leave
   CHECK_THROWS_WITH(b.finish(1), Catch::Contains("sm1 finished after 0 synchronisations while sm0 wait"));
 }
 
+TEST_CASE("Block synchronisation with spu.skip_trailing_syncs: a finished unit leaves; the others go on without it",
+          "[cbmesh][blocksync]") {
+  // The sequence that is an error without leave_early (below): iu_south0 leaves while the others wait.
+  BlockSync b({"sm0", "sm1", "iu_north0", "iu_south0"}, true);
+  const std::vector<bool> virt{false, false, false, true};
+  b.begin_pass(0, kAll, kNone, virt);
+  for (uint32_t u : {0u, 1u, 2u}) CHECK(b.arrive(u).empty());
+  CHECK(b.arrive(3).size() == 4);
+  CHECK(b.syncs() == 1);
+  b.arrive(0);
+  b.arrive(3);
+  CHECK(b.finish(2).empty());                               // sm1 still runs: nobody goes yet
+  CHECK(b.arrive(1) == std::vector<uint32_t>{0, 1, 3});     // the barrier no longer waits for iu_north0
+  CHECK(b.syncs() == 2);
+  b.arrive(1);
+  b.arrive(3);
+  CHECK(b.finish(0) == std::vector<uint32_t>{1, 3});        // leaving releases the others, who all wait
+  CHECK(b.syncs() == 3);
+  CHECK_FALSE(b.last());
+  CHECK(b.arrive(3).empty());
+  CHECK(b.finish(1) == std::vector<uint32_t>{3});           // the last block: the closing release, uncounted
+  CHECK(b.last());
+  CHECK(b.syncs() == 3);
+  b.finish(3);
+  CHECK_NOTHROW(b.end_pass());  // sm0 3, sm1 3, iu_north0 1: counts may differ
+  CHECK(b.syncs_per_pass() == 3);
+  // A pass with another count than pass 0's is no error either.
+  b.begin_pass(1, kAll, kNone, virt);
+  for (uint32_t u = 0; u < 4; ++u) b.finish(u);
+  CHECK_NOTHROW(b.end_pass());
+  CHECK(b.syncs() == 0);
+  CHECK(b.syncs_per_pass() == 3);
+}
+
 TEST_CASE("Block synchronisation: a unit that leaves the others waiting, or a pass with another count, is named", "[cbmesh][blocksync]") {
   {
     BlockSync b = four_units();

@@ -74,13 +74,13 @@ struct MeshRig {
     std::memcpy(L.params.data() + k->params[i].offset, &v, sizeof(T));
   }
   MeshRunStats run(const CbMeshGeometry& geo, uint32_t cb_bytes, bool park, uint32_t gx, uint32_t gy, uint32_t bx,
-                   uint32_t by) {
+                   uint32_t by, bool leave_early = false) {
     L.grid[0] = gx, L.grid[1] = gy, L.grid[2] = 1;
     L.block[0] = bx, L.block[1] = by, L.block[2] = 1;
     L.threads_per_block = bx * by;
     L.warps_per_block = (bx * by + 31) / 32;
     L.num_sms = geo.units();
-    MeshFunctional mf(geo, cb_bytes, park);
+    MeshFunctional mf(geo, cb_bytes, park, leave_early);
     mf.run(*k, L);
     return mf.stats();
   }
@@ -261,7 +261,7 @@ TEST_CASE("SPU matrix multiply: A flows east and B south through the CBs; C equa
           "[cbmesh][meshrun][workload]") {
   struct Case {
     uint32_t rows, cols, m, n, k, t;
-    bool park;
+    bool park, leave = false;  // spu.restart; spu.skip_trailing_syncs
   };
   const Case cases[] = {
       {4, 4, 64, 64, 64, 16, false},   // one pass
@@ -269,9 +269,13 @@ TEST_CASE("SPU matrix multiply: A flows east and B south through the CBs; C equa
       {4, 4, 128, 64, 32, 8, false},   // rectangular, 8 x 8 tiles: 16 x 8 blocks, 4 passes
       {2, 3, 48, 40, 24, 8, true},     // a 2 x 3 mesh
       {1, 1, 16, 16, 48, 8, false},    // one SM, long k
+      // Units leave after their last CB access: passes of differing counts, the spill slots by the schedule.
+      {4, 4, 96, 96, 96, 16, false, true},
+      {4, 4, 128, 64, 32, 8, true, true},
+      {2, 3, 48, 40, 24, 8, false, true},
   };
   for (const Case& c : cases) {
-    CAPTURE(c.rows, c.cols, c.m, c.n, c.k, c.t, c.park);
+    CAPTURE(c.rows, c.cols, c.m, c.n, c.k, c.t, c.park, c.leave);
     const auto a = random_floats(size_t(c.m) * c.k, 1), b = random_floats(size_t(c.k) * c.n, 2);
     // The device's order: for each tile pair q, for p in the tile, acc = fma(a, b, acc).
     std::vector<float> want(size_t(c.m) * c.n);
@@ -291,12 +295,24 @@ TEST_CASE("SPU matrix multiply: A flows east and B south through the CBs; C equa
     const uint64_t d_gcb = rig.upload(std::vector<uint32_t>(size_t(plan.passes()) * steps * (c.rows + c.cols) * cb_words));
     rig.param(0, d_a), rig.param(1, d_b), rig.param(2, d_c);
     rig.param(3, c.m), rig.param(4, c.n), rig.param(5, c.k);
-    rig.param(6, d_gcb), rig.param(7, c.rows), rig.param(8, c.cols);
-    const MeshRunStats st = rig.run(geo, 4 * cb_words, c.park, gx, gy, c.t, c.t);
+    rig.param(6, d_gcb), rig.param(7, c.rows), rig.param(8, c.cols), rig.param(9, uint32_t(c.leave));
+    const MeshRunStats st = rig.run(geo, 4 * cb_words, c.park, gx, gy, c.t, c.t, c.leave);
     const auto got = rig.download<float>(d_c, want.size());
     CHECK(std::memcmp(got.data(), want.data(), want.size() * 4) == 0);
     CHECK(st.passes == plan.passes());
-    CHECK(st.syncs_per_pass == steps);
+    // Leaving early, a pass performs as many synchronisations as its last block (I, J) needs,
+    // I + J + k / T + 1 (the kernel's comment); otherwise each performs the schedule's length.
+    uint64_t pass_syncs = 0, first_pass = 0;
+    for (uint32_t py = 0; py < (gy + c.rows - 1) / c.rows; ++py)
+      for (uint32_t px = 0; px < (gx + c.cols - 1) / c.cols; ++px) {
+        const uint64_t last_i = std::min(c.rows * (py + 1), gy) - 1, last_j = std::min(c.cols * (px + 1), gx) - 1;
+        const uint64_t n = c.leave ? last_i + last_j + c.k / c.t + 1 : steps;
+        if (py == 0 && px == 0) first_pass = n;
+        pass_syncs += n;
+      }
+    CHECK(st.syncs == pass_syncs);
+    CHECK(st.syncs_per_pass == first_pass);
+    if (c.leave && plan.passes() > 1) CHECK(st.syncs < uint64_t(plan.passes()) * steps);
     CHECK(st.compute_blocks == uint64_t(gx) * gy);
     if (plan.passes() > 1) CHECK(st.virtual_blocks > 0);
   }
@@ -306,16 +322,18 @@ TEST_CASE("SPU Jacobi sweep: halos pass north-west to south-east through the CBs
           "[cbmesh][meshrun][workload]") {
   struct Case {
     uint32_t rows, cols, nx, ny, t;
-    bool park;
+    bool park, leave = false;  // spu.restart; spu.skip_trailing_syncs (the real IUs leave at once)
   };
   const Case cases[] = {
       {4, 4, 64, 64, 16, false},  // one pass
       {4, 4, 96, 80, 16, true},   // 6 x 5 blocks: partial passes, parked virtual IUs
       {2, 2, 48, 40, 8, false},   // 6 x 5 blocks of 8 x 8 on 2 x 2: 9 passes
       {3, 2, 32, 64, 8, true},
+      {2, 2, 48, 40, 8, false, true},
+      {4, 4, 96, 80, 16, true, true},
   };
   for (const Case& c : cases) {
-    CAPTURE(c.rows, c.cols, c.nx, c.ny, c.t, c.park);
+    CAPTURE(c.rows, c.cols, c.nx, c.ny, c.t, c.park, c.leave);
     const auto in = random_floats(size_t(c.nx) * c.ny, 3);
     std::vector<float> want(in.size());
     for (uint32_t y = 0; y < c.ny; ++y)
@@ -342,7 +360,8 @@ TEST_CASE("SPU Jacobi sweep: halos pass north-west to south-east through the CBs
     const uint64_t d_gcb = rig.upload(std::vector<uint32_t>(size_t(plan.passes()) * steps * (c.rows + c.cols) * cb_words));
     rig.param(0, d_in), rig.param(1, d_out), rig.param(2, c.nx), rig.param(3, c.ny);
     rig.param(4, d_gcb), rig.param(5, cb_words), rig.param(6, c.rows), rig.param(7, c.cols);
-    const MeshRunStats st = rig.run(geo, 4 * cb_words, c.park, gx, gy, c.t, c.t);
+    rig.param(8, uint32_t(c.leave));
+    const MeshRunStats st = rig.run(geo, 4 * cb_words, c.park, gx, gy, c.t, c.t, c.leave);
     const auto got = rig.download<float>(d_out, want.size());
     CHECK(std::memcmp(got.data(), want.data(), want.size() * 4) == 0);
     CHECK(st.syncs_per_pass == steps);

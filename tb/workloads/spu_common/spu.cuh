@@ -64,8 +64,13 @@ SPU_CB_STORE(store_east_u32, unsigned, "cbh", "u32", "r")
 // Passx owns spillnb slots of (mesh_cols + mesh_rows) CBs, the south CBs first;
 // an IU uses its position on its side (its id modulo the side's length).
 // Each thread moves words [t * tile, (t + 1) * tile), tile = cb_words / threads.
+// `slots`: the slots of a pass; 0 takes regspillnb (pass 0's count, as in the
+// report). A kernel whose units leave a pass early (spu.skip_trailing_syncs)
+// declares its schedule's length instead: its passes' counts differ, and pass
+// 0's may be the shortest (the report's "ask for a thread blocks schedule to
+// the programmer", sec. 5).
 __device__ __forceinline__ void run_virtual_iu(unsigned* g_cb, unsigned cb_words, unsigned mesh_rows,
-                                               unsigned mesh_cols) {
+                                               unsigned mesh_cols, unsigned slots = 0) {
   const unsigned threads = blockDim.x * blockDim.y;
   const unsigned tile = cb_words / threads;
   const unsigned h = (threadIdx.y * blockDim.x + threadIdx.x) * tile;
@@ -74,6 +79,7 @@ __device__ __forceinline__ void run_virtual_iu(unsigned* g_cb, unsigned cb_words
   const unsigned position = vertical ? iu_id() % mesh_cols : iu_id() % mesh_rows;
   const unsigned within = (vertical ? 0u : mesh_cols * cb_words) + position * cb_words;
   const unsigned slot_words = (mesh_cols + mesh_rows) * cb_words;
+  const unsigned per_pass = slots ? slots : spill_nb();
   if (dir == kSouth || dir == kEast) {
     const unsigned pass = cpass_x() + cpass_y() * passes_x();
     for (;;) {
@@ -81,7 +87,7 @@ __device__ __forceinline__ void run_virtual_iu(unsigned* g_cb, unsigned cb_words
       if (last()) break;
       // Unleashed from its first synchronisation before anyone passed it: nothing was written yet.
       if (cspill_nb() == 0) continue;
-      unsigned* out = g_cb + (size_t(pass) * spill_nb() + (cspill_nb() - 1)) * slot_words + within + h;
+      unsigned* out = g_cb + (size_t(pass) * per_pass + (cspill_nb() - 1)) * slot_words + within + h;
       for (unsigned i = 0; i < tile; ++i) out[i] = vertical ? load_north_u32(4 * (h + i)) : load_west_u32(4 * (h + i));
     }
   } else {
@@ -90,8 +96,8 @@ __device__ __forceinline__ void run_virtual_iu(unsigned* g_cb, unsigned cb_words
     const unsigned src_within = (dir == kNorth ? 0u : mesh_cols * cb_words) + position * cb_words;
     for (;;) {
       const unsigned s = cspill_nb();
-      if (s < spill_nb()) {
-        const unsigned* in = g_cb + (size_t(from) * spill_nb() + s) * slot_words + src_within + h;
+      if (s < per_pass) {
+        const unsigned* in = g_cb + (size_t(from) * per_pass + s) * slot_words + src_within + h;
         for (unsigned i = 0; i < tile; ++i) {
           if (vertical) store_south_u32(4 * (h + i), in[i]);
           else store_east_u32(4 * (h + i), in[i]);

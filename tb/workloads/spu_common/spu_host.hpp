@@ -12,10 +12,11 @@ namespace wl {
 
 struct MeshShape {
   uint32_t rows = 0, cols = 0, cb_words = 0;  // spu.rows, spu.cols, spu.cb_bytes / 4
+  uint32_t leave_early = 0;                    // spu.skip_trailing_syncs: a unit may leave a pass early
 
   static MeshShape of(Device& dev) {
     return {uint32_t(dev.attribute("spu.rows")), uint32_t(dev.attribute("spu.cols")),
-            uint32_t(dev.attribute("spu.cb_bytes") / 4)};
+            uint32_t(dev.attribute("spu.cb_bytes") / 4), uint32_t(dev.attribute("spu.skip_trailing_syncs"))};
   }
   // Words of g_CB for a gx x gy grid whose passes perform `syncs` block
   // synchronisations each, the VIUs moving CBs of `cb_words` words: every pass

@@ -40,7 +40,7 @@ class SpuJacobi : public Workload {
 
     DevPtr a = dev.upload(grid), b = dev.malloc(count * 4), g = dev.malloc(gcb_words * 4);
     for (int it = 0; it < iters; ++it) {
-      dev.launch("spu_jacobi", Dim3(gx, gy), Dim3(t, t), {arg(a), arg(b), arg(nx), arg(ny), arg(g), arg(cb_words), arg(mesh.rows), arg(mesh.cols)});
+      dev.launch("spu_jacobi", Dim3(gx, gy), Dim3(t, t), {arg(a), arg(b), arg(nx), arg(ny), arg(g), arg(cb_words), arg(mesh.rows), arg(mesh.cols), arg(mesh.leave_early)});
       std::swap(a, b);
     }
     std::vector<float> got = dev.download<float>(a, count);

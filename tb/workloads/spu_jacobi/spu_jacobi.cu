@@ -12,7 +12,9 @@
 //           each led by the two west-halo values of that row (the corner the
 //           block to the south needs);
 //   step 2: read the north halo (2 x (T + 2)), compute, store to out.
-// Each unit performs two block synchronisations. The interface units on the
+// Each unit performs two block synchronisations; with `leave_early` (the
+// mesh's spu.skip_trailing_syncs, the report's improvement of sec. 5) the real
+// interface units, which never touch a CB, leave at once. The interface units on the
 // grid's border send nothing (the halo beyond the grid is never used: the
 // points next to the border are boundary points); virtual IUs carry the halos
 // across pass boundaries (spu::run_virtual_iu). Boundary points are copied by
@@ -23,18 +25,20 @@
 #define TMAX 16
 
 extern "C" __global__ void spu_jacobi(const float* in, float* out, unsigned nx, unsigned ny, unsigned* g_cb,
-                                      unsigned cb_words, unsigned mesh_rows, unsigned mesh_cols) {
+                                      unsigned cb_words, unsigned mesh_rows, unsigned mesh_cols, unsigned leave_early) {
   // s[r][c] holds input (y0 - 2 + r, x0 - 2 + c): two rows and columns of halo, then the tile.
   __shared__ float s[TMAX + 2][TMAX + 2];
   const unsigned t = blockDim.x;  // tile edge (blockDim.x == blockDim.y <= TMAX)
   const unsigned tx = threadIdx.x, ty = threadIdx.y;
   if (spu::is_viu()) {
-    spu::run_virtual_iu(g_cb, cb_words, mesh_rows, mesh_cols);
+    spu::run_virtual_iu(g_cb, cb_words, mesh_rows, mesh_cols, leave_early ? 2 : 0);
     return;
   }
   if (spu::is_iu()) {
-    spu::block_sync();
-    spu::block_sync();
+    if (!leave_early) {
+      spu::block_sync();
+      spu::block_sync();
+    }
     return;
   }
   const unsigned y0 = blockIdx.y * t, x0 = blockIdx.x * t;

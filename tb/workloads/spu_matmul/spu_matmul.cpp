@@ -38,7 +38,7 @@ class SpuMatmul : public Workload {
 
     DevPtr da = dev.upload(a), db = dev.upload(b), dc = dev.malloc(uint64_t(n) * n * 4), dg = dev.malloc(gcb_words * 4);
     dev.launch("spu_matmul", Dim3(grid, grid), Dim3(t, t),
-               {arg(da), arg(db), arg(dc), arg(n), arg(n), arg(n), arg(dg), arg(mesh.rows), arg(mesh.cols)});
+               {arg(da), arg(db), arg(dc), arg(n), arg(n), arg(n), arg(dg), arg(mesh.rows), arg(mesh.cols), arg(mesh.leave_early)});
     std::vector<float> c = dev.download<float>(dc, size_t(n) * n);
     for (DevPtr p : {da, db, dc, dg}) dev.free(p);
 

@@ -10,25 +10,33 @@
 // north IU J stores B(q, J) at step J + q (the skew that makes the pairs
 // meet); south and east IUs receive the tiles that leave the grid and drop
 // them. Virtual IUs spill and restore across passes (spu::run_virtual_iu).
-// Every unit performs gridDim.x + gridDim.y + k / T - 1 block synchronisations.
+// Every unit performs gridDim.x + gridDim.y + k / T - 1 block synchronisations,
+// the schedule's length; with `leave_early` (the mesh's
+// spu.skip_trailing_syncs, the report's improvement of sec. 5) a unit leaves
+// after the synchronisation that follows its last CB access instead: block
+// (I, J) after I + J + k / T + 1, a loading IU after its id + k / T, an IU
+// that only receives at once; the virtual IUs then lay their spill slots out
+// by the schedule's length.
 // Each unit unleashes the parked virtual IUs one step before it first writes
 // a CB (the report's restart, sec. 3.3). A CB holds one tile (T T floats).
 #include "../spu_common/spu.cuh"
 
 extern "C" __global__ void spu_matmul(const float* a, const float* b, float* c, unsigned m, unsigned n, unsigned k,
-                                      unsigned* g_cb, unsigned mesh_rows, unsigned mesh_cols) {
+                                      unsigned* g_cb, unsigned mesh_rows, unsigned mesh_cols, unsigned leave_early) {
   const unsigned t = blockDim.x;  // tile edge (blockDim.x == blockDim.y)
   const unsigned tx = threadIdx.x, ty = threadIdx.y;
   const unsigned e = 4 * (ty * t + tx);  // this thread's element of a tile in a CB, in bytes
   const unsigned kt = k / t;
   const unsigned steps = gridDim.x + gridDim.y + kt - 1;
   if (spu::is_viu()) {
-    spu::run_virtual_iu(g_cb, t * t, mesh_rows, mesh_cols);
+    spu::run_virtual_iu(g_cb, t * t, mesh_rows, mesh_cols, leave_early ? steps : 0);
     return;
   }
   if (spu::is_iu()) {
     const unsigned dir = spu::iu_dir(), id = spu::iu_id();
-    for (unsigned s = 0; s < steps; ++s) {
+    const bool loads = dir == spu::kWest || dir == spu::kNorth;
+    const unsigned end = !leave_early ? steps : loads ? id + kt : 0;
+    for (unsigned s = 0; s < end; ++s) {
       const unsigned q = s - id;  // the tile this loader sends now (wraps below zero)
       if (dir == spu::kWest && q < kt) {
         if (!spu::restart()) spu::unleash_vius();
@@ -44,7 +52,8 @@ extern "C" __global__ void spu_matmul(const float* a, const float* b, float* c, 
   }
   const unsigned i = blockIdx.y, j = blockIdx.x;
   float acc = 0.0f;
-  for (unsigned s = 0; s < steps; ++s) {
+  const unsigned end = leave_early ? i + j + kt + 1 : steps;
+  for (unsigned s = 0; s < end; ++s) {
     const unsigned q = s - 1 - i - j;
     if (s == i + j && !spu::restart()) spu::unleash_vius();
     if (q < kt) {
