@@ -5,27 +5,75 @@
 
 namespace warptlm {
 
-CbMesh::CbMesh(sc_core::sc_module_name name, const CbMeshGeometry& mesh, uint32_t cb_bytes, bool park_vius,
-               bool leave_early, uint32_t sync_latency, PlatformSite& site)
+CbMesh::CbMesh(sc_core::sc_module_name name, const CbMeshGeometry& mesh, uint32_t cb_bytes, MeshRules rules,
+               uint32_t sync_latency, PlatformSite& site)
     : sc_core::sc_module(name),
-      MeshRuntime(mesh, cb_bytes, park_vius, leave_early),
+      MeshRuntime(mesh, cb_bytes, rules),
       sms_(site.sms),
       clock_(site.core_clock),
-      clock_index_(site.core_clock.join(*this)),
       period_(site.period),
       sync_latency_(sync_latency),
-      fault_(site.fault) {
+      fault_(site.fault),
+      step_budget_(uint64_t(site.cfg.get_int("sim.watchdog_cycles"))),
+      dma_blocks_(mesh.units()),
+      dma_arrived_(mesh.units(), false) {
   SharedMemoryParams p = SharedMemoryParams::from(site.cfg);
   p.size = 8 * cb_bytes;  // the unit's four double-buffered CBs
+  const uint32_t line = uint32_t(site.cfg.get_int("sm.mem_line"));
   for (uint32_t u = 0; u < mesh.units(); ++u) {
     const std::string n = "cb_port" + std::to_string(u);
     ports_.push_back(std::make_unique<SharedMemory>(n.c_str(), "sm" + std::to_string(u) + ".cb", "cb", p, period_,
                                                     site.stats));
-    sms_[u]->cb_socket.bind(ports_.back()->socket);
-    site.bound(sms_[u]->cb_socket, ports_.back()->socket);
+    if (dma_unit(u)) {
+      dmas_.push_back(std::make_unique<IuDma>(mesh.unit_name(u).c_str(), u, line, clock_, period_, site.pool, *this));
+      IuDma& d = *dmas_.back();
+      d.cb_socket.bind(ports_.back()->socket);
+      site.bound(d.cb_socket, ports_.back()->socket);
+      site.bind_below(d.mem_socket);
+      site.in_core_clock(d);
+    } else {
+      sms_[u]->cb_socket.bind(ports_.back()->socket);
+      site.bound(sms_[u]->cb_socket, ports_.back()->socket);
+    }
     site.in_core_clock(*ports_.back());
   }
+  clock_index_ = clock_.join(*this);  // after the SMs and the engines
   site.in_core_clock(*this);
+}
+
+void CbMesh::block_synchronised(Block& b) {
+  if (dma_unit(b.sm_id)) dma_arrived_[b.sm_id] = true;  // reaches the barrier once the step's transfers completed
+  else signal(Signal::Arrive, b.sm_id);
+}
+
+// An engine's step: its sequencer runs the IU's program up to bar.blocksync or
+// its end, recording the transfers, which then go out.
+void CbMesh::dma_step_due(uint32_t u) {
+  Block* b = dma_blocks_[u].get();
+  if (!b) return;
+  IuDma& d = dma(u);
+  try {
+    dma_arrived_[u] = false;
+    const auto record = [&d](const Warp& w, const Instr& in) { d.record(w, in); };
+    if (!run_step(u, *b, *launch_, record, step_budget_)) return;  // waits parked
+    const auto lines = d.begin_transfers(cycle_now(period_));
+    stats_.dma_line_reads += lines.first;
+    stats_.dma_line_writes += lines.second;
+  } catch (const RunError& e) {
+    if (fault_) fault_(e.what());
+  }
+}
+
+void CbMesh::dma_step_done(uint32_t u) {
+  Block* b = dma_blocks_[u].get();
+  if (b->warps_done == b->warps.size()) {
+    count_instructions(u, *b);
+    forget_block(u);
+    dma_blocks_[u].reset();
+    signal(Signal::Finish, u);
+  } else if (dma_arrived_[u]) {
+    signal(Signal::Arrive, u);
+  }
 }
 
 BlockSchedule& CbMesh::begin_launch(const KernelInfo& k, LaunchState& L) {
@@ -37,7 +85,8 @@ BlockSchedule& CbMesh::begin_launch(const KernelInfo& k, LaunchState& L) {
   pass_running_ = false;
   blocks_total_ = 0;
   for (uint32_t pass = 0; pass < plan().passes(); ++pass)
-    for (uint32_t u = 0; u < geometry().units(); ++u) blocks_total_ += task(pass, u).kind != UnitTask::Kind::None;
+    for (uint32_t u = 0; u < geometry().units(); ++u)
+      blocks_total_ += task(pass, u).kind != UnitTask::Kind::None && !dma_unit(u);  // the SMs' to retire
   return *this;
 }
 
@@ -45,7 +94,14 @@ void CbMesh::dispatch(const std::function<void(uint32_t, std::unique_ptr<Block>)
   if (pass_running_ || next_pass_ >= plan().passes()) return;
   std::vector<UnitBlock> units = begin_pass(*kernel_, *launch_, next_pass_);
   pass_running_ = true;
-  for (UnitBlock& ub : units) send(ub.unit, std::move(ub.block));
+  for (UnitBlock& ub : units) {
+    if (!dma_unit(ub.unit)) {
+      send(ub.unit, std::move(ub.block));
+      continue;
+    }
+    dma_blocks_[ub.unit] = std::move(ub.block);
+    dma(ub.unit).schedule(cycle_now(period_) + 1);
+  }
 }
 
 void CbMesh::signal(Signal s, uint32_t unit) {
@@ -61,7 +117,8 @@ void CbMesh::unit_retired(uint32_t u) {
 
 void CbMesh::release_unit(uint32_t u) {
   MeshRuntime::release_unit(u);
-  sms_[u]->wake(cycle_ + 1);
+  if (dma_unit(u)) dma(u).schedule(cycle_ + 1);
+  else sms_[u]->wake(cycle_ + 1);
 }
 
 // The barrier's edge: the signals due now, in the order the SMs gave them

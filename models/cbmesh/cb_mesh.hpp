@@ -15,6 +15,14 @@
 //    thread barrier (sec. 2.4: "the same type of mechanism").
 //  - The pass dispatcher (a BlockSchedule): a pass's blocks go out together,
 //    one per unit; the next pass once every unit of this one finished (sec. 2.5).
+//  - With spu.iu_model: dma the IU positions hold DMA engines (iu_dma.hpp),
+//    children of this block, and the platform has only the R C SMs: the mesh
+//    keeps the IUs' blocks and runs each engine's sequencer a step at a time
+//    (at the pass's start, and at the edge after each release); the engine's
+//    CB port is bound to it and its memory socket below the SMs, after the
+//    SMs' L1s. A step's bar.blocksync (or its block's end) reaches the barrier
+//    once the step's transfers completed; the engines take their edges after
+//    the SMs' and before the barrier's.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -22,6 +30,7 @@
 #include <systemc>
 #include <vector>
 
+#include "cbmesh/iu_dma.hpp"
 #include "cbmesh/mesh_runtime.hpp"
 #include "common/clock_domain.hpp"
 #include "gpu/dispatcher.hpp"
@@ -30,11 +39,16 @@
 
 namespace warptlm {
 
-class CbMesh : public sc_core::sc_module, public ClockedBlock, public MeshRuntime, public BlockSchedule {
+class CbMesh : public sc_core::sc_module,
+               public ClockedBlock,
+               public MeshRuntime,
+               public BlockSchedule,
+               public DmaSequencer {
  public:
-  // Builds a CB port per unit, binds SM u's cb_socket to port u, and joins the core clock (after the SMs).
-  CbMesh(sc_core::sc_module_name name, const CbMeshGeometry& mesh, uint32_t cb_bytes, bool park_vius,
-         bool leave_early, uint32_t sync_latency, PlatformSite& site);
+  // Builds a CB port per unit, binds SM u's cb_socket (or IU u's DMA engine) to port u, and joins the core
+  // clock (after the SMs and the engines).
+  CbMesh(sc_core::sc_module_name name, const CbMeshGeometry& mesh, uint32_t cb_bytes, MeshRules rules,
+         uint32_t sync_latency, PlatformSite& site);
 
   // A launch starts: its plan; the schedule the dispatcher follows.
   BlockSchedule& begin_launch(const KernelInfo& k, LaunchState& L);
@@ -42,7 +56,7 @@ class CbMesh : public sc_core::sc_module, public ClockedBlock, public MeshRuntim
   std::function<void(const MeshRunStats&)> on_pass_end;
 
   // MeshPort: the barrier's inputs, from the SMs' edges.
-  void block_synchronised(Block& b) override { signal(Signal::Arrive, b.sm_id); }
+  void block_synchronised(Block& b) override;
   void unleash_vius(Block& b) override { signal(Signal::Unleash, b.sm_id); }
   // SM u retired its block of this pass (before the block is freed).
   void unit_retired(uint32_t u);
@@ -64,9 +78,17 @@ class CbMesh : public sc_core::sc_module, public ClockedBlock, public MeshRuntim
   void signal(Signal s, uint32_t unit);
   uint64_t clock_edge(uint64_t cycle) override;
   void release_unit(uint32_t u) override;
+  // DmaSequencer: run IU u's next step; its transfers completed.
+  void dma_step_due(uint32_t u) override;
+  void dma_step_done(uint32_t u) override;
+  IuDma& dma(uint32_t u) { return *dmas_[u - geometry().sms()]; }
 
   std::vector<Sm*> sms_;
   std::vector<std::unique_ptr<SharedMemory>> ports_;
+  uint64_t step_budget_;  // a DMA step's instructions per warp at most (sim.watchdog_cycles; 0: no limit)
+  std::vector<std::unique_ptr<IuDma>> dmas_;        // spu.iu_model: dma: one per IU position
+  std::vector<std::unique_ptr<Block>> dma_blocks_;  // by unit: the block an engine's sequencer runs this pass
+  std::vector<bool> dma_arrived_;                   // by unit: the step ran up to bar.blocksync
   ClockDomain& clock_;
   uint32_t clock_index_;
   sc_core::sc_time period_;

@@ -13,26 +13,9 @@ void MeshFunctional::run_pass(const KernelInfo& k, const LaunchState& L, uint32_
       Block* b = ub.block.get();
       if (!b) continue;
       const uint32_t u = ub.unit;
-      for (auto& w : b->warps) {
-        if (w.done || w.at_barrier) continue;
-        progress = true;
-        for (;;) {
-          const Instr& in = w.kernel.prog[w.pc()];
-          w.addr_mask = 0;
-          const uint64_t executed = w.insts.thread;
-          const StepStatus s = step(w, L);
-          if (in.is_mem && w.addr_mask) count_global(u, w, in);
-          if (reduced(u) && w.insts.thread != executed) {
-            check_reduced_op(u, w, in);
-            check_reduced_access(u, w, in);
-          }
-          if (s == StepStatus::Ok) continue;
-          if (s == StepStatus::Exited) b->warp_exited();
-          break;
-        }
-      }
+      progress |= run_step(u, *b, L, [](const Warp&, const Instr&) {});
       if (b->warps_done == b->warps.size()) {
-        for (const Warp& w : b->warps) stats_.instructions += w.insts;
+        count_instructions(u, *b);
         finish(u);
         ub.block.reset();
         --left;

@@ -14,8 +14,7 @@ namespace warptlm {
 
 class MeshFunctional final : public MeshRuntime {
  public:
-  MeshFunctional(const CbMeshGeometry& mesh, uint32_t cb_bytes, bool park_vius, bool leave_early = false)
-      : MeshRuntime(mesh, cb_bytes, park_vius, leave_early) {}
+  MeshFunctional(const CbMeshGeometry& mesh, uint32_t cb_bytes, MeshRules rules) : MeshRuntime(mesh, cb_bytes, rules) {}
   // Runs the launch (a 2-D grid; gridDim.z must be 1) to its end. RunError on a
   // fault, a synchronisation count that differs, or a deadlock (naming the units).
   void run(const KernelInfo& k, const LaunchState& L);

@@ -22,11 +22,11 @@ const char* side_word(CbAccess a) {
 }
 }  // namespace
 
-MeshRuntime::MeshRuntime(const CbMeshGeometry& mesh, uint32_t cb_bytes, bool park_vius, bool leave_early)
+MeshRuntime::MeshRuntime(const CbMeshGeometry& mesh, uint32_t cb_bytes, MeshRules rules)
     : mesh_(mesh),
       storage_(mesh, cb_bytes),
-      sync_(unit_names(mesh), leave_early),
-      park_vius_(park_vius),
+      sync_(unit_names(mesh), rules.leave_early),
+      rules_(rules),
       one_half_(test_fault("cbmesh_one_half")),
       no_handover_(test_fault("cbmesh_no_handover")),
       blocks_(mesh.units(), nullptr),
@@ -141,7 +141,7 @@ std::vector<UnitBlock> MeshRuntime::begin_pass(const KernelInfo& k, const Launch
     virt[u] = t.role == IuRole::Restore || t.role == IuRole::Spill;
     reduced_[u] = t.kind == UnitTask::Kind::Interface && mesh_.kind(u) == CbMeshGeometry::UnitKind::Iu;
     source_[u] = virt[u] ? MeshSource::Viu : t.kind == UnitTask::Kind::Interface ? MeshSource::Iu : MeshSource::Sm;
-    parked[u] = park_vius_ && virt[u];
+    parked[u] = rules_.park_vius && virt[u];
   }
   sync_.begin_pass(pass, participant, parked, virt);
   cb_base_syncs_ = UINT64_MAX;
@@ -199,19 +199,34 @@ bool touches_shared(const Warp& w, const Instr& in) {
       if (in_shared_window(w.addr[__builtin_ctz(m)])) return true;
   return false;
 }
-[[noreturn]] void reduced_error(const CbMeshGeometry& mesh, uint32_t unit, const Warp& w, const Instr& in, const char* what) {
-  throw RunError(mesh.unit_name(unit) + " (an interface unit: a reduced SM without FPU, SFU or shared memory, seed "
-                 "003 sec. 5) executes `" + in.text + "` at " + w.kernel.origin + ":" + std::to_string(in.line) +
+[[noreturn]] void reduced_error(const CbMeshGeometry& mesh, uint32_t unit, bool dma, const Warp& w, const Instr& in,
+                                const char* what) {
+  throw RunError(mesh.unit_name(unit) +
+                 (dma ? " (an interface unit: a DMA engine, whose sequencer runs the IU's addressing and moves, "
+                        "without FPU, SFU or shared memory, seed 003 sec. 5)"
+                      : " (an interface unit: a reduced SM without FPU, SFU or shared memory, seed 003 sec. 5)") +
+                 " executes `" + in.text + "` at " + w.kernel.origin + ":" + std::to_string(in.line) +
                  ", which needs the " + what + " (kernel '" + w.kernel.name + "')");
 }
 }  // namespace
 
 void MeshRuntime::check_reduced_op(uint32_t u, const Warp& w, const Instr& in) const {
-  if (const char* what = missing_unit(in)) reduced_error(mesh_, u, w, in, what);
+  if (const char* what = missing_unit(in)) reduced_error(mesh_, u, dma_unit(u), w, in, what);
 }
 
 void MeshRuntime::check_reduced_access(uint32_t u, const Warp& w, const Instr& in) const {
-  if (touches_shared(w, in)) reduced_error(mesh_, u, w, in, "shared memory");
+  if (touches_shared(w, in)) reduced_error(mesh_, u, dma_unit(u), w, in, "shared memory");
+}
+
+void MeshRuntime::step_overrun(uint32_t u, const Warp& w, uint64_t budget) const {
+  throw RunError(mesh_.unit_name(u) + ": its program ran " + std::to_string(budget) +
+                 " instructions in one step without reaching bar.blocksync or its end (sim.watchdog_cycles), at " +
+                 w.kernel.origin + ":" + std::to_string(w.kernel.prog[w.pc()].line) + " (kernel '" + w.kernel.name + "')");
+}
+
+void MeshRuntime::count_instructions(uint32_t u, const Block& b) {
+  InstructionCounts& to = dma_unit(u) ? stats_.dma_instructions : stats_.instructions;
+  for (const Warp& w : b.warps) to += w.insts;
 }
 
 void MeshRuntime::count_global(uint32_t u, const Warp& w, const Instr& in) {

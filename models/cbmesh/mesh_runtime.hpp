@@ -25,13 +25,22 @@ namespace warptlm {
 // Who moves data to and from global memory (spec 003 sec. 8's counters by source).
 enum class MeshSource : uint8_t { Sm, Iu, Viu, Count };  // a block of the grid; a real IU (or a stand-in SM); a virtual IU
 
+// How the mesh runs (the spu.* options that change the run-time's rules).
+struct MeshRules {
+  bool park_vius = false;    // spu.restart: virtual IUs start parked until bar.unleashvius (sec. 3.3)
+  bool leave_early = false;  // spu.skip_trailing_syncs: a finished unit leaves the block synchronisation (sec. 5)
+  bool dma_ius = false;      // spu.iu_model: dma: the IUs are DMA engines, not reduced SMs (sec. 5)
+};
+
 struct MeshRunStats {
   uint32_t passes = 0;
   uint64_t syncs_per_pass = 0;  // regspillnb
   uint64_t syncs = 0;           // all passes
   uint64_t cb_loads = 0, cb_stores = 0;  // lane accesses to the CBs
   uint64_t compute_blocks = 0, interface_blocks = 0, virtual_blocks = 0;
-  InstructionCounts instructions;  // of every unit's blocks (the functional mesh's count)
+  InstructionCounts instructions;      // of the blocks SMs run (the functional mesh's count; all units' but DMAs')
+  InstructionCounts dma_instructions;  // of the IUs' programs that DMA engines' sequencers ran
+  uint64_t dma_line_reads = 0, dma_line_writes = 0;  // the DMA engines' line requests to memory (timing)
   // Lane accesses of ld/st to global memory (a vector access counts once per lane), by source.
   uint64_t global_loads[size_t(MeshSource::Count)] = {}, global_stores[size_t(MeshSource::Count)] = {};
 };
@@ -44,9 +53,8 @@ struct UnitBlock {
 
 class MeshRuntime : public MeshPort {
  public:
-  // `mesh` must outlive the run-time. `park_vius`: virtual IUs start parked until bar.unleashvius (the report's
-  // `restart`, sec. 3.3). `leave_early`: a unit that finishes leaves the block synchronisation (spec sec. 6).
-  MeshRuntime(const CbMeshGeometry& mesh, uint32_t cb_bytes, bool park_vius, bool leave_early = false);
+  // `mesh` must outlive the run-time.
+  MeshRuntime(const CbMeshGeometry& mesh, uint32_t cb_bytes, MeshRules rules);
   const MeshRunStats& stats() const { return stats_; }
   const CbMeshGeometry& geometry() const { return mesh_; }
 
@@ -55,9 +63,12 @@ class MeshRuntime : public MeshPort {
   void block_synchronised(Block& b) override { arrive(b.sm_id); }
   void unleash_vius(Block&) override { unleash(); }
 
-  // This pass: who moves data for unit `u`, and whether it runs an interface unit's task on a reduced SM.
+  // This pass: who moves data for unit `u`, and whether it runs an interface unit's task on a reduced SM
+  // (or a DMA engine).
   MeshSource source(uint32_t u) const { return source_[u]; }
   bool reduced(uint32_t u) const { return reduced_[u]; }
+  // Unit u is a DMA engine (spu.iu_model: dma): an IU position whose block no SM runs.
+  bool dma_unit(uint32_t u) const { return rules_.dma_ius && mesh_.kind(u) == CbMeshGeometry::UnitKind::Iu; }
   // After a memory instruction of unit `u` executed: counts its global lane accesses.
   void count_global(uint32_t u, const Warp& w, const Instr& in);
   // An interface unit is a reduced SM (sec. 5): no FPU, SFU or shared memory; an
@@ -82,6 +93,13 @@ class MeshRuntime : public MeshPort {
   // Every unit finished: the pass's synchronisation count is checked against pass 0's.
   void end_pass();
   std::string describe_wait() const { return sync_.describe_wait(); }
+  // Runs unit u's block functionally until each of its warps waits at a barrier or exited (a unit's step);
+  // `seen(w, in)` after each memory instruction that accessed memory. Returns whether any warp ran. A warp
+  // that executes more than `budget` instructions in the step (0: no limit) is a RunError naming the unit.
+  template <class Seen>
+  bool run_step(uint32_t u, Block& b, const LaunchState& L, Seen&& seen, uint64_t budget = 0);
+  // The instructions of unit u's finished block, into the count of who ran it.
+  void count_instructions(uint32_t u, const Block& b);
   // The released unit's block lets its warps go from bar.blocksync (the timing mesh also wakes its SM).
   virtual void release_unit(uint32_t u) { blocks_[u]->release_barrier(kMeshBarrier); }
   Block* block_of(uint32_t u) const { return blocks_[u]; }
@@ -92,6 +110,7 @@ class MeshRuntime : public MeshPort {
 
  private:
   void released(const std::vector<uint32_t>& units);
+  [[noreturn]] void step_overrun(uint32_t u, const Warp& w, uint64_t budget) const;
   void hold_at_start(uint32_t u, Block& b);
   void set_register(SReg r, uint32_t value);  // in every block of the pass
   std::unique_ptr<Block> make_block(const KernelInfo& k, const LaunchState& L, uint32_t pass, uint32_t unit,
@@ -101,7 +120,7 @@ class MeshRuntime : public MeshPort {
   const CbMeshGeometry& mesh_;
   CbStorage storage_;
   BlockSync sync_;
-  bool park_vius_;
+  MeshRules rules_;
   // Test-only faults (WARPTLM_TEST_FAULT): cbmesh_one_half ignores the step
   // parity of the CBs; cbmesh_no_handover runs no virtual IU.
   bool one_half_, no_handover_;
@@ -113,5 +132,33 @@ class MeshRuntime : public MeshPort {
   std::vector<std::array<uint8_t*, 4>> cb_base_;
   uint64_t cb_base_syncs_ = UINT64_MAX;
 };
+
+template <class Seen>
+bool MeshRuntime::run_step(uint32_t u, Block& b, const LaunchState& L, Seen&& seen, uint64_t budget) {
+  bool ran = false;
+  for (auto& w : b.warps) {
+    if (w.done || w.at_barrier) continue;
+    ran = true;
+    for (uint64_t n = 0;; ++n) {
+      if (budget && n == budget) step_overrun(u, w, budget);
+      const Instr& in = w.kernel.prog[w.pc()];
+      w.addr_mask = 0;
+      const uint64_t executed = w.insts.thread;
+      const StepStatus s = step(w, L);
+      if (in.is_mem && w.addr_mask) {
+        count_global(u, w, in);
+        seen(w, in);
+      }
+      if (reduced_[u] && w.insts.thread != executed) {
+        check_reduced_op(u, w, in);
+        check_reduced_access(u, w, in);
+      }
+      if (s == StepStatus::Ok) continue;
+      if (s == StepStatus::Exited) b.warp_exited();
+      break;
+    }
+  }
+  return ran;
+}
 
 }  // namespace warptlm

@@ -21,6 +21,10 @@ void SpuMechanism::declare(ParamTable& t) {
   t.bool_param("spu.restart", false,
                "virtual IUs start parked and wait uncounted until a unit executes bar.unleashvius (the report's "
                "restart optimisation, sec. 3.3)");
+  t.enum_param("spu.iu_model", "sm", {"sm", "dma"},
+               "what an interface unit is: sm, a reduced SM (the report's, sec. 5: no shared memory, L1, SFU or "
+               "FPU); dma, a DMA engine whose sequencer runs the IU's program at no instruction cost and moves "
+               "its data (the report's improvement, sec. 5); with dma the platform has R C SMs");
   t.bool_param("spu.skip_trailing_syncs", false,
                "a unit that finishes leaves the block synchronisation, so a block may exit after the synchronisation "
                "that follows its last CB access instead of performing the pass's dummy ones (the report's "
@@ -40,13 +44,15 @@ SpuParams SpuMechanism::params_from(const Config& c) {
   p.park_vius = c.get_bool("spu.restart");
   p.leave_early = c.get_bool("spu.skip_trailing_syncs");
   p.sync_latency = uint32_t(c.get_int("spu.sync_latency"));
+  p.dma_ius = c.get_string("spu.iu_model") == "dma";
   if (p.cb_bytes % 4) fail("spu.cb_bytes", "a CB holds whole 32-bit words: " + std::to_string(p.cb_bytes) + " bytes");
-  const uint64_t units = uint64_t(p.rows) * p.cols + 2ull * (p.rows + p.cols);
+  const uint64_t units = platform_sms(p);
   if (uint64_t(c.get_int("gpu.num_sms")) != units)
-    fail("gpu.num_sms", "the mesh's " + std::to_string(p.rows) + " x " + std::to_string(p.cols) + " SMs and " +
-                            std::to_string(2 * (p.rows + p.cols)) + " interface units need gpu.num_sms = " +
-                            std::to_string(units) + ", not " + std::to_string(c.get_int("gpu.num_sms")) +
-                            " (--platform spu sets it)");
+    fail("gpu.num_sms", "the mesh's " + std::to_string(p.rows) + " x " + std::to_string(p.cols) + " SMs" +
+                            (p.dma_ius ? std::string(" (its interface units are DMA engines, spu.iu_model: dma)")
+                                       : " and " + std::to_string(2 * (p.rows + p.cols)) + " interface units") +
+                            " need gpu.num_sms = " + std::to_string(units) + ", not " +
+                            std::to_string(c.get_int("gpu.num_sms")) + " (--platform spu sets it)");
   if (c.get_int("sim.fast_forward") > 0)
     fail("sim.fast_forward", "fast-forwarding on the SPU mesh: a pass's units synchronise with each other, so a "
                              "launch cannot switch from the functional mesh to the timing mesh part-way");
@@ -54,15 +60,20 @@ SpuParams SpuMechanism::params_from(const Config& c) {
     fail("sm.pipeline.model", "the in-order pipeline's memory stages serve shared memory only; the mesh's SMs send "
                               "CB accesses to their CB ports from the LD/ST unit (sm.pipeline.model: decoupled)");
   const std::string ciao = c.get_string("ciao.variant");
-  if (c.get_string("sim.mode") == "timing" && (ciao == "p" || ciao == "c"))
+  if (c.get_string("sim.mode") == "timing" && (ciao == "p" || ciao == "c") && !p.dma_ius)
     fail("ciao.variant", "CIAO-" + std::string(ciao == "p" ? "P" : "C") + " with the SPU mesh: it redirects warps' "
                          "lines into their SM's unused shared memory, and the mesh's interface units have none "
-                         "(reduced SMs, sec. 5); CIAO-T (ciao.variant: t), CCWS and statPCAL combine");
+                         "(reduced SMs, sec. 5); CIAO-T (ciao.variant: t), CCWS and statPCAL combine, and CIAO-P "
+                         "and CIAO-C do when the IUs are DMA engines (spu.iu_model: dma: every SM is a whole SM)");
   if (c.get_bool("ss.enabled") || c.get_bool("ss.compiler_passes"))
     fail(c.get_bool("ss.enabled") ? "ss.enabled" : "ss.compiler_passes",
          "scratchpad sharing with the SPU mesh: its compiler passes rewrite the gpu platform's PTX, not the mesh's, "
          "and the mesh runs one block per SM (nothing to share)");
   return p;
+}
+
+uint64_t SpuMechanism::platform_sms(const SpuParams& p) {
+  return uint64_t(p.rows) * p.cols + (p.dma_ius ? 0 : 2ull * (p.rows + p.cols));
 }
 
 uint64_t SpuMechanism::storage_bits(const SpuParams& p) {
@@ -93,6 +104,11 @@ SpuMechanism::SpuMechanism(const Config& c, StatsRegistry& stats) : p_(params_fr
     global_loads_[i] = counter(std::string("spu.global_loads.") + kSource[i], std::string("lane loads from global memory by ") + kWho[i]);
     global_stores_[i] = counter(std::string("spu.global_stores.") + kSource[i], std::string("lane stores to global memory by ") + kWho[i]);
   }
+  dma_warp_instructions_ = counter("spu.dma.warp_instructions",
+                                   "warp instructions of the IUs' programs that DMA engines' sequencers ran (spu.iu_model: dma)");
+  dma_thread_instructions_ = counter("spu.dma.thread_instructions", "thread instructions of those programs");
+  dma_line_reads_ = counter("spu.dma.line_reads", "line reads the DMA engines sent below the SMs (timing)");
+  dma_line_writes_ = counter("spu.dma.line_writes", "line writes the DMA engines sent below the SMs (timing)");
   const double bits = double(storage_bits(p_));
   stats.derived("cost.spu.bits", [bits] { return bits; },
                 "storage per SM of the SPU mesh: its share of the double-buffered CBs, the 11 unit registers and the "
@@ -129,7 +145,7 @@ class SpuSmPart final : public SmMechanism {
 void SpuMechanism::build_in_sm(SmSite& site) { site.sm.add_mechanism(std::make_unique<SpuSmPart>(mesh_, site.index)); }
 
 void SpuMechanism::build_in_platform(PlatformSite& site) {
-  mesh_ = std::make_unique<CbMesh>("cbmesh", geo_, p_.cb_bytes, p_.park_vius, p_.leave_early, p_.sync_latency, site);
+  mesh_ = std::make_unique<CbMesh>("cbmesh", geo_, p_.cb_bytes, rules(), p_.sync_latency, site);
   mesh_->on_pass_end = [this](const MeshRunStats& s) { add_counts(s); };
 }
 
@@ -151,10 +167,14 @@ void SpuMechanism::add_counts(const MeshRunStats& s) {
   *compute_blocks_ += s.compute_blocks;
   *interface_blocks_ += s.interface_blocks;
   *virtual_blocks_ += s.virtual_blocks;
+  *dma_warp_instructions_ += s.dma_instructions.warp;
+  *dma_thread_instructions_ += s.dma_instructions.thread;
+  *dma_line_reads_ += s.dma_line_reads;
+  *dma_line_writes_ += s.dma_line_writes;
 }
 
 bool SpuMechanism::run_functional(const KernelInfo& k, LaunchState& L, LaunchResult& r) {
-  MeshFunctional mesh(geo_, p_.cb_bytes, p_.park_vius, p_.leave_early);
+  MeshFunctional mesh(geo_, p_.cb_bytes, rules());
   mesh.run(k, L);
   const MeshRunStats& s = mesh.stats();
   r.warp_instructions += s.instructions.warp;

@@ -25,6 +25,7 @@ struct SpuParams {
   uint32_t cb_bytes = 1024;     // spu.cb_bytes: one CB (one half of its double buffer)
   bool park_vius = false;       // spu.restart: virtual IUs wait parked until bar.unleashvius
   bool leave_early = false;     // spu.skip_trailing_syncs: a finished unit leaves the block synchronisation
+  bool dma_ius = false;         // spu.iu_model: dma: the IUs are DMA engines, not SMs
   uint32_t sync_latency = 1;    // spu.sync_latency: cycles from the last arrival until released warps may issue
 };
 
@@ -38,6 +39,8 @@ class SpuMechanism : public Mechanism {
   // Storage per SM, as the report counts the mesh (sec. 2.2, 2.9): its share of
   // the 2 NCB CB buffers, the unit registers and the four CB pointers.
   static uint64_t storage_bits(const SpuParams& p);
+  // The platform's SMs: the mesh's R C, and its 2 (R + C) IUs when they are reduced SMs.
+  static uint64_t platform_sms(const SpuParams& p);
 
   SpuMechanism(const Config& c, StatsRegistry& stats);
   const char* name() const override { return "spu"; }
@@ -51,11 +54,13 @@ class SpuMechanism : public Mechanism {
 
  private:
   void add_counts(const MeshRunStats& s);
+  MeshRules rules() const { return MeshRules{p_.park_vius, p_.leave_early, p_.dma_ius}; }
   SpuParams p_;
   std::unique_ptr<CbMesh> mesh_;  // timing mode
   CbMeshGeometry geo_;
   Counter *global_loads_[3], *global_stores_[3];
   Counter *passes_, *syncs_, *cb_loads_, *cb_stores_, *compute_blocks_, *interface_blocks_, *virtual_blocks_;
+  Counter *dma_warp_instructions_, *dma_thread_instructions_, *dma_line_reads_, *dma_line_writes_;
 };
 
 void register_spu();

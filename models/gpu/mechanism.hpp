@@ -68,6 +68,9 @@ struct PlatformSite {
   std::function<void(const sc_core::sc_object& initiator, const sc_core::sc_object& target)> bound;
   std::function<void(const sc_core::sc_object& block)> in_core_clock;
   std::function<void(const std::string&)> fault;  // a RunError found inside the simulation: the GPU halts
+  // Binds a mechanism's initiator to the memory below the SMs (the crossbar's next SM-side port, after the
+  // SMs' L1s; or the flat memory), as an L1 is bound.
+  std::function<void(tlm::tlm_initiator_socket<>&)> bind_below;
 };
 
 // What the platform knows of a launch when it asks a mechanism to plan it.

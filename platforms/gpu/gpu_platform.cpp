@@ -310,8 +310,17 @@ void GpuPlatform::build_sms(const Config& cfg, StatsRegistry& stats) {
   }
   std::vector<Sm*> sm_list;
   for (auto& s : sms) sm_list.push_back(s.get());
+  const auto bind_below = [&](tlm::tlm_initiator_socket<>& s) {
+    if (icn) {
+      s.bind(icn->sm_socket);
+      record_binding(s, icn->sm_socket);
+    } else {
+      s.bind(flat->socket);
+      record_binding(s, flat->socket);
+    }
+  };
   PlatformSite site{sm_list, *core_clock, period, cfg, stats, *pool, record_binding, record_block,
-                    [this](const std::string& msg) { fault(msg); }};
+                    [this](const std::string& msg) { fault(msg); }, bind_below};
   for (auto& m : mechanisms_) m->build_in_platform(site);
   list_mechanism_parts();
   std::unique_ptr<PlacementPolicy> placement;

@@ -7,7 +7,8 @@ namespace warptlm {
 void SpuPlatform::configure(Config& cfg, const std::string& origin) {
   cfg.set("spu.enabled", "true", origin);
   const int64_t rows = cfg.get_int("spu.rows"), cols = cfg.get_int("spu.cols");
-  cfg.set("gpu.num_sms", std::to_string(rows * cols + 2 * (rows + cols)), origin);
+  const bool dma = cfg.get_string("spu.iu_model") == "dma";  // the IUs are DMA engines, not SMs
+  cfg.set("gpu.num_sms", std::to_string(rows * cols + (dma ? 0 : 2 * (rows + cols))), origin);
 }
 
 SpuPlatform::SpuPlatform(sc_core::sc_module_name name, const Config& cfg, StatsRegistry& stats)

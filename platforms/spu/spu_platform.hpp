@@ -19,7 +19,8 @@ namespace warptlm {
 class SpuPlatform : public GpuPlatform {
  public:
   // Makes `cfg` an SPU's: spu.enabled, and gpu.num_sms = R C + 2 (R + C) from
-  // spu.rows and spu.cols. `origin` names who asked (for messages).
+  // spu.rows and spu.cols (R C when the IUs are DMA engines, spu.iu_model:
+  // dma). `origin` names who asked (for messages).
   static void configure(Config& cfg, const std::string& origin = "--platform spu");
   // `cfg` must be configured (configure()); the module is usually named "spu".
   SpuPlatform(sc_core::sc_module_name name, const Config& cfg, StatsRegistry& stats);

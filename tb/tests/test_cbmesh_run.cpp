@@ -80,7 +80,7 @@ struct MeshRig {
     L.threads_per_block = bx * by;
     L.warps_per_block = (bx * by + 31) / 32;
     L.num_sms = geo.units();
-    MeshFunctional mf(geo, cb_bytes, park, leave_early);
+    MeshFunctional mf(geo, cb_bytes, MeshRules{park, leave_early, false});
     mf.run(*k, L);
     return mf.stats();
   }

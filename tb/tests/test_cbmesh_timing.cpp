@@ -107,14 +107,46 @@ TEST_CASE("Timing mesh: a unit that skips a synchronisation is reported by name,
                                          Catch::Contains("same number"));
 }
 
+// The IUs spin forever; the SM waits at the first synchronisation.
+static const char* kSpinningIus =
+    ".visible .entry k()\n{\n.reg .b32 %r<4>;\n.reg .pred %p<2>;\n"
+    "mov.u32 %r1, %regiu;\nsetp.ne.u32 %p1, %r1, 0;\nmov.u32 %r2, 0;\n@%p1 bra SPIN;\n"
+    "bar.blocksync 0;\nret;\nSPIN:\nadd.u32 %r2, %r2, 1;\nbra SPIN;\n}\n";
+
 TEST_CASE("Timing mesh: a unit that never reaches the barrier is named when the watchdog stops the run",
           "[cbmesh][meshtiming]") {
   MeshRig rig(4096, {{"sim.watchdog_cycles", "20000"}});
-  // The IUs spin forever; the SM waits at the first synchronisation.
-  rig.load(".visible .entry k()\n{\n.reg .b32 %r<4>;\n.reg .pred %p<2>;\n"
-           "mov.u32 %r1, %regiu;\nsetp.ne.u32 %p1, %r1, 0;\nmov.u32 %r2, 0;\n@%p1 bra SPIN;\n"
-           "bar.blocksync 0;\nret;\nSPIN:\nadd.u32 %r2, %r2, 1;\nbra SPIN;\n}\n");
+  rig.load(kSpinningIus);
   CHECK_THROWS_WITH(rig.launch("k"), Catch::Contains("deadlock") &&
                                          Catch::Contains("spu: block synchronisation 1 of pass 0: waiting for iu_north0") &&
                                          Catch::Contains("(arrived: sm0)"));
+}
+
+TEST_CASE("Timing mesh with DMA interface units: an IU program that needs the FPU halts the run naming the engine",
+          "[cbmesh][meshtiming]") {
+  MeshRig rig(4096, {{"spu.iu_model", "dma"}});
+  rig.load(fpu_kernel("ne", 1));
+  CHECK_THROWS_WITH(rig.launch("k"), Catch::Contains("iu_") && Catch::Contains("DMA engine") &&
+                                         Catch::Contains("FPU") && Catch::Contains("mesh_timing.ptx:12"));
+}
+
+TEST_CASE("Timing mesh with DMA interface units: a sequencer that spins is stopped by the step budget",
+          "[cbmesh][meshtiming]") {
+  MeshRig rig(4096, {{"spu.iu_model", "dma"}, {"sim.watchdog_cycles", "20000"}});
+  rig.load(kSpinningIus);
+  CHECK_THROWS_WITH(rig.launch("k"), Catch::Contains("iu_north0") && Catch::Contains("20000 instructions in one step") &&
+                                         Catch::Contains("mesh_timing.ptx:"));
+}
+
+TEST_CASE("Timing mesh with DMA interface units: the engines synchronise with the SM, on a platform of one SM",
+          "[cbmesh][meshtiming]") {
+  MeshRig rig(4096, {{"spu.iu_model", "dma"}});
+  rig.load(fpu_kernel("eq", 2));
+  rig.launch("k");
+  CHECK(rig.counter("spu.block_syncs") == 2);
+  CHECK(rig.counter("spu.interface_blocks") == 4);
+  CHECK(rig.counter("spu.compute_blocks") == 1);
+  CHECK(rig.counter("spu.dma.warp_instructions") > 0);
+  CHECK(rig.stats.values().count("sm1.active_cycles") == 0);
+  CHECK(rig.counter("sm0.active_cycles") > 0);
 }

@@ -40,8 +40,10 @@ Run run(const TempDir& t, const std::string& args) {
 #ifdef WARPTLM_SANITIZED
 // Instrumented runs cost ten times as much: tiny grids on a 2 x 2 mesh, which still take several passes.
 const std::string kSized = "--size tiny --set spu.rows=2 --set spu.cols=2";
+const int kMeshSms = 4;
 #else
 const std::string kSized = "--size small";
+const int kMeshSms = 16;
 #endif
 
 double sum_of(const Run& r, const std::string& prefix) {
@@ -117,6 +119,79 @@ TEST_CASE("spu timing: units that leave after their last CB access skip the mult
   CHECK(jskip.counters.at("gpu.warp_instructions") < jall.counters.at("gpu.warp_instructions"));  // IUs leave
 }
 
+TEST_CASE("spu timing: DMA interface units (spu.iu_model: dma) run the IUs' programs with no SM and move the same data") {
+  TempDir t;
+  for (const char* wl : {"spu_matmul", "spu_jacobi"}) {
+    INFO(wl);
+    const std::string args = std::string("--workload ") + wl + " " + kSized + " --platform spu";
+    Run sm = run(t, args), dma = run(t, args + " --set spu.iu_model=dma"),
+        fdma = run(t, args + " --set spu.iu_model=dma --set sim.mode=functional");
+    INFO(sm.out << dma.out << fdma.out);
+    REQUIRE(sm.code == 0);  // each verified against the CPU reference
+    REQUIRE(dma.code == 0);
+    REQUIRE(fdma.code == 0);
+    // The same programs move the same data: every mesh counter but the engines' own equals the reduced-SM
+    // run's, in timing and on the functional mesh.
+    for (const auto& kv : sm.counters)
+      if (kv.first.rfind("spu.", 0) == 0 && kv.first.rfind("spu.dma.", 0) != 0) {
+        INFO(kv.first);
+        CHECK(dma.counters.at(kv.first) == kv.second);
+        CHECK(fdma.counters.at(kv.first) == kv.second);
+      }
+    // The IUs' instructions ran on the engines' sequencers, not on SMs; the platform has the mesh's SMs only.
+    CHECK(dma.counters.at("spu.dma.thread_instructions") > 0);
+    CHECK(dma.counters.at("gpu.thread_instructions") + dma.counters.at("spu.dma.thread_instructions") ==
+          sm.counters.at("gpu.thread_instructions"));
+    CHECK(fdma.counters.at("spu.dma.thread_instructions") == dma.counters.at("spu.dma.thread_instructions"));
+    CHECK(fdma.counters.at("gpu.thread_instructions") == dma.counters.at("gpu.thread_instructions"));
+    const std::string first_iu = "sm" + std::to_string(kMeshSms) + ".active_cycles";
+    CHECK(sm.counters.count(first_iu) == 1);
+    CHECK(dma.counters.count(first_iu) == 0);
+    // The engines' traffic: every VIU lane in a line request (a line holds 32 words at most), every CB access
+    // through a CB port as the SMs' were.
+    CHECK(dma.counters.at("spu.global_loads.viu") > 0);
+    CHECK(dma.counters.at("spu.dma.line_reads") >= dma.counters.at("spu.global_loads.viu") / 32);
+    CHECK(dma.counters.at("spu.dma.line_writes") >= dma.counters.at("spu.global_stores.viu") / 32);
+    CHECK(fdma.counters.at("spu.dma.line_reads") == 0);  // the functional mesh times nothing
+    CHECK(dma.counters.at("cb.requests") == sm.counters.at("cb.requests"));
+    CHECK(dma.counters.at("ldst.global_load_lanes") < sm.counters.at("ldst.global_load_lanes"));
+  }
+}
+
+TEST_CASE("spu: bad values of the mesh's parameters are refused naming the key") {
+  TempDir t;
+  const std::pair<const char*, const char*> bad[] = {
+      {"spu.iu_model=fpga", "spu.iu_model"},          {"spu.skip_trailing_syncs=maybe", "spu.skip_trailing_syncs"},
+      {"spu.cb_bytes=6", "spu.cb_bytes"},             {"spu.sync_latency=0", "spu.sync_latency"},
+      {"spu.rows=0", "spu.rows"}};
+  for (const auto& [set, key] : bad) {
+    INFO(set);
+    Run r = run(t, std::string("--workload spu_matmul --size tiny --platform spu --set ") + set);
+    CHECK(r.code != 0);
+    CHECK(contains(r.out, key));
+  }
+}
+
+TEST_CASE("spu timing: a DMA engine's step lasts until its transfers completed") {
+  // With a flat memory of 5100 cycles, every pass after the first has a virtual IU that restores a CB from
+  // global memory in every step, so each of those steps lasts the latency at least. An engine that reached
+  // the barrier without awaiting its answers (the test-only fault) leaves the SMs' compute alone on the path.
+  TempDir t;
+  const std::string args = "--workload spu_matmul " + kSized +
+                           " --platform spu --set spu.iu_model=dma --set mem.model=flat --set mem.fixed_latency=5100";
+  Run slow = run(t, args);
+  REQUIRE(slow.code == 0);
+  const double passes = slow.counters.at("spu.passes"), syncs = slow.counters.at("spu.block_syncs");
+  REQUIRE(passes > 1);
+  const double bound = 5100.0 * syncs * (passes - 1) / passes;
+  CHECK(slow.cycles >= bound);
+  setenv("WARPTLM_TEST_FAULT", "cbmesh_dma_no_wait", 1);
+  Run fault = run(t, args);
+  unsetenv("WARPTLM_TEST_FAULT");
+  REQUIRE(fault.code == 0);  // the data moved (when the sequencer ran); only the time is wrong
+  CHECK(fault.cycles < bound);
+}
+
 TEST_CASE("spu timing: the barrier's latency lies on every synchronisation's path, the CB ports' banks on every access") {
   TempDir t;
   for (const char* wl : {"spu_matmul", "spu_jacobi"}) {
@@ -187,6 +262,18 @@ TEST_CASE("spu timing: every landed mechanism combines with the mesh or is refus
       INFO(r.out);
       CHECK(r.code == 0);
       if (r.code == 0) CHECK(r.counters.at("spu.block_syncs") > 0);
+    }
+  }
+  // CIAO-P and CIAO-C borrow an SM's unused shared memory: they combine when every unit is a whole SM (the
+  // IUs DMA engines), and are refused below when the IUs are reduced SMs without one.
+  for (const char* o : {"ciao_p", "ciao_c"}) {
+    for (const char* wl : {"spu_matmul", "spu_jacobi"}) {
+      INFO(o << " " << wl);
+      Run r = run(t, std::string("--workload ") + wl +
+                         " --size tiny --config gtx480 --platform spu --set spu.iu_model=dma --overlay " + o);
+      INFO(r.out);
+      CHECK(r.code == 0);
+      if (r.code == 0) CHECK(r.counters.at("spu.dma.thread_instructions") > 0);
     }
   }
   // Those that need what the mesh's units lack, or rewrite the gpu platform's code, are refused by key.
