@@ -47,7 +47,8 @@ std::vector<uint32_t> BlockSync::arrive(uint32_t u) {
 
 bool BlockSync::only_virtual_left() const {
   for (size_t u = 0; u < state_.size(); ++u)
-    if (!virtual_[u] && state_[u] != State::Out && state_[u] != State::Finished) return false;
+    if (!virtual_[u] && state_[u] != State::Out && state_[u] != State::Finished && state_[u] != State::Left)
+      return false;
   return true;
 }
 
@@ -76,11 +77,24 @@ std::vector<uint32_t> BlockSync::unleash() {
   return released;
 }
 
+std::vector<uint32_t> BlockSync::leave(uint32_t u) {
+  if (!leave_early_) throw std::logic_error("block synchronisation: leave() without leave_early");
+  return depart(u, State::Left);
+}
+
 std::vector<uint32_t> BlockSync::finish(uint32_t u) {
+  if (state_[u] == State::Left) {  // it left already: the barrier does not wait for it
+    state_[u] = State::Finished;
+    return {};
+  }
+  return depart(u, State::Finished);
+}
+
+std::vector<uint32_t> BlockSync::depart(uint32_t u, State to) {
   if (state_[u] != State::Running && state_[u] != State::Parked)
     throw RunError(names_[u] + ": finished in pass " + std::to_string(pass_) + " while not running");
   const bool was_counted = state_[u] == State::Running;
-  state_[u] = State::Finished;
+  state_[u] = to;
   finished_at_[u] = was_counted ? syncs_ : kParkedToEnd;
   if (!virtual_[u] && only_virtual_left()) return closing_release();
   // Leaving early, the unit is no longer waited for: the others go if they all wait.

@@ -55,6 +55,10 @@ class BlockSync {
   // pass's closing release lets go (reglast set), if this was the last other
   // unit; with leave_early, otherwise the units its leaving releases.
   std::vector<uint32_t> finish(uint32_t u);
+  // With leave_early: unit `u`'s program ended before its block finished (the
+  // timing mesh: its last warp exited, its stores still in flight). It leaves
+  // the synchronisation as finish() would; the pass ends once it finished too.
+  std::vector<uint32_t> leave(uint32_t u);
   // Every participant finished: checks the pass's count against pass 0's (not with leave_early).
   void end_pass();
 
@@ -68,12 +72,13 @@ class BlockSync {
   std::string describe_wait() const;
 
  private:
-  enum class State : uint8_t { Out, Running, Waiting, Parked, ParkedWaiting, Finished };
+  enum class State : uint8_t { Out, Running, Waiting, Parked, ParkedWaiting, Left, Finished };
   static constexpr uint64_t kParkedToEnd = UINT64_MAX;  // finished without ever being counted
   bool counted(uint32_t u) const { return state_[u] == State::Running || state_[u] == State::Waiting; }
   std::vector<uint32_t> release_if_complete();
   bool only_virtual_left() const;             // every participant but the virtual IUs finished
   std::vector<uint32_t> closing_release();    // lets the waiting virtual IUs go with reglast set
+  std::vector<uint32_t> depart(uint32_t u, State to);  // finish() and leave(): the barrier stops waiting for u
   template <class Pred>
   std::string names_if(Pred p) const {  // the units for which p(u) holds, by id
     std::string out;

@@ -14,7 +14,8 @@ CbMesh::CbMesh(sc_core::sc_module_name name, const CbMeshGeometry& mesh, uint32_
       period_(site.period),
       sync_latency_(sync_latency),
       fault_(site.fault),
-      step_budget_(uint64_t(site.cfg.get_int("sim.watchdog_cycles"))),
+      step_budget_(site.cfg.get_int("sim.watchdog_cycles") ? uint64_t(site.cfg.get_int("sim.watchdog_cycles"))
+                                                           : kStepBudgetWithoutWatchdog),
       dma_blocks_(mesh.units()),
       dma_arrived_(mesh.units(), false) {
   SharedMemoryParams p = SharedMemoryParams::from(site.cfg);
@@ -55,7 +56,10 @@ void CbMesh::dma_step_due(uint32_t u) {
   try {
     dma_arrived_[u] = false;
     const auto record = [&d](const Warp& w, const Instr& in) { d.record(w, in); };
-    if (!run_step(u, *b, *launch_, record, step_budget_)) return;  // waits parked
+    // Until every warp waits at bar.blocksync or exited (a thread barrier lets the warps before it go again).
+    bool ran = false;
+    while (run_step(u, *b, *launch_, record, step_budget_)) ran = true;
+    if (!ran) return;  // waits parked
     const auto lines = d.begin_transfers(cycle_now(period_));
     stats_.dma_line_reads += lines.first;
     stats_.dma_line_writes += lines.second;
@@ -133,6 +137,7 @@ uint64_t CbMesh::clock_edge(uint64_t cycle) {
       switch (p.what) {
         case Signal::Arrive: arrive(p.unit); break;
         case Signal::Unleash: unleash(); break;
+        case Signal::Leave: leave(p.unit); break;
         case Signal::Finish: finish(p.unit); break;
       }
     }

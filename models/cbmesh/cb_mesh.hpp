@@ -60,6 +60,10 @@ class CbMesh : public sc_core::sc_module,
   void unleash_vius(Block& b) override { signal(Signal::Unleash, b.sm_id); }
   // SM u retired its block of this pass (before the block is freed).
   void unit_retired(uint32_t u);
+  // The last warp of SM u's block exited (spu.skip_trailing_syncs: the unit leaves the synchronisation now,
+  // its stores still in flight; the pass ends when it retires).
+  void unit_exited(uint32_t u) { signal(Signal::Leave, u); }
+  bool units_leave_early() const { return rules().leave_early; }
 
   // BlockSchedule
   uint64_t blocks() const override { return blocks_total_; }
@@ -69,7 +73,7 @@ class CbMesh : public sc_core::sc_module,
   std::string describe_stop() const { return pass_running_ ? describe_wait() : std::string(); }
 
  private:
-  enum class Signal : uint8_t { Arrive, Unleash, Finish };
+  enum class Signal : uint8_t { Arrive, Unleash, Leave, Finish };
   struct Pending {
     uint64_t due;  // the barrier's edge that takes it
     Signal what;
@@ -85,15 +89,18 @@ class CbMesh : public sc_core::sc_module,
 
   std::vector<Sm*> sms_;
   std::vector<std::unique_ptr<SharedMemory>> ports_;
-  uint64_t step_budget_;  // a DMA step's instructions per warp at most (sim.watchdog_cycles; 0: no limit)
-  std::vector<std::unique_ptr<IuDma>> dmas_;        // spu.iu_model: dma: one per IU position
-  std::vector<std::unique_ptr<Block>> dma_blocks_;  // by unit: the block an engine's sequencer runs this pass
-  std::vector<bool> dma_arrived_;                   // by unit: the step ran up to bar.blocksync
   ClockDomain& clock_;
-  uint32_t clock_index_;
+  uint32_t clock_index_ = 0;
   sc_core::sc_time period_;
   uint32_t sync_latency_;
   std::function<void(const std::string&)> fault_;
+  // A DMA step's instructions per warp at most: sim.watchdog_cycles, or this with the watchdog off (a
+  // spinning program would otherwise hold simulated time still, out of reach of sim.max_cycles).
+  static constexpr uint64_t kStepBudgetWithoutWatchdog = 100'000'000;
+  uint64_t step_budget_;
+  std::vector<std::unique_ptr<IuDma>> dmas_;        // spu.iu_model: dma: one per IU position
+  std::vector<std::unique_ptr<Block>> dma_blocks_;  // by unit: the block an engine's sequencer runs this pass
+  std::vector<bool> dma_arrived_;                   // by unit: the step ran up to bar.blocksync
   std::vector<Pending> pending_;  // in due order (one latency for all)
   uint64_t cycle_ = 0;
   const KernelInfo* kernel_ = nullptr;

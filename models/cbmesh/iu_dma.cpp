@@ -46,9 +46,6 @@ void IuDma::record(const Warp& w, const Instr& in) {
   }
   // Its parameters and locals are the sequencer's registers: untimed.
   if (w.addr_space != Space::Global && w.addr_space != Space::Generic) return;
-  if (in.op == Op::Atom || in.op == Op::Red)
-    throw RunError(name() + std::string(": a DMA engine has no atomic unit; `") + in.text + "` at " + w.kernel.origin +
-                   ":" + std::to_string(in.line) + " (spu.iu_model: dma)");
   if (in.op != Op::Ld && in.op != Op::Ldu && in.op != Op::St) return;
   std::vector<Line>& to = in.op == Op::St ? writes_ : reads_;
   for (uint32_t m = w.addr_mask; m; m &= m - 1) {
@@ -78,7 +75,7 @@ std::pair<uint64_t, uint64_t> IuDma::begin_transfers(uint64_t cycle) {
   next_ = 0;
   const std::pair<uint64_t, uint64_t> lines{reads_.size(), writes_.size()};
   if (move_data(cycle)) sequencer_.dma_step_done(unit_);
-  else clock_.request(index_, cycle + 1);
+  else if (sends_next()) clock_.request(index_, cycle + 1);
   return lines;
 }
 
@@ -91,9 +88,13 @@ uint64_t IuDma::clock_edge(uint64_t cycle) {
     step_due_ = kNever;
     sequencer_.dma_step_due(unit_);  // may begin a step's transfers
   }
-  uint64_t next = step_due_;
-  if (phase_ != Phase::Idle && !unaccepted_) next = std::min(next, cycle + 1);  // more to send, or a phase to end
-  return next;
+  return sends_next() ? std::min(step_due_, cycle + 1) : step_due_;
+}
+
+bool IuDma::sends_next() const {
+  if (unaccepted_ || phase_ == Phase::Idle) return false;
+  const size_t count = phase_ == Phase::Gather ? reads_.size() : phase_ == Phase::Cb ? cb_.size() : writes_.size();
+  return next_ < count || !outstanding_ || no_wait_;  // a request to send, or a phase with nothing awaited
 }
 
 // Gather, then the CB accesses, then scatter: each phase's requests go one per

@@ -53,8 +53,8 @@ class IuDma : public sc_core::sc_module, public ClockedBlock {
 
   // The sequencer's next step is due at this engine's edge of `cycle`.
   void schedule(uint64_t cycle);
-  // While the sequencer runs a step: a memory instruction of the program accessed memory.
-  // A global atomic is a RunError (a DMA engine moves data; it has no ALU at memory's side).
+  // While the sequencer runs a step: a memory instruction of the program accessed memory (the run-time
+  // refuses what an engine cannot do: MeshRuntime::check_reduced_op).
   void record(const Warp& w, const Instr& in);
   // The recorded step's transfers start (this edge); dma_step_done follows at the edge they all completed.
   // Returns the step's line reads and writes.
@@ -91,6 +91,9 @@ class IuDma : public sc_core::sc_module, public ClockedBlock {
   tlm::tlm_sync_enum record_answer(uint32_t port, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph);
   void take_answers(uint64_t cycle);
   bool can_send(uint64_t cycle) const { return !unaccepted_ && sent_cycle_ != cycle; }
+  // The next edge has work: a request left to send (the last one taken), or a phase with nothing awaited.
+  // (Answers awaited ask for the edge after they arrive themselves.)
+  bool sends_next() const;
 
   uint32_t unit_, line_bytes_;
   ClockDomain& clock_;

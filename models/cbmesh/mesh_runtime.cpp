@@ -212,6 +212,8 @@ bool touches_shared(const Warp& w, const Instr& in) {
 
 void MeshRuntime::check_reduced_op(uint32_t u, const Warp& w, const Instr& in) const {
   if (const char* what = missing_unit(in)) reduced_error(mesh_, u, dma_unit(u), w, in, what);
+  // A DMA engine moves data; it has no atomic unit at memory's side.
+  if (dma_unit(u) && (in.op == Op::Atom || in.op == Op::Red)) reduced_error(mesh_, u, true, w, in, "atomic unit");
 }
 
 void MeshRuntime::check_reduced_access(uint32_t u, const Warp& w, const Instr& in) const {

@@ -69,6 +69,7 @@ class MeshRuntime : public MeshPort {
   bool reduced(uint32_t u) const { return reduced_[u]; }
   // Unit u is a DMA engine (spu.iu_model: dma): an IU position whose block no SM runs.
   bool dma_unit(uint32_t u) const { return rules_.dma_ius && mesh_.kind(u) == CbMeshGeometry::UnitKind::Iu; }
+  const MeshRules& rules() const { return rules_; }
   // After a memory instruction of unit `u` executed: counts its global lane accesses.
   void count_global(uint32_t u, const Warp& w, const Instr& in);
   // An interface unit is a reduced SM (sec. 5): no FPU, SFU or shared memory; an
@@ -88,6 +89,7 @@ class MeshRuntime : public MeshPort {
   // The barrier's inputs: unit `u` reached bar.blocksync; bar.unleashvius; unit `u` finished its block.
   void arrive(uint32_t u) { released(sync_.arrive(u)); }
   void unleash();
+  void leave(uint32_t u) { released(sync_.leave(u)); }  // its program ended; its block still resident
   void finish(uint32_t u);
   bool pass_finished() const { return sync_.all_finished(); }
   // Every unit finished: the pass's synchronisation count is checked against pass 0's.

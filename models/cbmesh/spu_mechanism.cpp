@@ -131,6 +131,9 @@ class SpuSmPart final : public SmMechanism {
     mesh_->count_global(unit_, w, in);
   }
   void block_retired(const Block* b) override { mesh_->unit_retired(b->sm_id); }
+  void warp_exited(const WarpSlot& w) override {
+    if (mesh_->units_leave_early() && w.block->warps_done == w.block->warps.size()) mesh_->unit_exited(w.block->sm_id);
+  }
   // An interface unit has no L1 (sec. 5): its global loads allocate nothing there (the SM's L1 is the mesh
   // SM's; a reduced SM's loads pass it by).
   bool steers_l1() const override { return true; }

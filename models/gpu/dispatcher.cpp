@@ -73,6 +73,8 @@ void BlockDispatcher::dispatch_scheduled() {
     return;
   }
   if (retired_ == total_ && schedule_->finished()) {
+    // The schedule may finish after the last block retired (units of a mechanism's own that are no SMs).
+    last_retire_cycle_ = cycle_now(period_);
     launch_ = nullptr;
     if (on_launch_done) on_launch_done();
   }

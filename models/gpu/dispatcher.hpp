@@ -54,6 +54,7 @@ class BlockDispatcher : public sc_core::sc_module, public ClockedBlock {
   bool launch_running() const { return retired_ < total_; }
   uint64_t blocks_retired() const { return retired_; }
   uint64_t blocks_total() const { return total_; }
+  // The launch's last cycle: its last block's retirement (a scheduled launch: when its schedule finished).
   uint64_t last_retire_cycle() const { return last_retire_cycle_; }
   const PlacementPolicy& placement() const { return *placement_; }
   std::function<void()> on_launch_done;  // the launch's last block retired

@@ -6,6 +6,7 @@
 
 #include <map>
 #include <set>
+#include <stdexcept>
 #include <tuple>
 
 #include "cbmesh/block_sync.hpp"
@@ -357,9 +358,20 @@ TEST_CASE("Block synchronisation: once every block is done the virtual IUs leave
 
 TEST_CASE("Block synchronisation with spu.skip_trailing_syncs: a finished unit leaves; the others go on without it",
           "[cbmesh][blocksync]") {
-  // The sequence that is an error without leave_early (below): iu_south0 leaves while the others wait.
-  BlockSync b({"sm0", "sm1", "iu_north0", "iu_south0"}, true);
+  // iu_north0 finishes after one synchronisation while sm0 and the virtual iu_south0 wait at the second:
+  // an error without leave_early.
   const std::vector<bool> virt{false, false, false, true};
+  {
+    BlockSync strict = four_units();
+    strict.begin_pass(0, kAll, kNone, virt);
+    for (uint32_t u : {0u, 1u, 2u}) strict.arrive(u);
+    CHECK(strict.arrive(3).size() == 4);
+    strict.arrive(0);
+    strict.arrive(3);
+    CHECK_THROWS_WITH(strict.finish(2), Catch::Contains("iu_north0 finished after 1 synchronisations while sm0 wait"));
+    CHECK_THROWS_AS(strict.leave(0), std::logic_error);
+  }
+  BlockSync b({"sm0", "sm1", "iu_north0", "iu_south0"}, true);
   b.begin_pass(0, kAll, kNone, virt);
   for (uint32_t u : {0u, 1u, 2u}) CHECK(b.arrive(u).empty());
   CHECK(b.arrive(3).size() == 4);
@@ -379,7 +391,7 @@ TEST_CASE("Block synchronisation with spu.skip_trailing_syncs: a finished unit l
   CHECK(b.last());
   CHECK(b.syncs() == 3);
   b.finish(3);
-  CHECK_NOTHROW(b.end_pass());  // sm0 3, sm1 3, iu_north0 1: counts may differ
+  CHECK_NOTHROW(b.end_pass());  // iu_north0 finished after 1, sm0 after 2, sm1 after 3: counts may differ
   CHECK(b.syncs_per_pass() == 3);
   // A pass with another count than pass 0's is no error either.
   b.begin_pass(1, kAll, kNone, virt);
@@ -387,6 +399,23 @@ TEST_CASE("Block synchronisation with spu.skip_trailing_syncs: a finished unit l
   CHECK_NOTHROW(b.end_pass());
   CHECK(b.syncs() == 0);
   CHECK(b.syncs_per_pass() == 3);
+  // A unit whose program ended while its block is still resident (the timing mesh: its last warp exited,
+  // its stores in flight) leaves the synchronisation at once; the pass ends only when it finished.
+  b.begin_pass(2, kAll, kNone, virt);
+  b.arrive(0);
+  b.arrive(1);
+  b.arrive(3);
+  CHECK(b.leave(2) == std::vector<uint32_t>{0, 1, 3});
+  CHECK(b.syncs() == 1);
+  CHECK(b.finish(2).empty());  // it left already
+  CHECK(b.finish(0).empty());
+  CHECK(b.leave(1).empty());   // the last block's program ended: the VIU runs, nobody waits
+  CHECK_THROWS_WITH(b.end_pass(), Catch::Contains("ended early"));  // sm1's block still resident
+  CHECK(b.arrive(3) == std::vector<uint32_t>{3});  // reglast: every other unit is done
+  CHECK(b.last());
+  b.finish(3);
+  b.finish(1);
+  CHECK_NOTHROW(b.end_pass());
 }
 
 TEST_CASE("Block synchronisation: a unit that leaves the others waiting, or a pass with another count, is named", "[cbmesh][blocksync]") {

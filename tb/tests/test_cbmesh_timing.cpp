@@ -38,8 +38,8 @@ struct MeshRig {
     tb = std::make_unique<GpuTestbench>(cfg, stats, "spu");
   }
   void load(const std::string& body) { tb->device().load_ptx(std::string(kHeader) + body, "mesh_timing.ptx"); }
-  void launch(const std::string& k, const std::vector<KernelArg>& args = {}) {
-    run_host_program([&] { tb->device().launch(k, Dim3(1), Dim3(32), args); });
+  void launch(const std::string& k, const std::vector<KernelArg>& args = {}, uint32_t threads = 32) {
+    run_host_program([&] { tb->device().launch(k, Dim3(1), Dim3(threads), args); });
   }
   double counter(const std::string& n) { return stats.values().at(n); }
 };
@@ -150,3 +150,14 @@ TEST_CASE("Timing mesh with DMA interface units: the engines synchronise with th
   CHECK(rig.stats.values().count("sm1.active_cycles") == 0);
   CHECK(rig.counter("sm0.active_cycles") > 0);
 }
+
+TEST_CASE("Timing mesh with DMA interface units: a program with a thread barrier before its synchronisations runs",
+          "[cbmesh][meshtiming]") {
+  // Two warps per block: the second warp's bar.sync releases the first, which the sequencer must run again.
+  MeshRig rig(4096, {{"spu.iu_model", "dma"}, {"sim.watchdog_cycles", "20000"}});
+  rig.load(".visible .entry k()\n{\nbar.sync 0;\nbar.blocksync 0;\nbar.sync 0;\nbar.blocksync 0;\nret;\n}\n");
+  rig.launch("k", {}, 64);
+  CHECK(rig.counter("spu.block_syncs") == 2);
+  CHECK(rig.counter("spu.dma.warp_instructions") == 4 * 2 * 5);  // four engines, two warps, five instructions
+}
+
