@@ -243,6 +243,30 @@ TEST_CASE("topology: the elaborated platform's hierarchical modules, sockets, bi
   CHECK_FALSE(contains(f.out, "gpu.icn"));
 }
 
+TEST_CASE("topology --platform spu: the mesh's CB ports on the SMs, and its DMA engines below the SMs", "[topology]") {
+  TempDir t;
+  // A 1 x 1 mesh: one SM and four interface units (reduced SMs: sm1..sm4).
+  auto r = warptlm(t, "topology --platform spu --set spu.rows=1 --set spu.cols=1");
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  for (const char* b : {"spu.sm0.cb_socket -> spu.cbmesh.cb_port0.socket", "spu.sm4.cb_socket -> spu.cbmesh.cb_port4.socket",
+                        "spu.sm4.l1d.downstream -> spu.icn.sm_socket", "host.socket -> spu.host"})
+    CHECK(contains(r.out, b));
+  // DMA engines: the platform has the one SM; each engine binds its CB port and the crossbar.
+  auto d = warptlm(t, "topology --platform spu --set spu.rows=1 --set spu.cols=1 --set spu.iu_model=dma");
+  INFO(d.out);
+  REQUIRE(d.code == 0);
+  CHECK_FALSE(contains(d.out, "spu.sm1 "));
+  for (const char* b : {"spu.sm0.cb_socket -> spu.cbmesh.cb_port0.socket",
+                        "spu.cbmesh.iu_north0.cb_socket -> spu.cbmesh.cb_port1.socket",
+                        "spu.cbmesh.iu_east0.mem_socket -> spu.icn.sm_socket"})
+    CHECK(contains(d.out, b));
+  CHECK(contains(d.out, "spu.cbmesh.iu_east0 "));
+  auto bad = warptlm(t, "topology --platform mesh");
+  CHECK(bad.code != 0);
+  CHECK(contains(bad.out, "unknown platform 'mesh'"));
+}
+
 TEST_CASE("topology --dot: one cluster per SM and partition, one edge per binding", "[topology]") {
   TempDir t;
   auto r = warptlm(t, "topology --dot --set gpu.num_sms=2 --set mem.partitions=2");

@@ -45,7 +45,7 @@ const char* kUsage =
     "       warptlm params        list every parameter with default, range and meaning\n"
     "       warptlm ptx-opt IN.ptx [-o OUT.ptx] [--threshold T]   scratchpad allocation + relssp placement\n"
     "       warptlm ptx-info IN.ptx [--regs NAME.regs]   per entry: instructions, shared/local bytes, estimated registers\n"
-    "       warptlm topology [--dot] [--config NAME|FILE] [--overlay ...] [--set key=value ...]   the elaborated platform\n";
+    "       warptlm topology [--dot] [--platform gpu|spu] [--config NAME|FILE] [--overlay ...] [--set key=value ...]   the elaborated platform\n";
 
 // Pads `s` to `width`, always leaving at least two spaces after it.
 std::string column(const std::string& s, size_t width) { return s + std::string(s.size() < width ? width - s.size() + 2 : 2, ' '); }

@@ -1,6 +1,6 @@
-// warptlm topology [--dot] [--config NAME|FILE] [--overlay ...] [--set key=value ...]
-// Elaborates the testbench of `warptlm run` (the GPU platform the config
-// describes and the host driver bound to its host socket), without running
+// warptlm topology [--dot] [--platform gpu|spu] [--config NAME|FILE] [--overlay ...] [--set key=value ...]
+// Elaborates the testbench of `warptlm run` (the platform the config
+// describes, gpu or spu, and the host driver bound to its host socket), without running
 // anything, and prints its module tree (each block with its class and sockets), every
 // socket binding, and the clock domains; --dot prints the same as a Graphviz
 // graph (clusters for the SMs and partitions, one edge per binding).
@@ -18,6 +18,7 @@
 #include "common/errors.hpp"
 #include "gpu/gpu_platform.hpp"
 #include "runtime/testbench.hpp"
+#include "spu/spu_platform.hpp"
 
 namespace po = boost::program_options;
 
@@ -136,11 +137,12 @@ void print_dot(const GpuPlatform& p, const sc_core::sc_module& host, const std::
 
 int topology_command(int argc, char* argv[]) {
   declare_all_params();
-  std::string config = "gtx480";
+  std::string config = "gtx480", platform = "gpu";
   std::vector<std::string> overlays, sets;
   bool dot = false;
   po::options_description desc("warptlm topology");
   desc.add_options()("help,h", "this help")("dot", po::bool_switch(&dot), "a Graphviz graph instead of text")
+      ("platform", po::value<std::string>(&platform), "gpu (default) or spu (the Stencil Processing Unit's mesh)")
       ("config", po::value<std::string>(&config), "base config: NAME in scenarios/configs or a FILE (default gtx480)")
       ("overlay", po::value<std::vector<std::string>>(&overlays)->composing(), "overlay NAME or FILE (repeatable)")
       ("set", po::value<std::vector<std::string>>(&sets)->composing(), "key=value (repeatable)");
@@ -149,16 +151,19 @@ int topology_command(int argc, char* argv[]) {
     po::store(po::command_line_parser(argc - 1, argv + 1).options(desc).run(), vm);
     po::notify(vm);
   } catch (const po::error& e) {
-    throw InputError(std::string(e.what()) + "\nusage: warptlm topology [--dot] [--config NAME|FILE] [--overlay NAME|FILE ...] [--set key=value ...]");
+    throw InputError(std::string(e.what()) + "\nusage: warptlm topology [--dot] [--platform gpu|spu] [--config NAME|FILE] [--overlay NAME|FILE ...] [--set key=value ...]");
   }
   if (vm.count("help")) { std::cout << desc << "\n"; return 0; }
   Config cfg;
   cfg.merge_file(resolve_scenario(config, "configs"));
   for (auto& o : overlays) cfg.merge_file(resolve_scenario(o, "overlays"));
   for (auto& s : sets) cfg.apply_set(s);
+  if (platform != "gpu" && platform != "spu")
+    throw InputError("unknown platform '" + platform + "': gpu (the default) or spu (the Stencil Processing Unit's mesh)");
+  if (platform == "spu") SpuPlatform::configure(cfg);
   if (cfg.get_string("sim.mode") != "timing") throw InputError("topology needs sim.mode=timing: in functional mode the platform has no blocks");
   StatsRegistry stats;
-  GpuTestbench tb(cfg, stats);
+  GpuTestbench tb(cfg, stats, platform);
   const GpuPlatform& p = tb.platform();
   std::vector<GpuPlatform::Binding> bindings{{tb.driver().socket.name(), p.host.name()}};
   bindings.insert(bindings.end(), p.bindings.begin(), p.bindings.end());
