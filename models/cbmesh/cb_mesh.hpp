@@ -63,7 +63,6 @@ class CbMesh : public sc_core::sc_module,
   // The last warp of SM u's block exited (spu.skip_trailing_syncs: the unit leaves the synchronisation now,
   // its stores still in flight; the pass ends when it retires).
   void unit_exited(uint32_t u) { signal(Signal::Leave, u); }
-  bool units_leave_early() const { return rules().leave_early; }
 
   // BlockSchedule
   uint64_t blocks() const override { return blocks_total_; }

@@ -41,15 +41,15 @@ SpuParams SpuMechanism::params_from(const Config& c) {
   p.rows = uint32_t(c.get_int("spu.rows"));
   p.cols = uint32_t(c.get_int("spu.cols"));
   p.cb_bytes = uint32_t(c.get_int("spu.cb_bytes"));
-  p.park_vius = c.get_bool("spu.restart");
-  p.leave_early = c.get_bool("spu.skip_trailing_syncs");
+  p.rules.park_vius = c.get_bool("spu.restart");
+  p.rules.leave_early = c.get_bool("spu.skip_trailing_syncs");
   p.sync_latency = uint32_t(c.get_int("spu.sync_latency"));
-  p.dma_ius = c.get_string("spu.iu_model") == "dma";
+  p.rules.dma_ius = c.get_string("spu.iu_model") == "dma";
   if (p.cb_bytes % 4) fail("spu.cb_bytes", "a CB holds whole 32-bit words: " + std::to_string(p.cb_bytes) + " bytes");
   const uint64_t units = platform_sms(p);
   if (uint64_t(c.get_int("gpu.num_sms")) != units)
     fail("gpu.num_sms", "the mesh's " + std::to_string(p.rows) + " x " + std::to_string(p.cols) + " SMs" +
-                            (p.dma_ius ? std::string(" (its interface units are DMA engines, spu.iu_model: dma)")
+                            (p.rules.dma_ius ? std::string(" (its interface units are DMA engines, spu.iu_model: dma)")
                                        : " and " + std::to_string(2 * (p.rows + p.cols)) + " interface units") +
                             " need gpu.num_sms = " + std::to_string(units) + ", not " +
                             std::to_string(c.get_int("gpu.num_sms")) + " (--platform spu sets it)");
@@ -60,7 +60,7 @@ SpuParams SpuMechanism::params_from(const Config& c) {
     fail("sm.pipeline.model", "the in-order pipeline's memory stages serve shared memory only; the mesh's SMs send "
                               "CB accesses to their CB ports from the LD/ST unit (sm.pipeline.model: decoupled)");
   const std::string ciao = c.get_string("ciao.variant");
-  if (c.get_string("sim.mode") == "timing" && (ciao == "p" || ciao == "c") && !p.dma_ius)
+  if (c.get_string("sim.mode") == "timing" && (ciao == "p" || ciao == "c") && !p.rules.dma_ius)
     fail("ciao.variant", "CIAO-" + std::string(ciao == "p" ? "P" : "C") + " with the SPU mesh: it redirects warps' "
                          "lines into their SM's unused shared memory, and the mesh's interface units have none "
                          "(reduced SMs, sec. 5); CIAO-T (ciao.variant: t), CCWS and statPCAL combine, and CIAO-P "
@@ -73,7 +73,7 @@ SpuParams SpuMechanism::params_from(const Config& c) {
 }
 
 uint64_t SpuMechanism::platform_sms(const SpuParams& p) {
-  return uint64_t(p.rows) * p.cols + (p.dma_ius ? 0 : 2ull * (p.rows + p.cols));
+  return uint64_t(p.rows) * p.cols + (p.rules.dma_ius ? 0 : 2ull * (p.rows + p.cols));
 }
 
 uint64_t SpuMechanism::storage_bits(const SpuParams& p) {
@@ -132,7 +132,7 @@ class SpuSmPart final : public SmMechanism {
   }
   void block_retired(const Block* b) override { mesh_->unit_retired(b->sm_id); }
   void warp_exited(const WarpSlot& w) override {
-    if (mesh_->units_leave_early() && w.block->warps_done == w.block->warps.size()) mesh_->unit_exited(w.block->sm_id);
+    if (mesh_->rules().leave_early && w.block->warps_done == w.block->warps.size()) mesh_->unit_exited(w.block->sm_id);
   }
   // An interface unit has no L1 (sec. 5): its global loads allocate nothing there (the SM's L1 is the mesh
   // SM's; a reduced SM's loads pass it by).
@@ -148,7 +148,7 @@ class SpuSmPart final : public SmMechanism {
 void SpuMechanism::build_in_sm(SmSite& site) { site.sm.add_mechanism(std::make_unique<SpuSmPart>(mesh_, site.index)); }
 
 void SpuMechanism::build_in_platform(PlatformSite& site) {
-  mesh_ = std::make_unique<CbMesh>("cbmesh", geo_, p_.cb_bytes, rules(), p_.sync_latency, site);
+  mesh_ = std::make_unique<CbMesh>("cbmesh", geo_, p_.cb_bytes, p_.rules, p_.sync_latency, site);
   mesh_->on_pass_end = [this](const MeshRunStats& s) { add_counts(s); };
 }
 
@@ -177,7 +177,7 @@ void SpuMechanism::add_counts(const MeshRunStats& s) {
 }
 
 bool SpuMechanism::run_functional(const KernelInfo& k, LaunchState& L, LaunchResult& r) {
-  MeshFunctional mesh(geo_, p_.cb_bytes, rules());
+  MeshFunctional mesh(geo_, p_.cb_bytes, p_.rules);
   mesh.run(k, L);
   const MeshRunStats& s = mesh.stats();
   r.warp_instructions += s.instructions.warp;
@@ -191,7 +191,7 @@ bool SpuMechanism::attribute(const std::string& name, uint64_t& value) const {
   if (name == "spu.rows") value = p_.rows;
   else if (name == "spu.cols") value = p_.cols;
   else if (name == "spu.cb_bytes") value = p_.cb_bytes;
-  else if (name == "spu.skip_trailing_syncs") value = p_.leave_early;
+  else if (name == "spu.skip_trailing_syncs") value = p_.rules.leave_early;
   else return false;
   return true;
 }

@@ -23,9 +23,7 @@ namespace warptlm {
 struct SpuParams {
   uint32_t rows = 4, cols = 4;  // spu.rows, spu.cols: the mesh of SMs
   uint32_t cb_bytes = 1024;     // spu.cb_bytes: one CB (one half of its double buffer)
-  bool park_vius = false;       // spu.restart: virtual IUs wait parked until bar.unleashvius
-  bool leave_early = false;     // spu.skip_trailing_syncs: a finished unit leaves the block synchronisation
-  bool dma_ius = false;         // spu.iu_model: dma: the IUs are DMA engines, not SMs
+  MeshRules rules;              // spu.restart, spu.skip_trailing_syncs, spu.iu_model
   uint32_t sync_latency = 1;    // spu.sync_latency: cycles from the last arrival until released warps may issue
 };
 
@@ -54,7 +52,6 @@ class SpuMechanism : public Mechanism {
 
  private:
   void add_counts(const MeshRunStats& s);
-  MeshRules rules() const { return MeshRules{p_.park_vius, p_.leave_early, p_.dma_ius}; }
   SpuParams p_;
   std::unique_ptr<CbMesh> mesh_;  // timing mode
   CbMeshGeometry geo_;
