@@ -39,7 +39,8 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
   ready_.assign(p_.num_schedulers, 0);
   blocked_.assign(p_.num_schedulers, {});
   needs_fetch_.assign((p_.max_warps + 63) / 64, 0);
-  for (size_t k = 0; k < size_t(UnitKind::Count); ++k) unit_busy_[k].assign(p_.units[k].count, 0);
+  build_units();
+  pool_fetch_rr_.assign(p_.num_schedulers, 0);
   if (!p_.icache_perfect)
     icache_ = std::make_unique<ReadOnlyCache>(p_.icache_size, p_.icache_line, p_.icache_assoc, p_.icache_fill);
   order_.reserve(p_.max_warps);
@@ -51,6 +52,15 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
   lane_insts_ = &g.counter("active_lane_instructions", "active-lane instructions issued (guarded or not)");
   active_cycles_ = &g.counter("active_cycles", "cycles with at least one resident block");
   blocks_done_ = &g.counter("blocks", "thread blocks retired");
+  if (p_.dual_issue)
+    dual_issues_ = &g.counter("dual_issues", "second instructions a scheduler issued from the warp it issued in the same cycle (sm.dual_issue)");
+  if (p_.units_partitioned()) {
+    StatGroup ug(stats, inst + ".unit", "unit");
+    for (size_t k = 0; k < size_t(UnitKind::Count); ++k)
+      unit_busy_cycles_[k] = &ug.counter(std::string(unit_kind_name(UnitKind(k))) + "_busy_cycles",
+                                         std::string("cycles warp instructions held a ") + unit_kind_name(UnitKind(k)) +
+                                             " unit, summed over its units (utilization = this / (units x cycles))");
+  }
   if (p_.regfile_banks) {
     bank_bits_.assign(p_.regfile_banks, 0);
     for (size_t g = 0; g < size_t(CollectorGroup::Count); ++g) collector_free_[g].assign(p_.collectors[g], 0);
@@ -93,6 +103,7 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
   cb_socket.register_nb_transport_bw(this, &Sm::cb_bw);
   readonly_socket.register_nb_transport_bw(this, &Sm::readonly_bw);
   duplicate_fill_fault_ = test_fault("sm_duplicate_readonly_fill");
+  dual_fault_ = test_fault("sm_dual_issue_dependent");  // test only: the second instruction skips the scoreboard
   gq_.init(p_.ldst_queue + 64);
   sq_.init(64);
   cq_.init(16);
@@ -107,6 +118,35 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
     throw InputError(Place{"", 0, "sm.pipeline.backend"}, "unknown in-order pipeline '" + p_.pipeline_backend + "'");
   for (auto& s : scheds_)  // neither the SM nor a mechanism provides the named ordering
     if (!s->has_ordering()) throw InputError("unknown warp scheduler '" + p_.warp_scheduler + "'");
+}
+
+// The functional units of each kind: the private ones first (unit j to scheduler j mod N, with their own
+// lane count), then the shared ones: whole and free for any scheduler (fixed priority: schedulers issue in
+// index order each cycle, so the lowest-numbered takes a unit first, spec 004 sec. 2.14 SP), or with
+// sm.shared_units: even split into N slices of lanes / N, slice s owned by scheduler s (EP).
+void Sm::build_units() {
+  const uint32_t N = p_.num_schedulers;
+  for (size_t k = 0; k < size_t(UnitKind::Count); ++k) {
+    const UnitParams& u = p_.units[k];
+    auto& owner = unit_owner_[k];
+    auto& groups = unit_groups_[k];
+    for (uint32_t j = 0; j < u.private_count; ++j) {
+      owner.push_back(j % N);
+      groups.push_back(lane_groups(u.private_lanes ? u.private_lanes : u.lanes));
+    }
+    for (uint32_t j = u.private_count; j < u.count; ++j) {
+      if (!p_.shared_even) {
+        owner.push_back(kAnyScheduler);
+        groups.push_back(lane_groups(u.lanes));
+        continue;
+      }
+      for (uint32_t s = 0; s < N; ++s) {
+        owner.push_back(s);
+        groups.push_back(lane_groups(u.lanes / N));
+      }
+    }
+    unit_busy_[k].assign(owner.size(), 0);
+  }
 }
 
 Sm::CacheCounters Sm::cache_counters(StatsRegistry& stats, const std::string& group, const std::string& what,
@@ -430,6 +470,7 @@ uint32_t Sm::issue_in_order(WarpScheduler& s, Stall& why, WarpSlot*& first_issue
       if (!first_issued) first_issued = w;
       execute(*w, *in, unit, true);
       s.ordering().issued(w);
+      if (p_.dual_issue) issue_second(s, *w);
       if (++issued >= p_.issue_width) break;
       continue;
     }
@@ -438,6 +479,24 @@ uint32_t Sm::issue_in_order(WarpScheduler& s, Stall& why, WarpSlot*& first_issue
     if (stall_rank(r) < stall_rank(why)) why = r;
   }
   return issued;
+}
+
+// Dual issue (sm.dual_issue; Kepler's second dispatch unit, spec 004 sec. 1.3 and 2.4): the warp's next
+// instruction in program order issues in the same cycle when the warp could issue it now. The scoreboard
+// already holds the first instruction's destinations, so a second that reads or writes one of them waits
+// (independence); a taken branch or a reconvergence emptied the buffer (fetch); the unit the first took is
+// busy, so the second needs another. An exit retired at decode is left for the next cycle.
+bool Sm::issue_second(WarpScheduler& s, WarpSlot& w) {
+  if (!w.resident || w.fw->done) return false;
+  const Instr* in = nullptr;
+  uint32_t unit = 0;
+  checking_second_ = true;
+  const Stall r = check(s, w, in, unit);
+  checking_second_ = false;
+  if (r != Stall::Issued || exits_at_decode(*in)) return false;
+  execute(w, *in, unit, true);
+  ++*dual_issues_;
+  return true;
 }
 
 uint32_t Sm::issue(WarpScheduler& s) {
@@ -488,12 +547,14 @@ Stall Sm::check_next_instruction(WarpSlot& w, const Instr*& in, uint32_t& unit) 
     if (w.pending[in->reads[i]]) (w.pending_long[in->reads[i]] ? mem : data) = true;
   for (unsigned i = 0; i < in->nwrites; ++i)
     if (w.pending[in->writes[i]]) (w.pending_long[in->writes[i]] ? mem : data) = true;
-  if (data) return set_blocked(w, Stall::Data);
-  if (mem) return set_blocked(w, Stall::LongMem);
+  if ((data || mem) && !(checking_second_ && dual_fault_)) {
+    if (data) return set_blocked(w, Stall::Data);
+    return set_blocked(w, Stall::LongMem);
+  }
   if (exits_at_decode(*in)) return Stall::Issued;  // needs no functional unit
   const OpClass cls = op_class_of(*in);
   if (cls == OpClass::Mem && gq_.size() >= p_.ldst_queue) return Stall::Structural;  // requests still waiting to leave
-  const UnitKind kind = unit_of(*in, cls);
+  const UnitKind kind = unit_of(*in, cls, p_.int_alu_on_sp);
   // With an operand collector, issue needs a free collector unit (the functional
   // unit is taken at dispatch); without, a free functional unit.
   bool free = false;
@@ -501,8 +562,9 @@ Stall Sm::check_next_instruction(WarpSlot& w, const Instr*& in, uint32_t& unit) 
     free = free_collector(collector_group_of(kind)) != nullptr;
   } else {
     const auto& units = unit_busy_[size_t(kind)];
+    const auto& owner = unit_owner_[size_t(kind)];
     for (uint32_t u = 0; u < units.size() && !free; ++u)
-      if (units[u] <= cycle_) { unit = u; free = true; }
+      if (units[u] <= cycle_ && (owner[u] == kAnyScheduler || owner[u] == w.slot % p_.num_schedulers)) { unit = u; free = true; }
   }
   if (!free) return Stall::Structural;
   // A mechanism's issue gate: else retry next cycle.
@@ -583,14 +645,15 @@ void Sm::hold_ldst_unit(uint32_t unit, uint64_t start, uint32_t accesses) {
 void Sm::execute(WarpSlot& w, const Instr& in, uint32_t unit, bool on_unit) {
   Warp& f = *w.fw;
   const OpClass cls = op_class_of(in);
-  const UnitKind kind = unit_of(in, cls);
-  const uint32_t groups = lane_groups(p_.units[size_t(kind)].lanes);
+  const UnitKind kind = unit_of(in, cls, p_.int_alu_on_sp);
+  const uint32_t groups = on_unit ? unit_groups_[size_t(kind)][unit] : lane_groups(p_.units[size_t(kind)].lanes);
   const OpClassParams& op = p_.ops[size_t(cls)];
   // the cycle the functional unit takes it: now, or after the operand collector
   uint64_t start = cycle_;
   if (on_unit) {
     if (p_.regfile_banks) start = collect_operands(w, in, kind, uint64_t(groups) * op.ii, unit);
     else unit_busy_[size_t(kind)][unit] = cycle_ + uint64_t(groups) * op.ii;
+    if (unit_busy_cycles_[size_t(kind)]) *unit_busy_cycles_[size_t(kind)] += uint64_t(groups) * op.ii;
   }
   const uint32_t pc_before = f.pc();
   const uint32_t active = f.active_mask();
@@ -649,6 +712,11 @@ void Sm::complete_fetches() {
 }
 
 uint32_t Sm::start_fetches() {
+  if (p_.fetch_per_scheduler) {
+    uint32_t fetched = 0;
+    for (uint32_t s = 0; s < p_.num_schedulers; ++s) fetched += fetch_from_pool(s);
+    return fetched;
+  }
   // Round robin over the warps with an empty buffer, starting after the one served last.
   // A refused fetch spends its slot of the fetch stage (started) but fetches nothing.
   uint32_t started = 0, fetched = 0;
@@ -663,23 +731,48 @@ uint32_t Sm::start_fetches() {
         const uint32_t i = wd * 64 + uint32_t(__builtin_ctzll(bits));
         bits &= bits - 1;
         if (i >= hi) { wd = words; break; }
-        WarpSlot& w = slots_[i];
-        const uint32_t pc = w.fw->stack.back().pc;
-        uint64_t ready = cycle_ + p_.icache_hit_latency;
         fetch_rr_ = (i + 1 == n) ? 0 : i + 1;
         ++started;
-        if (icache_ && !fetch_from_icache(w, pc, ready)) continue;  // refused: the fetch slot is spent, the warp tries again
-        w.fetch_pending = true;
-        ++fetches_pending_;
-        w.fetch_ready = ready;
-        w.fetch_pc = pc;
-        w.ibuf_count = 0;
-        set_needs_fetch(w, false);
-        ++fetched;
+        fetched += begin_fetch(slots_[i]);
       }
     }
   }
   return fetched;
+}
+
+// sm.fetch_scope: scheduler (spec 004 sec. 2.5): each warp pool's fetch stage serves
+// sm.fetch_warps_per_cycle of its own warps (slots s, s + N, ...) with an empty buffer, round robin
+// from the one after the warp it served last.
+uint32_t Sm::fetch_from_pool(uint32_t sched) {
+  const uint32_t N = p_.num_schedulers, n = uint32_t(slots_.size());
+  if (sched >= n) return 0;
+  const uint32_t m = (n - sched + N - 1) / N;  // slots in the pool
+  uint32_t& rr = pool_fetch_rr_[sched];
+  const uint32_t from = rr;
+  uint32_t started = 0, fetched = 0;
+  for (uint32_t j = 0; j < m && started < p_.fetch_warps_per_cycle; ++j) {
+    const uint32_t k = (from + j) % m, i = sched + k * N;
+    if (!((needs_fetch_[i >> 6] >> (i & 63)) & 1)) continue;
+    rr = (k + 1) % m;  // the next look starts after this warp
+    ++started;
+    fetched += begin_fetch(slots_[i]);
+  }
+  return fetched;
+}
+
+// The fetch stage serves warp `w` (its buffer is empty): the instruction cache answers, or refuses
+// (the fetch slot is spent, the warp tries again). True when a fetch is now in flight.
+bool Sm::begin_fetch(WarpSlot& w) {
+  const uint32_t pc = w.fw->stack.back().pc;
+  uint64_t ready = cycle_ + p_.icache_hit_latency;
+  if (icache_ && !fetch_from_icache(w, pc, ready)) return false;
+  w.fetch_pending = true;
+  ++fetches_pending_;
+  w.fetch_ready = ready;
+  w.fetch_pc = pc;
+  w.ibuf_count = 0;
+  set_needs_fetch(w, false);
+  return true;
 }
 
 // Timing address of instruction `pc`: in the kernel's place in instruction

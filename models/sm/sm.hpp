@@ -260,6 +260,18 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   void install_block(std::unique_ptr<Block> b, const BlockUsage& u);
   BlockUsage used_;
   std::array<std::vector<uint64_t>, size_t(UnitKind::Count)> unit_busy_;
+  // Per unit of a kind: the scheduler owning it (kAnyScheduler: shared, fixed priority) and the cycles a warp
+  // holds it per initiation interval, ceil(32 / its lanes). Private units come first, so a scheduler takes its own.
+  static constexpr uint32_t kAnyScheduler = UINT32_MAX;
+  std::array<std::vector<uint32_t>, size_t(UnitKind::Count)> unit_owner_, unit_groups_;
+  void build_units();
+  std::array<Counter*, size_t(UnitKind::Count)> unit_busy_cycles_{};  // with partitioned units (sm.unit.<kind>.private, sm.shared_units: even)
+  Counter* dual_issues_ = nullptr;                                      // with sm.dual_issue
+  bool issue_second(WarpScheduler& s, WarpSlot& w);
+  bool checking_second_ = false, dual_fault_ = false;  // WARPTLM_TEST_FAULT=sm_dual_issue_dependent
+  std::vector<uint32_t> pool_fetch_rr_;  // sm.fetch_scope: scheduler: per pool, the next slot index to look at
+  bool begin_fetch(WarpSlot& w);
+  uint32_t fetch_from_pool(uint32_t sched);
   // operand collector: per bank, the read cycles booked from bank_base_ on (bit i = bank_base_ + i);
   // per group, the cycle each collector unit is free again
   std::vector<uint64_t> bank_bits_;

@@ -47,10 +47,27 @@ OpClass op_class_of(const Instr& in) {
   }
 }
 
-UnitKind unit_of(const Instr& in, OpClass c) {
+namespace {
+// Integer ops the IMU keeps when the SPUs run the integer ALU work (spec 004 sec. 2.4: "complex integer
+// operations (e.g., ISCADD, BFE)"); the CUDA guide's CC 3.5 throughput table gives these 32 lanes a cycle.
+bool complex_integer(Op op) {
+  switch (op) {
+    case Op::Popc: case Op::Clz: case Op::Brev: case Op::Bfe: case Op::Bfi: case Op::Bfind: case Op::Fns:
+    case Op::ShfL: case Op::ShfR:
+      return true;
+    default: return false;
+  }
+}
+}  // namespace
+
+UnitKind unit_of(const Instr& in, OpClass c, bool int_alu_on_sp) {
   switch (c) {
-    case OpClass::Simple: return float_operands(in) ? UnitKind::SP : UnitKind::INT;
-    case OpClass::Alu: case OpClass::Imul: case OpClass::Imad: case OpClass::Imax: case OpClass::Idiv: case OpClass::Shfl:
+    case OpClass::Simple:
+      if (float_operands(in)) return UnitKind::SP;
+      return int_alu_on_sp && !complex_integer(in.op) ? UnitKind::SP : UnitKind::INT;
+    case OpClass::Alu: case OpClass::Imax:
+      return int_alu_on_sp ? UnitKind::SP : UnitKind::INT;
+    case OpClass::Imul: case OpClass::Imad: case OpClass::Idiv: case OpClass::Shfl:
       return UnitKind::INT;
     case OpClass::Fp: case OpClass::Fma: case OpClass::Fmax: return UnitKind::SP;
     case OpClass::Fdiv: case OpClass::Sfu: return UnitKind::SFU;
@@ -121,7 +138,29 @@ void SmParams::declare(ParamTable& t) {
     std::string p = std::string("sm.unit.") + unit_kind_name(u.k);
     t.int_param(p + ".count", u.count, 1, 64, std::string("number of ") + u.what + " pipelines");
     t.int_param(p + ".lanes", u.lanes, 1, 32, std::string("lanes of each ") + u.what + " pipeline (a warp holds it ceil(32/lanes) cycles)");
+    t.int_param(p + ".private", 0, 0, 64,
+                std::string("of the ") + u.what + " pipelines, how many are private to the warp schedulers (a multiple "
+                "of sm.num_schedulers, unit j belonging to scheduler j mod N; a scheduler takes its own first); the "
+                "others are shared by all (sm.shared_units)");
+    t.int_param(p + ".private_lanes", 0, 0, 32,
+                std::string("lanes of each private ") + u.what + " pipeline (0 = sm.unit.<kind>.lanes; a warp holds it "
+                "ceil(32/lanes) cycles)");
   }
+  t.bool_param("sm.dual_issue", false,
+               "a scheduler that issued an instruction of a warp may issue the warp's next one in the same cycle when "
+               "it depends on nothing in flight (the scoreboard), is buffered and finds a free unit (Kepler's two "
+               "dispatch units per scheduler)");
+  t.enum_param("sm.fetch_scope", "sm", {"sm", "scheduler"},
+               "which warps sm.fetch_warps_per_cycle counts: the SM's, round robin over all warps, or each scheduler's "
+               "own pool, round robin inside it (Kepler: one warp per pool per cycle)");
+  t.enum_param("sm.shared_units", "priority", {"priority", "even"},
+               "how the schedulers share the units that are not private: fixed priority (the lowest-numbered scheduler "
+               "with an instruction for a unit takes it whole) or even partitioning (each scheduler owns lanes / N of "
+               "every shared unit, which a warp holds ceil(32 / (lanes / N)) cycles)");
+  t.enum_param("sm.int_alu", "int", {"int", "sp"},
+               "where integer add/subtract, min/max, compares, moves, logic and shifts run: on the integer units, or on "
+               "the SP units' integer ALUs (Kepler), the integer units keeping multiplies, divides, shuffles and "
+               "bit-field ops");
   struct OpDef { OpClass c; uint32_t lat, ii; const char* what; };
   const OpDef ops[] = {{OpClass::Alu, 4, 1, "integer add/subtract"},
                        {OpClass::Simple, 4, 1, "move, conversion, compare, select, logic, shift and bit operation"},
@@ -225,7 +264,13 @@ SmParams SmParams::from(const Config& c) {
     std::string pre = std::string("sm.unit.") + unit_kind_name(UnitKind(k));
     p.units[k].count = uint32_t(c.get_int(pre + ".count"));
     p.units[k].lanes = uint32_t(c.get_int(pre + ".lanes"));
+    p.units[k].private_count = uint32_t(c.get_int(pre + ".private"));
+    p.units[k].private_lanes = uint32_t(c.get_int(pre + ".private_lanes"));
   }
+  p.dual_issue = c.get_bool("sm.dual_issue");
+  p.fetch_per_scheduler = c.get_string("sm.fetch_scope") == "scheduler";
+  p.shared_even = c.get_string("sm.shared_units") == "even";
+  p.int_alu_on_sp = c.get_string("sm.int_alu") == "sp";
   for (size_t k = 0; k < size_t(OpClass::Count); ++k) {
     std::string pre = std::string("sm.op.") + op_class_name(OpClass(k));
     p.ops[k].latency = uint32_t(c.get_int(pre + ".latency"));
@@ -259,6 +304,24 @@ SmParams SmParams::from(const Config& c) {
   auto fail = [&c](const char* key, const std::string& why) {
     throw InputError(Place{"", 0, key}, why + " (set at " + c.origin(key) + ")");
   };
+  for (size_t k = 0; k < size_t(UnitKind::Count); ++k) {
+    const UnitParams& u = p.units[k];
+    const std::string pre = std::string("sm.unit.") + unit_kind_name(UnitKind(k));
+    if (u.private_count > u.count)
+      fail((pre + ".private").c_str(), std::to_string(u.private_count) + " private units is more than the " +
+                                           std::to_string(u.count) + " of " + pre + ".count");
+    if (u.private_count % p.num_schedulers)
+      fail((pre + ".private").c_str(), "must be a multiple of sm.num_schedulers (" + std::to_string(p.num_schedulers) +
+                                           "): each scheduler owns the same number of private units");
+    if (p.shared_even && u.count > u.private_count && u.lanes % p.num_schedulers)
+      fail((pre + ".lanes").c_str(), "must be a multiple of sm.num_schedulers (" + std::to_string(p.num_schedulers) +
+                                         ") with sm.shared_units: even (each scheduler owns lanes / N of a shared unit)");
+  }
+  if (p.units_partitioned() && p.regfile_banks)
+    fail("sm.regfile_banks", "must be 0 with private units or sm.shared_units: even (the operand collector picks any unit of a kind)");
+  if (p.inorder && (p.units_partitioned() || p.dual_issue))
+    fail(p.dual_issue ? "sm.dual_issue" : "sm.shared_units",
+         "private units, even sharing and dual issue need sm.pipeline.model: decoupled");
   if (p.simd_width & (p.simd_width - 1))
     fail("sm.pipeline.simd_width", "must be 1, 2, 4, 8, 16 or 32, not " + std::to_string(p.simd_width));
   if (p.inorder) {

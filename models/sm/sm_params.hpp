@@ -24,15 +24,19 @@ OpClass op_class_of(const Instr& in);
 enum class UnitKind : uint8_t { SP, INT, SFU, DP, LDST, BRANCH, Count };
 const char* unit_kind_name(UnitKind k);
 // The unit an instruction of class c runs on (a simple op: FP32 operands on
-// the SP pipes, others on the integer pipes).
-UnitKind unit_of(const Instr& in, OpClass c);
+// the SP pipes, others on the integer pipes). With `int_alu_on_sp` (sm.int_alu: sp, Kepler's SPUs with
+// their integer ALUs) integer add/subtract, min/max and the simple integer ops run on the SP pipes too,
+// and the integer pipes keep multiplies, divides, shuffles and the bit-field ops (the IMU, spec 004 sec. 2.4).
+UnitKind unit_of(const Instr& in, OpClass c, bool int_alu_on_sp = false);
 
 // Operand collector groups: the collector units an instruction may take, by
 // the kind of unit it goes to (GPGPU-Sim's SP, SFU and MEM collector sets).
 enum class CollectorGroup : uint8_t { Sp, Sfu, Mem, Count };
 CollectorGroup collector_group_of(UnitKind k);
 
-struct UnitParams { uint32_t count = 1, lanes = 32; };
+// `private_count` of the `count` units are private to the schedulers, private_count / N each (unit j
+// belongs to scheduler j % N), with `private_lanes` lanes (0: `lanes`); the others are shared by all.
+struct UnitParams { uint32_t count = 1, lanes = 32, private_count = 0, private_lanes = 0; };
 // How a read-only cache (instruction or constant) serves a miss: in a fixed
 // latency, or by a line fill through the memory hierarchy with MSHRs.
 struct FillParams {
@@ -57,6 +61,17 @@ struct SmParams {
   std::string two_level_inner = "lrr", two_level_outer = "oldest";
   uint32_t warp_limit = 0;  // static warp limiting: 0 = off
   bool exit_at_decode = false;  // a warp's exit retires it at the instruction buffer, without an issue slot
+  // Kepler SMX (spec 004 sec. 2.4, 2.5, 2.14, 2.16)
+  bool dual_issue = false;           // a scheduler may issue a second, independent instruction of the warp it issued
+  bool fetch_per_scheduler = false;  // each scheduler's warp pool fetches fetch_warps_per_cycle warps a cycle (else the SM's)
+  bool shared_even = false;          // shared units are split in N equal lane slices, one per scheduler (else fixed priority)
+  bool int_alu_on_sp = false;        // integer add/min/max and simple integer ops run on the SP units (sm.int_alu: sp)
+  bool units_partitioned() const {
+    if (shared_even) return true;
+    for (const UnitParams& u : units)
+      if (u.private_count) return true;
+    return false;
+  }
   // execution
   std::array<UnitParams, size_t(UnitKind::Count)> units{};
   std::array<OpClassParams, size_t(OpClass::Count)> ops{};

@@ -514,3 +514,36 @@ TEST_CASE("memory: the flat memory model still runs and verifies every kind of a
   CHECK(counter(st, "mem.requests") == counter(st, "mem.responses"));
   CHECK(!st["counters"]["l2.hits"]);
 }
+
+// ============================================================ the Kepler SMX (spec 004 sec. 2.4-2.5, 2.14)
+
+TEST_CASE("run matmul on kepler_k20x: verified, with dual issues and the private and shared units at work", "[cli][kepler]") {
+  TempDir t;
+  const std::string out = t / "out";
+  auto r = warptlm(t, "run --workload matmul --config kepler_k20x -q --out " + q(out));
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  YAML::Node s = YAML::LoadFile(out + "/stats.json");
+  CHECK(s["kernels"][0]["verified"].as<bool>());
+  YAML::Node c = s["counters"];
+  CHECK(c["sm.dual_issues"].as<uint64_t>() > 0);
+  CHECK(c["unit.sp_busy_cycles"].as<uint64_t>() > 0);
+  CHECK(c["unit.branch_busy_cycles"].as<uint64_t>() > 0);
+  CHECK(c["unit.ldst_busy_cycles"].as<uint64_t>() > 0);
+}
+
+TEST_CASE("run with private units that the schedulers cannot share equally: exit 2 naming file, line and key", "[cli][error][kepler]") {
+  TempDir t;
+  const std::string ov = t / "units.yaml";
+  write_text(ov, "sm:\n  unit:\n    sp:\n      private: 3\n");
+  auto r = warptlm(t, "run --workload vecadd --config kepler_k20x --overlay " + q(ov) + " -q --out " + q(t / "out"));
+  INFO(r.out);
+  CHECK(r.code == 2);
+  CHECK(contains(r.out, "units.yaml:4"));
+  CHECK(contains(r.out, "sm.unit.sp.private"));
+  CHECK(contains(r.out, "multiple of sm.num_schedulers"));
+  r = warptlm(t, "run --workload vecadd --config kepler_k20x --set sm.shared_units=even --set sm.unit.ldst.lanes=6 -q --out " + q(t / "out"));
+  INFO(r.out);
+  CHECK(r.code == 2);
+  CHECK(contains(r.out, "sm.unit.ldst.lanes"));
+}
