@@ -223,6 +223,7 @@ bool L1DataCache::miss(tlm::tlm_generic_payload& p, uint64_t line, uint32_t need
     M.fetch |= need;
     M.waiting.push_back(&p);
     ++*merges_;
+    for (L1Observer* o : observers_) o->mshr_merged(line << line_bits_, e.warp);
     outcome_ = kMerge;
   } else {
     if (free_mshrs_.empty() || !queue_room(1)) return false;
@@ -230,6 +231,7 @@ bool L1DataCache::miss(tlm::tlm_generic_payload& p, uint64_t line, uint32_t need
     mshrs_[idx].side = side;
     mshrs_[idx].waiting.push_back(&p);
     queue_fill(idx, line);
+    for (L1Observer* o : observers_) o->mshr_allocated(line << line_bits_, e.warp, c);
     outcome_ = kMiss;
   }
   return true;

@@ -13,6 +13,7 @@
 #include "interconnect/crossbar.hpp"
 #include "isa/passes/passes.hpp"
 #include "l1/l1_cache.hpp"
+#include "l1/mshr_redundancy.hpp"
 #include "l2/l2_slice.hpp"
 #include "sm/sm.hpp"
 #include "smem/shared_memory.hpp"
@@ -58,6 +59,7 @@ void GpuParams::declare(ParamTable& t) {
   declare_trace_params(t);
   SharedMemoryParams::declare(t);
   L1Params::declare(t);
+  MshrRedundancyParams::declare(t);
   IcnParams::declare(t);
   L2Params::declare(t);
   DramParams::declare(t);
@@ -256,6 +258,8 @@ void GpuPlatform::build_memory(const Config& cfg, StatsRegistry& stats) {
 void GpuPlatform::build_sms(const Config& cfg, StatsRegistry& stats) {
   const SharedMemoryParams smem_p = SharedMemoryParams::from(cfg);
   const L1Params l1_p = L1Params::from(cfg);
+  const MshrRedundancyParams red_p = MshrRedundancyParams::from(cfg);
+  if (icn && red_p.mode != MshrRedundancyParams::Mode::Off) mshr_redundancy = std::make_unique<MshrRedundancy>(red_p, stats);
   core_clock = std::make_unique<ClockDomain>("core_clock", period);
   // A mechanism's socket bindings and core-clock blocks, recorded as it builds
   // them and listed (warptlm topology) after the part they belong to.
@@ -276,6 +280,7 @@ void GpuPlatform::build_sms(const Config& cfg, StatsRegistry& stats) {
     sms.push_back(std::make_unique<Sm>(n.c_str(), i, *sm_params, period, stats, *pool, [&](Sm& sm) {
       smems.push_back(std::make_unique<SharedMemory>("smem", i, smem_p, period, stats));
       if (icn) l1s.push_back(std::make_unique<L1DataCache>("l1d", i, l1_p, period, stats, *pool));
+      if (mshr_redundancy) l1s.back()->add_observer(mshr_redundancy->port(i));
       SmSite site{sm, i, period, cfg, stats, *pool, icn ? l1s.back().get() : nullptr, *smems.back(),
                   record_binding, record_block};
       for (auto& m : mechanisms_) m->build_in_sm(site);

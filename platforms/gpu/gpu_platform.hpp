@@ -39,6 +39,7 @@ class ClockDomain;
 class Sm;
 class SharedMemory;
 class L1DataCache;
+class MshrRedundancy;
 class Crossbar;
 class L2Slice;
 class DramChannel;
@@ -135,6 +136,7 @@ class GpuPlatform : public sc_core::sc_module {
   std::vector<std::unique_ptr<Sm>> sms;
   std::vector<std::unique_ptr<SharedMemory>> smems;
   std::vector<std::unique_ptr<L1DataCache>> l1s;
+  std::unique_ptr<MshrRedundancy> mshr_redundancy;  // l1d.redundancy.mode: the L1s' MSHR allocations across SMs
   std::unique_ptr<Crossbar> icn;
   std::vector<std::unique_ptr<sc_core::sc_module>> partitions;
   std::vector<std::unique_ptr<L2Slice>> l2s;

@@ -547,3 +547,34 @@ TEST_CASE("run with private units that the schedulers cannot share equally: exit
   CHECK(r.code == 2);
   CHECK(contains(r.out, "sm.unit.ldst.lanes"));
 }
+
+TEST_CASE("run pb_gemm with the redundant-MSHR count: most allocations are redundant, one SM has none, and no other stat moves", "[cli][kepler][mshr]") {
+  TempDir t;
+  auto r = warptlm(t, "run --workload pb_gemm --config kepler_k20x -q --out " + q(t / "off"));
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  r = warptlm(t, "run --workload pb_gemm --config kepler_k20x --set l1d.redundancy.mode=sliding -q --out " + q(t / "on"));
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  r = warptlm(t, "run --workload pb_gemm --config kepler_k20x --set l1d.redundancy.mode=sliding --set gpu.num_sms=1 -q --out " + q(t / "one"));
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  YAML::Node off = YAML::LoadFile(t / "off/stats.json")["counters"], on = YAML::LoadFile(t / "on/stats.json")["counters"];
+  YAML::Node one = YAML::LoadFile(t / "one/stats.json")["counters"];
+  // Round-robin placement sends blocks that read the same rows of A to different SMs (spec 004 sec. 4.3).
+  CHECK(on["mshr_redundancy.redundant_fraction"].as<double>() > 0.5);
+  CHECK(on["mshr_redundancy.requests_per_entry"].as<double>() >= 1.0);
+  CHECK(on["mshr_redundancy.allocations"].as<double>() > 0);
+  CHECK(one["mshr_redundancy.allocations"].as<double>() > 0);
+  CHECK(one["mshr_redundancy.redundant"].as<double>() == 0);
+  size_t compared = 0;
+  for (auto it = off.begin(); it != off.end(); ++it) {
+    const std::string k = it->first.as<std::string>();
+    INFO(k);
+    REQUIRE(on[k].IsDefined());
+    CHECK(on[k].as<std::string>() == it->second.as<std::string>());
+    ++compared;
+  }
+  CHECK(on.size() == off.size() + 5);  // the five mshr_redundancy.* values and nothing else
+  CHECK(compared > 100);
+}

@@ -9,6 +9,7 @@
 
 #include "common/errors.hpp"
 #include "l1/l1_cache.hpp"
+#include "l1/mshr_redundancy.hpp"
 #include "tlm_tb.hpp"
 
 using namespace warptlm;
@@ -733,4 +734,67 @@ TEST_CASE("l1d: a store keeps the side store's copy current and a redirected sto
   CHECK(side.writes[0] == A);
   CHECK_FALSE(b.l1.holds(C));
   CHECK(b.stat("sm0.l1d.write_throughs") == 2);
+}
+
+// ---------------------------------------------------------------- redundant MSHR allocations (spec 004 sec. 4.2)
+
+namespace {
+struct Redundancy {
+  StatsRegistry stats;
+  MshrRedundancy r;
+  explicit Redundancy(MshrRedundancyParams::Mode m, uint64_t window = 2000)
+      : r(MshrRedundancyParams{m, window}, stats) {}
+  double stat(const std::string& n) const { return stats.values().at(n); }
+};
+}  // namespace
+
+TEST_CASE("mshr redundancy: sliding window on a constructed allocation stream", "[l1d][mshr]") {
+  Redundancy t(MshrRedundancyParams::Mode::Sliding);
+  const uint64_t L = 0x4000, M = 0x8000;
+  CHECK_FALSE(t.r.allocated(0, L, 0));    // first allocation of L anywhere
+  CHECK(t.r.allocated(1, L, 100));        // SM 0 allocated L 100 cycles ago
+  CHECK(t.r.allocated(1, L, 200));        // SM 1's own allocation at 100 does not count; SM 0's at 0 does
+  CHECK_FALSE(t.r.allocated(0, L, 2300)); // the other SM's latest (SM 1 at 200) is 2100 cycles back
+  CHECK(t.r.allocated(2, L, 2301));       // SM 0 at 2300
+  CHECK(t.r.allocated(0, L, 4301));       // SM 2 at 2301: exactly 2000 back is inside the window
+  CHECK_FALSE(t.r.allocated(0, M, 4302)); // another line
+  CHECK_FALSE(t.r.allocated(0, M, 4303)); // the same SM again
+  CHECK(t.stat("mshr_redundancy.allocations") == 8);
+  CHECK(t.stat("mshr_redundancy.redundant") == 4);
+  CHECK(t.stat("mshr_redundancy.redundant_fraction") == Approx(0.5));
+}
+
+TEST_CASE("mshr redundancy: tumbling windows count only allocations earlier in the same window", "[l1d][mshr]") {
+  Redundancy t(MshrRedundancyParams::Mode::Tumbling);
+  const uint64_t L = 0x4000;
+  CHECK_FALSE(t.r.allocated(0, L, 1900));
+  CHECK_FALSE(t.r.allocated(1, L, 2100));  // 200 cycles apart but in the next window (sliding would count it)
+  CHECK(t.r.allocated(0, L, 3999));        // SM 1 at 2100, same window [2000, 4000)
+  CHECK_FALSE(t.r.allocated(1, L, 4000));  // a new window
+  CHECK(t.stat("mshr_redundancy.redundant") == 1);
+}
+
+TEST_CASE("mshr redundancy: the window length is a parameter", "[l1d][mshr]") {
+  Redundancy t(MshrRedundancyParams::Mode::Sliding, 50);
+  CHECK_FALSE(t.r.allocated(0, 0x100, 0));
+  CHECK_FALSE(t.r.allocated(1, 0x100, 51));
+  CHECK(t.r.allocated(0, 0x100, 101));
+}
+
+TEST_CASE("mshr redundancy: an L1 reports each MSHR allocation and merge with its cycle", "[l1d][mshr]") {
+  L1Params p;
+  p.hit_latency = 2;
+  Bench b(p, 20);
+  MshrRedundancy r(MshrRedundancyParams{MshrRedundancyParams::Mode::Sliding, 2000}, b.stats);
+  b.l1.add_observer(r.port(0));
+  b.lsu.add(load(0x3000, 0, 0xF, 1));
+  b.lsu.add(load(0x3000, 0, 0xF, 2));  // merges
+  b.lsu.add(load(0x5000, 5, 0xF, 3));
+  b.lsu.add(load(0x3000, 200, 0xF, 4));  // a hit after the fill
+  sc_core::sc_start();
+  CHECK(b.stat("mshr_redundancy.allocations") == 2);
+  CHECK(b.stat("mshr_redundancy.merges") == b.stat("sm0.l1d.mshr_merges"));
+  CHECK(b.stat("mshr_redundancy.merges") == 1);
+  CHECK(b.stat("mshr_redundancy.requests_per_entry") == Approx(1.5));
+  CHECK(b.stat("mshr_redundancy.redundant") == 0);  // one SM: nothing is redundant
 }
