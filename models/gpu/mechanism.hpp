@@ -79,6 +79,7 @@ struct LaunchPlanRequest {
   const BlockUsage& usage;   // per block
   const SmParams& sm;        // every SM's resources
   uint32_t num_sms = 0;
+  uint32_t launch_hint = 0;  // the host's scheduling hint (LaunchDims::hint)
 };
 
 class Mechanism {

@@ -174,6 +174,7 @@ struct LaunchState {
   std::vector<uint8_t> params;
   const uint64_t* clock = nullptr;  // current core cycle, read by %clock
   uint64_t grid_id = 0;
+  uint32_t launch_hint = 0;  // the host's scheduling hint for this launch (0: none), for the mechanisms that read one
   // Where the timing model fetches from (set by the platform): instruction i of
   // the kernel at code_address + 8 i, parameter byte j at param_address + j.
   uint64_t code_address = 0, param_address = 0;

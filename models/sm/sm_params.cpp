@@ -321,7 +321,7 @@ SmParams SmParams::from(const Config& c) {
     fail("sm.regfile_banks", "must be 0 with private units or sm.shared_units: even (the operand collector picks any unit of a kind)");
   if (p.inorder && (p.units_partitioned() || p.dual_issue))
     fail(p.dual_issue ? "sm.dual_issue" : "sm.shared_units",
-         "private units, even sharing and dual issue need sm.pipeline.model: decoupled");
+         "private units, even partitioning and dual issue need sm.pipeline.model: decoupled");
   if (p.simd_width & (p.simd_width - 1))
     fail("sm.pipeline.simd_width", "must be 1, 2, 4, 8, 16 or 32, not " + std::to_string(p.simd_width));
   if (p.inorder) {

@@ -30,6 +30,7 @@ struct LaunchDims {
   uint32_t dynamic_smem = 0;
   uint32_t regs_per_thread = 0;  // 0: gpu.regs_per_thread, else compiled_regs, else the PTX estimate
   uint32_t compiled_regs = 0;    // the real compiler's count for this kernel (ptxas -v), 0 when unknown
+  uint32_t hint = 0;             // a scheduling hint the host passes with the launch (0: none); mechanisms read it
 };
 
 struct LaunchResult {

@@ -51,6 +51,7 @@ void GpuPlatform::start_launch(const KernelInfo& kernel, const LaunchDims& dims,
   L.num_sms = p_.num_sms;
   L.dynamic_smem = dims.dynamic_smem;
   L.grid_id = launches_.size() + 1;
+  L.launch_hint = dims.hint;
   uint64_t threads = 1, blocks = 1;
   static const uint32_t kMaxGrid[3] = {2147483647u, 65535u, 65535u}, kMaxBlock[3] = {1024u, 1024u, 64u};
   static const char* kAxis[3] = {"x", "y", "z"};
@@ -199,7 +200,7 @@ void GpuPlatform::start_timing(const KernelInfo& k, LaunchState& L, uint64_t fir
                      " bytes of shared memory) does not fit on an SM: " + occupancy_limit_name(o.limit) + " limit");
   }
   for (auto& s : sms) s->set_launch(&L, &clock_);
-  const LaunchPlanRequest plan{k, *usage_, sm0.params(), p_.num_sms};
+  const LaunchPlanRequest plan{k, *usage_, sm0.params(), p_.num_sms, L.launch_hint};
   for (auto& m : mechanisms_)
     if (const KernelInfo* v = m->plan_launch(plan)) L.kernel = v;
   retired_before_ = InstructionCounts{};

@@ -49,6 +49,7 @@ void Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, const std:
   d.block[0] = block.x; d.block[1] = block.y; d.block[2] = block.z;
   d.dynamic_smem = dynamic_smem_bytes;
   d.regs_per_thread = regs_per_thread_;
+  d.hint = launch_hint_;
   d.compiled_regs = compiled_registers(k->name);
   drv_.launch(*k, d, buf);
 }

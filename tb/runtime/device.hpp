@@ -86,6 +86,10 @@ class Device {
   // Registers per thread assumed for occupancy by the launches that follow
   // (0: gpu.regs_per_thread, or the kernel's estimate from its PTX).
   void set_registers_per_thread(uint32_t n) { regs_per_thread_ = n; }
+  // The scheduling hint the launches that follow pass to the GPU (0: none), as seed 004's
+  // `kernel<<<grid, block, hint>>>` does (Table 6.1: 1 lines shared among blocks, 2 boundary lines,
+  // 3 some common data); a mechanism that reads hints acts on it, the GPU without one ignores it.
+  void set_launch_hint(uint32_t h) { launch_hint_ = h; }
 
   // The real compiler's register counts (ptxas -v), per PTX entry name: a
   // launch of a listed kernel uses its count for occupancy unless
@@ -103,6 +107,7 @@ class Device {
  private:
   GpuDriver& drv_;
   uint32_t regs_per_thread_ = 0;
+  uint32_t launch_hint_ = 0;
   std::map<std::string, uint32_t> compiled_regs_;
 };
 

@@ -578,3 +578,66 @@ TEST_CASE("run pb_gemm with the redundant-MSHR count: most allocations are redun
   CHECK(on.size() == off.size() + 5);  // the five mshr_redundancy.* values and nothing else
   CHECK(compared > 100);
 }
+
+// ============================================================ locality-aware scheduling (spec 004 ch. 6)
+
+namespace {
+YAML::Node counters_of(const std::string& dir) { return YAML::LoadFile(dir + "/stats.json")["counters"]; }
+const std::string kLocality = " --set gpu.placement=locality --set sm.warp_scheduler=locality --set l1d.redundancy.mode=sliding";
+}  // namespace
+
+TEST_CASE("run pb_gemm with locality-aware scheduling and hint 0: every stat of the baseline, cycle for cycle", "[cli][locality]") {
+  TempDir t;
+  auto r = warptlm(t, "run --workload pb_gemm --config kepler_k20x --set l1d.redundancy.mode=sliding -q --out " + q(t / "base"));
+  REQUIRE(r.code == 0);
+  r = warptlm(t, "run --workload pb_gemm --config kepler_k20x" + kLocality + " --set locality.launch_hint=0 -q --out " + q(t / "h0"));
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  YAML::Node base = counters_of(t / "base"), h0 = counters_of(t / "h0");
+  size_t compared = 0;
+  for (auto it = base.begin(); it != base.end(); ++it) {
+    const std::string k = it->first.as<std::string>();
+    INFO(k);
+    REQUIRE(h0[k].IsDefined());
+    CHECK(h0[k].as<std::string>() == it->second.as<std::string>());
+    ++compared;
+  }
+  CHECK(compared > 100);
+  CHECK(h0["locality.group_switches"].as<double>() == 0);
+}
+
+TEST_CASE("run pb_gemm with hint 1: adjacent blocks share SMs, MSHR entries merge more requests, fewer allocations are redundant", "[cli][locality]") {
+  // Spec 004 sec. 4.8 (Figs. 6.11, 6.12): requests per MSHR entry rise and redundant allocations fall on GEMM.
+  TempDir t;
+  auto r = warptlm(t, "run --workload pb_gemm --size small --config kepler_k20x --set l1d.redundancy.mode=sliding -q --out " + q(t / "base"));
+  REQUIRE(r.code == 0);
+  r = warptlm(t, "run --workload pb_gemm --size small --config kepler_k20x" + kLocality + " --set locality.launch_hint=1 -q --out " + q(t / "h1"));
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  YAML::Node s = YAML::LoadFile(t / "h1/stats.json");
+  CHECK(s["kernels"][0]["verified"].as<bool>());
+  YAML::Node base = counters_of(t / "base"), h1 = s["counters"];
+  CHECK(h1["locality.hinted_launches"].as<double>() == 1);
+  CHECK(h1["locality.adjacent_placements"].as<double>() > 0);
+  CHECK(h1["locality.group_switches"].as<double>() > 0);
+  CHECK(h1["mshr_redundancy.requests_per_entry"].as<double>() > base["mshr_redundancy.requests_per_entry"].as<double>());
+  CHECK(h1["mshr_redundancy.redundant_fraction"].as<double>() < base["mshr_redundancy.redundant_fraction"].as<double>());
+  CHECK(h1["cost.locality.bits"].as<double>() == 2 + (64 + 4) * 4);  // hint, a 4-bit group tag per warp slot and per scheduler
+}
+
+TEST_CASE("run file kernel.hint reaches the launch; a hint over 3 is refused with file, line and key", "[cli][locality]") {
+  TempDir t;
+  const std::string yaml = setup_byo(t, "byo_scale", "c_ref.bin");
+  std::string text = slurp(yaml);
+  write_text(yaml, text + "  hint: 2\n");
+  auto r = warptlm(t, "run " + q(yaml) + " --set gpu.placement=locality --set sm.warp_scheduler=locality --out " + q(t / "out"), t / "elsewhere");
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  CHECK(counters_of(t / "out")["locality.hinted_launches"].as<double>() == 1);
+  write_text(yaml, text + "  hint: 7\n");
+  r = warptlm(t, "run " + q(yaml) + " --out " + q(t / "out2"), t / "elsewhere");
+  INFO(r.out);
+  CHECK(r.code == 2);
+  CHECK(contains(r.out, "run.yaml:"));
+  CHECK(contains(r.out, "kernel.hint"));
+}

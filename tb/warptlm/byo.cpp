@@ -48,6 +48,7 @@ bool run_byo_kernel(Device& dev, const ByoKernel& k, const std::string& out_dir,
     throw InputError(at(k.name_line, "kernel.name"), "no kernel '" + k.name + "' in the PTX" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
   }
   if (k.registers) dev.set_registers_per_thread(k.registers);
+  dev.set_launch_hint(k.hint);
 
   struct Buffer {
     const ByoBuffer* spec;

@@ -160,7 +160,7 @@ ByoKernel read_byo_kernel(const std::string& run_file, const YAML::Node& root) {
   ByoKernel k;
   k.file = run_file;
   const YAML::Node n = root["kernel"];
-  r.only_keys(n, {"ptx", "name", "grid", "block", "shared", "registers", "buffers", "args"}, "kernel", "the kernel section");
+  r.only_keys(n, {"ptx", "name", "grid", "block", "shared", "registers", "hint", "buffers", "args"}, "kernel", "the kernel section");
   for (const char* req : {"ptx", "name", "grid", "block"})
     if (!n[req]) r.fail(n, std::string("kernel.") + req, std::string("kernel section needs '") + req + "'");
   k.ptx = r.path(r.str(n["ptx"], "kernel.ptx"));
@@ -173,6 +173,12 @@ ByoKernel read_byo_kernel(const std::string& run_file, const YAML::Node& root) {
     k.registers = r.u32(n["registers"], "kernel.registers");
     if (k.registers == 0 || k.registers > 255)
       r.fail(n["registers"], "kernel.registers", "'kernel.registers' is " + std::to_string(k.registers) + "; a thread has 1 to 255 registers");
+  }
+  if (n["hint"]) {
+    k.hint = r.u32(n["hint"], "kernel.hint");
+    if (k.hint > 3)
+      r.fail(n["hint"], "kernel.hint", "'kernel.hint' is " + std::to_string(k.hint) +
+                                           "; a launch hint is 0 (none), 1 (lines shared among blocks), 2 (boundary lines) or 3 (some common data)");
   }
   if (const YAML::Node bs = n["buffers"]) {
     if (!bs.IsMap()) r.fail(bs, "kernel.buffers", "'buffers' must be a map of name: {type, count, init, ...}");

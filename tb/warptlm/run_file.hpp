@@ -55,6 +55,7 @@ struct ByoKernel {
   uint32_t grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
   uint32_t shared = 0;
   uint32_t registers = 0;  // 0: not given
+  uint32_t hint = 0;       // the launch's scheduling hint (seed 004 Table 6.1), 0: none
   std::vector<ByoBuffer> buffers;  // in the file's order
   std::vector<ByoArg> args;
 };

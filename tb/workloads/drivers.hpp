@@ -91,6 +91,7 @@ inline WorkloadResult run_transpose_tiled(Device& dev, const char* kernel, int w
     load_workload_ptx(dev, kernel);
     DevPtr din = dev.upload(in);
     DevPtr dout = dev.malloc(count * sizeof(float));
+    dev.set_launch_hint(1);  // seed 004 Table 6.2 / 6.1 hint (read only by locality-aware scheduling): MT: type 1
     dev.launch(kernel, Dim3(wl::ceil_div(width, tdim), wl::ceil_div(height, tdim)), Dim3(tdim, trows),
                {arg(odata_first ? dout : din), arg(odata_first ? din : dout), arg(int32_t(width)), arg(int32_t(height))});
     std::vector<float> out = dev.download<float>(dout, count);

@@ -41,6 +41,7 @@ class BlackScholes : public Workload {
     DevPtr ds = dev.upload(spot), dx = dev.upload(strike), dt = dev.upload(years);
     DevPtr dcall = dev.malloc(uint64_t(n) * sizeof(float));
     DevPtr dput = dev.malloc(uint64_t(n) * sizeof(float));
+    dev.set_launch_hint(3);  // seed 004 Table 6.2 / 6.1 hint (read only by locality-aware scheduling): type 3: each block its own options, the constants shared
     dev.launch("black_scholes", Dim3(wl::ceil_div(n, block)), Dim3(block),
                {arg(ds), arg(dx), arg(dt), arg(dcall), arg(dput), arg(rate), arg(vol), arg(int32_t(n))});
     std::vector<float> call = dev.download<float>(dcall, n);

@@ -32,6 +32,7 @@ class Histogram : public Workload {
     DevPtr ddata = dev.upload(data);
     DevPtr dbins = dev.malloc(256 * sizeof(uint32_t));
     dev.memset(dbins, 0, 256 * sizeof(uint32_t));
+    dev.set_launch_hint(3);  // seed 004 Table 6.2 / 6.1 hint (read only by locality-aware scheduling): HS: type 3, some common data
     dev.launch("histogram256", Dim3(grid), Dim3(block), {arg(ddata), arg(uint32_t(n)), arg(dbins)});
     std::vector<uint32_t> bins = dev.download<uint32_t>(dbins, 256);
     dev.free(ddata);

@@ -32,6 +32,7 @@ class Jacobi2d : public Workload {
     DevPtr b = dev.malloc(count * sizeof(float));
     const Dim3 blocks(wl::ceil_div(nx, bx), wl::ceil_div(ny, by));
     for (int it = 0; it < iters; ++it) {
+      dev.set_launch_hint(2);  // seed 004 Table 6.2 / 6.1 hint (read only by locality-aware scheduling): JS: type 2, boundary lines shared with the neighbouring blocks
       dev.launch("jacobi_step", blocks, Dim3(bx, by), {arg(a), arg(b), arg(int32_t(nx)), arg(int32_t(ny))});
       std::swap(a, b);
     }

@@ -29,6 +29,7 @@ class MatMul : public Workload {
     load_workload_ptx(dev, "matmul");
     DevPtr da = dev.upload(a), db = dev.upload(b);
     DevPtr dc = dev.malloc(nn * sizeof(float));
+    dev.set_launch_hint(1);  // seed 004 Table 6.2 / 6.1 hint (read only by locality-aware scheduling): matrix multiply: type 1, as GEMM
     dev.launch("matmul_tiled", Dim3(wl::ceil_div(n, tile), wl::ceil_div(n, tile)), Dim3(tile, tile),
                {arg(da), arg(db), arg(dc), arg(int32_t(n))});
     std::vector<float> c = dev.download<float>(dc, nn);

@@ -130,6 +130,7 @@ WorkloadResult run_mvt(Device& dev, Size size, uint64_t seed) {
   const std::vector<float> y1 = seeded(rng, n, -1.0f, 1.0f), y2 = seeded(rng, n, -1.0f, 1.0f);
   load_workload_ptx(dev, kModule);
   DevPtr da = dev.upload(a), dx1 = dev.upload(x1), dx2 = dev.upload(x2), dy1 = dev.upload(y1), dy2 = dev.upload(y2);
+  dev.set_launch_hint(3);  // seed 004 Table 6.2 / 6.1 hint (read only by locality-aware scheduling): MVT: type 3, the vectors shared by every block
   dev.launch("mvt_kernel1", grid1d(n), Dim3(kBlock1d), {arg(int32_t(n)), arg(da), arg(dx1), arg(dy1)});
   dev.launch("mvt_kernel2", grid1d(n), Dim3(kBlock1d), {arg(int32_t(n)), arg(da), arg(dx2), arg(dy2)});
   const std::vector<float> g1 = dev.download<float>(dx1, n), g2 = dev.download<float>(dx2, n);
@@ -225,6 +226,7 @@ WorkloadResult run_gemm(Device& dev, Size size, uint64_t seed) {
   const std::vector<float> c = seeded(rng, size_t(ni) * nj, -1.0f, 1.0f);
   load_workload_ptx(dev, kModule);
   DevPtr da = dev.upload(a), db = dev.upload(b), dc = dev.upload(c);
+  dev.set_launch_hint(1);  // seed 004 Table 6.2 / 6.1 hint (read only by locality-aware scheduling): GEMM: type 1, rows of A shared by the blocks of one blockIdx.y
   dev.launch("gemm_kernel", grid2d(nj, ni), Dim3(kBlock2dX, kBlock2dY),
              {arg(int32_t(ni)), arg(int32_t(nj)), arg(int32_t(nk)), arg(kAlpha), arg(kBeta), arg(da), arg(db), arg(dc)});
   const std::vector<float> got = dev.download<float>(dc, c.size());
@@ -251,6 +253,7 @@ WorkloadResult run_2mm(Device& dev, Size size, uint64_t seed) {
   std::vector<KernelArg> args1 = dims, args2 = dims;
   for (DevPtr p : {dtmp, da, db}) args1.push_back(arg(p));
   for (DevPtr p : {dtmp, dc, dd}) args2.push_back(arg(p));
+  dev.set_launch_hint(1);  // seed 004 Table 6.2 / 6.1 hint (read only by locality-aware scheduling): 2MM: type 1, as GEMM
   dev.launch("mm2_kernel1", grid2d(nj, ni), Dim3(kBlock2dX, kBlock2dY), args1);
   dev.launch("mm2_kernel2", grid2d(nl, ni), Dim3(kBlock2dX, kBlock2dY), args2);
   const std::vector<float> tmp = dev.download<float>(dtmp, size_t(ni) * nj), got = dev.download<float>(dd, d.size());
@@ -272,6 +275,7 @@ WorkloadResult run_2dconv(Device& dev, Size size, uint64_t seed) {
   const std::vector<float> a = seeded(rng, size_t(ni) * nj, 0.0f, 1.0f);  // the suite: rand() / RAND_MAX
   load_workload_ptx(dev, kModule);
   DevPtr da = dev.upload(a), db = dev.upload(std::vector<float>(a.size(), 0.0f));
+  dev.set_launch_hint(2);  // seed 004 Table 6.2 / 6.1 hint (read only by locality-aware scheduling): CONV: type 2, boundary rows shared with the neighbouring blocks
   dev.launch("convolution2D_kernel", grid2d(nj, ni), Dim3(kBlock2dX, kBlock2dY), {arg(int32_t(ni)), arg(int32_t(nj)), arg(da), arg(db)});
   const std::vector<float> got = dev.download<float>(db, a.size());
   for (DevPtr p : {da, db}) dev.free(p);

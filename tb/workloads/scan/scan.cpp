@@ -51,6 +51,7 @@ class Scan : public Workload {
     const uint32_t blocks = wl::ceil_div(n, kPerBlock);
     DevPtr sums = dev.malloc(uint64_t(blocks) * sizeof(uint32_t));
     owned_.push_back(sums);
+    dev.set_launch_hint(3);  // seed 004 Table 6.2 / 6.1 hint (read only by locality-aware scheduling): SC: type 3, some common data
     dev.launch("scan_blocks", Dim3(blocks), Dim3(kScanBlock), {arg(in), arg(out), arg(sums), arg(uint32_t(n))});
     ++launches_;
     if (blocks == 1) return;
