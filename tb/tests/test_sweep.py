@@ -604,6 +604,52 @@ class TestPlatforms(SweepTestCase):
             self.assertIn(msg, res.stderr)
 
 
+# A paper's value of a counter per kernel (`paper_counters`): the summary sets the run's total beside it.
+PAPER_COUNTERS = """\
+name: pc
+baseline: A
+defaults: {config: gtx480, size: tiny}
+labels:
+  - {name: A}
+workloads:
+  - {name: vecadd, as: VA, paper_counters: {A: {ldst.global_load_lanes: 100}}}
+  - {name: matmul, as: MM, paper_counters: {A: {ldst.global_load_lanes: 50}}}
+"""
+
+
+class TestPaperCounters(SweepTestCase):
+    def test_counter_against_the_paper_with_the_mean_absolute_error(self):
+        exp = write(os.path.join(self.tmp, "pc.yaml"), PAPER_COUNTERS)
+        out = os.path.join(self.tmp, "out")
+        res = sweep(exp, "--out", out, "-j", "2")
+        self.check(res, 0)
+        lines = read_text(os.path.join(out, "summary.txt")).splitlines()
+        at = [i for i, l in enumerate(lines) if l.startswith("A: ldst.global_load_lanes against the paper at tiny")]
+        self.assertEqual(len(at), 1, lines)
+        errs = []
+        for k, (wl, ref) in enumerate((("vecadd", 100.0), ("matmul", 50.0))):
+            row = lines[at[0] + 2 + k].split()
+            ours = load(os.path.join(out, "runs", f"A__{wl}__tiny", "stats.json"))["counters"]["ldst.global_load_lanes"]
+            self.assertEqual(row[1], wl)
+            self.assertAlmostEqual(float(row[2]), ours, delta=0.0006)
+            self.assertAlmostEqual(float(row[3]), ref)
+            self.assertAlmostEqual(float(row[4]), ours - ref, delta=0.0006)
+            errs.append(abs(ours - ref))
+        mae = re.search(r"over 2 kernels: mean absolute error ([0-9.]+)", lines[at[0] + 4])
+        self.assertIsNotNone(mae, lines[at[0] + 4])
+        self.assertAlmostEqual(float(mae.group(1)), sum(errs) / 2, delta=0.0006)
+
+    def test_bad_paper_counters_exit_2(self):
+        for old, new, msg in (("{A: {ldst.global_load_lanes: 100}}", "{B: {ldst.global_load_lanes: 100}}",
+                               "paper_counters: 'B' is not a label"),
+                              ("{A: {ldst.global_load_lanes: 100}}", "{A: {ldst.global_load_lanes: many}}",
+                               "'many' is not a number")):
+            exp = write(os.path.join(self.tmp, "bad.yaml"), PAPER_COUNTERS.replace(old, new, 1))
+            res = sweep(exp, "--out", os.path.join(self.tmp, "o"), "--dry-run")
+            self.check(res, 2)
+            self.assertIn(msg, res.stderr)
+
+
 if __name__ == "__main__":
     prog = unittest.main(exit=False, verbosity=2)
     r = prog.result
