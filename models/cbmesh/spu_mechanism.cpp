@@ -65,6 +65,11 @@ SpuParams SpuMechanism::params_from(const Config& c) {
                          "lines into their SM's unused shared memory, and the mesh's interface units have none "
                          "(reduced SMs, sec. 5); CIAO-T (ciao.variant: t), CCWS and statPCAL combine, and CIAO-P "
                          "and CIAO-C do when the IUs are DMA engines (spu.iu_model: dma: every SM is a whole SM)");
+  if (c.get_string("gpu.placement") != "round_robin")
+    fail("gpu.placement", "'" + c.get_string("gpu.placement") + "' with the SPU mesh: the mesh places every block "
+                          "by its own pass schedule (block (I, J) on unit (I, J)), so a placement policy would "
+                          "never be asked; leave gpu.placement round_robin (a warp ordering such as "
+                          "sm.warp_scheduler: locality combines)");
   if (c.get_bool("ss.enabled") || c.get_bool("ss.compiler_passes"))
     fail(c.get_bool("ss.enabled") ? "ss.enabled" : "ss.compiler_passes",
          "scratchpad sharing with the SPU mesh: its compiler passes rewrite the gpu platform's PTX, not the mesh's, "

@@ -641,3 +641,20 @@ TEST_CASE("run file kernel.hint reaches the launch; a hint over 3 is refused wit
   CHECK(contains(r.out, "run.yaml:"));
   CHECK(contains(r.out, "kernel.hint"));
 }
+
+TEST_CASE("on the SPU mesh locality-aware placement is refused naming the conflict; its warp ordering combines", "[cli][locality][spu]") {
+  TempDir t;
+  auto r = warptlm(t, "run --platform spu --workload spu_matmul --size tiny --config gtx480 --overlay locality -q --out " + q(t / "a"));
+  INFO(r.out);
+  CHECK(r.code == 2);
+  CHECK(contains(r.out, "gpu.placement"));
+  CHECK(contains(r.out, "pass schedule"));
+  CHECK(contains(r.out, "locality.yaml:5"));
+  r = warptlm(t, "run --platform spu --workload spu_matmul --size tiny --config gtx480 --set sm.warp_scheduler=locality "
+                 "--set locality.launch_hint=1 -q --out " + q(t / "b"));
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  YAML::Node s = YAML::LoadFile(t / "b/stats.json");
+  CHECK(s["kernels"][0]["verified"].as<bool>());
+  CHECK(s["counters"]["locality.group_switches"].as<double>() > 0);
+}
