@@ -658,3 +658,15 @@ TEST_CASE("on the SPU mesh locality-aware placement is refused naming the confli
   CHECK(s["kernels"][0]["verified"].as<bool>());
   CHECK(s["counters"]["locality.group_switches"].as<double>() > 0);
 }
+
+TEST_CASE("ptx-info --haws prints the HAWS pass's stall points and hint chains of real nvcc PTX", "[cli][haws]") {
+  TempDir t;
+  auto r = warptlm(t, "ptx-info " + q(std::string(WARPTLM_SOURCE_DIR) + "/tb/workloads/matmul/matmul.ptx") + " --haws");
+  INFO(r.out);
+  CHECK(r.code == 0);
+  CHECK(contains(r.out, "matmul_tiled"));
+  CHECK(contains(r.out, "stall point line"));
+  CHECK(contains(r.out, "branch (conditional)"));
+  r = warptlm(t, "ptx-info " + q(t / "none.ptx") + " --haws");
+  CHECK(r.code == 2);
+}

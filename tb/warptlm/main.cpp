@@ -45,6 +45,7 @@ const char* kUsage =
     "       warptlm params        list every parameter with default, range and meaning\n"
     "       warptlm ptx-opt IN.ptx [-o OUT.ptx] [--threshold T]   scratchpad allocation + relssp placement\n"
     "       warptlm ptx-info IN.ptx [--regs NAME.regs]   per entry: instructions, shared/local bytes, estimated registers\n"
+    "       warptlm ptx-info IN.ptx --haws   per entry: the HAWS pass's stall points and hint chains (seed 004 ch. 5)\n"
     "       warptlm topology [--dot] [--platform gpu|spu] [--config NAME|FILE] [--overlay ...] [--set key=value ...]   the elaborated platform\n";
 
 // Pads `s` to `width`, always leaving at least two spaces after it.

@@ -2,7 +2,8 @@
 // entry of a PTX file: instructions, parameters, shared and local bytes, and
 // the registers per thread it estimates for occupancy (max live 32-bit words
 // + 2). With a ptxas register table (scripts/gen-ptx writes NAME.regs) it
-// prints the real compiler's count and the estimate's error beside it.
+// prints the real compiler's count and the estimate's error beside it. With --haws it prints the HAWS
+// compiler pass's stall points and hint chains instead (isa/passes/haws_hints.hpp, seed 004 ch. 5).
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -11,17 +12,21 @@
 #include "common/errors.hpp"
 #include "isa/memory.hpp"
 #include "isa/module.hpp"
+#include "isa/passes/haws_hints.hpp"
 #include "runtime/device.hpp"
 
 namespace warptlm {
 
 int ptx_info_command(int argc, char* argv[]) {
-  const char* usage = "usage: warptlm ptx-info IN.ptx [--regs NAME.regs]\n";
+  const char* usage = "usage: warptlm ptx-info IN.ptx [--regs NAME.regs | --haws]\n";
   std::string in, regs_path;
+  bool haws = false;
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "-h" || a == "--help") { std::cout << usage; return 0; }
-    if (a == "--regs") {
+    if (a == "--haws") {
+      haws = true;
+    } else if (a == "--regs") {
       if (i + 1 >= argc) throw InputError(std::string("option --regs needs a value\n") + usage);
       regs_path = argv[++i];
     } else if (!a.empty() && a[0] == '-') {
@@ -33,6 +38,10 @@ int ptx_info_command(int argc, char* argv[]) {
     }
   }
   if (in.empty()) throw InputError(std::string("no input PTX file\n") + usage);
+  if (haws) {
+    for (const auto& k : passes::haws_hints(read_input_file(in, "PTX file"), in)) std::cout << k.text();
+    return 0;
+  }
   GlobalMemory mem;
   const Module m(read_input_file(in, "PTX file"), in, mem);
   const std::map<std::string, uint32_t> regs =
