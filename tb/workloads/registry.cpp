@@ -9,6 +9,8 @@ namespace warptlm {
 
 std::unique_ptr<Workload> make_vecadd();
 std::unique_ptr<Workload> make_gemv();
+std::unique_ptr<Workload> make_histogram_merge();
+std::unique_ptr<Workload> make_fwt();
 std::unique_ptr<Workload> make_matmul();
 std::unique_ptr<Workload> make_reduce_conflict();
 std::unique_ptr<Workload> make_reduce_seq();
@@ -131,6 +133,8 @@ const std::vector<std::function<std::unique_ptr<Workload>()>>& workload_factorie
       make_spu_matmul,      make_spu_jacobi,
       // The GPU baseline of the mesh's matrix multiply, at spu_matmul's sizes.
       make_matmul_report,
+      // The HAWS thesis's CUDA SDK benchmarks not covered above (README: "Kepler set").
+      make_histogram_merge, make_fwt,
   };
   return factories;
 }
