@@ -255,6 +255,48 @@ StepStatus step(Warp& w, const LaunchState& L) {
   return w.at_barrier ? StepStatus::Barrier : StepStatus::Ok;
 }
 
+StepStatus step_in_place_of(Warp& w, const LaunchState& L, const Instr* as) {
+  SimtEntry& top = w.stack.back();
+  const Instr& orig = w.kernel.prog[top.pc];
+  if (as) {
+    const uint32_t active = top.mask;
+    const uint32_t exec = guard_true(w, *as, active);
+    ExecCtx c{w, w.block, L, exec, active};
+    try {
+      as->fn(*as, c);
+    } catch (const MemFault& f) {
+      throw RunError(fault_message(w, orig, f));
+    }
+    ++w.insts.warp;
+    w.insts.thread += unsigned(__builtin_popcount(exec));
+    w.insts.lane += unsigned(__builtin_popcount(active));
+  }
+  ++w.stack.back().pc;
+  while (!w.stack.empty()) {
+    const SimtEntry& t = w.stack.back();
+    if (t.mask != 0 && t.pc != t.rpc) break;
+    pop_entry(w);
+  }
+  if (w.stack.empty()) { w.done = true; return StepStatus::Exited; }
+  return w.at_barrier ? StepStatus::Barrier : StepStatus::Ok;
+}
+
+void execute_detached(Warp& w, const LaunchState& L, const Instr& in) {
+  const uint32_t active = w.stack.back().mask;
+  const uint32_t exec = guard_true(w, in, active);
+  if (in.op != Op::Bra) {
+    ExecCtx c{w, w.block, L, exec, active};
+    try {
+      in.fn(in, c);
+    } catch (const MemFault& f) {
+      throw RunError(fault_message(w, in, f));
+    }
+  }
+  ++w.insts.warp;
+  w.insts.thread += unsigned(__builtin_popcount(exec));
+  w.insts.lane += unsigned(__builtin_popcount(active));
+}
+
 uint32_t peek_addresses(const Warp& w, const Instr& in, uint64_t* addr) {
   if (!in.is_mem || w.stack.empty()) return 0;
   const uint32_t mask = guard_true(w, in, w.stack.back().mask);

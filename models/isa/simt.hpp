@@ -201,6 +201,17 @@ enum class StepStatus : uint8_t { Ok, Barrier, Exited };
 // One warp-instruction. Faults throw RunError naming kernel, block, thread,
 // pc, PTX file:line and address.
 StepStatus step(Warp& w, const LaunchState& L);
+// The warp's next instruction in program order done another way (a mechanism's replay of work it ran out
+// of order): `as` executes in its place (e.g. a copy of a renamed result into the register the instruction
+// writes), or with `as` null nothing executes; either way the warp moves past the instruction as `step`
+// would past a non-control one. Counts a warp instruction only when something executes.
+StepStatus step_in_place_of(Warp& w, const LaunchState& L, const Instr* as);
+// An instruction executed off the warp's program order (a mechanism's out-of-order issue): `in` runs for
+// the warp's active lanes with its guard, the pc and the SIMT stack stay; a branch does nothing here (the
+// mechanism follows its direction: branch_lanes). Counts a warp instruction.
+void execute_detached(Warp& w, const LaunchState& L, const Instr& in);
+// The active lanes a branch would send to its target (all of them for an unguarded branch).
+inline uint32_t branch_lanes(const Warp& w, const Instr& in);
 
 // The per-lane addresses a memory instruction will access, read from the
 // warp's registers before it executes (issue-time checks such as the
@@ -213,5 +224,7 @@ void run_block_functional(Block& b, const LaunchState& L);
 
 // Handler selection at link time; nullptr with `why` set when unsupported.
 ExecFn select_handler(const Instr& in, std::string& why);
+
+inline uint32_t branch_lanes(const Warp& w, const Instr& in) { return guard_true(w, in, w.stack.back().mask); }
 
 }  // namespace warptlm

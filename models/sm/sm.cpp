@@ -174,6 +174,7 @@ void Sm::add_mechanism(std::unique_ptr<SmMechanism> m) {
       if (auto ord = m->make_ordering(p_.warp_scheduler, classify)) s->set_ordering(std::move(ord));
   if (p_.inorder && !pipe_) pipe_ = m->make_pipeline(p_.pipeline_backend, pipeline_shape());
   if (m->steers_l1()) l1_steering_.push_back(m.get());
+  if (m->issues_out_of_order()) ooo_.push_back(m.get());
   mechs_.push_back(std::move(m));
 }
 
@@ -269,6 +270,8 @@ void Sm::install_block(std::unique_ptr<Block> b, const BlockUsage& u) {
     w.in_pipe = 0;
     w.last_stall = Stall::Issued;
     w.blocked = Stall::Issued;
+    w.issue_kind = WarpSlot::IssueKind::InOrder;
+    w.ran_out_of_order = false;
     ++ready_[w.slot % p_.num_schedulers];
     set_needs_fetch(w, true);
     scheds_[w.slot % p_.num_schedulers]->warps().push_back(&w);
@@ -507,7 +510,7 @@ uint32_t Sm::issue(WarpScheduler& s) {
     probe_issue(sid, Stall::NoWarp, nullptr);
     return 0;
   }
-  if (ready_[sid] == 0) {
+  if (ready_[sid] == 0 && ooo_.empty()) {
     // Every warp waits on its registers or its fetch, as already recorded.
     Stall why = Stall::NoWarp;
     for (size_t r = 0; r < size_t(Stall::Count); ++r)
@@ -527,6 +530,11 @@ uint32_t Sm::issue(WarpScheduler& s) {
     issued = issue_in_order(s, why, first_issued);
     s.yield_soft_filters(false);
   }
+  if (!issued && !ooo_.empty()) {  // no warp issued in order: out-of-order issue may act on the scheduler's idle cycle
+    idle_pass_ = true;
+    issued = issue_in_order(s, why, first_issued);
+    idle_pass_ = false;
+  }
   Stall outcome = issued ? Stall::Issued : why;
   ++*stall_[sid][size_t(outcome)];
   last_reason_[sid] = outcome;
@@ -542,6 +550,26 @@ Stall Sm::check_next_instruction(WarpSlot& w, const Instr*& in, uint32_t& unit) 
   const uint32_t pc = f.pc();
   if (w.ibuf_count == 0 || w.ibuf_pc != pc) return set_blocked(w, Stall::Fetch);
   in = &f.kernel.prog[pc];
+  if (!ooo_.empty())
+    for (SmMechanism* m : ooo_) {
+      if (!m->active()) continue;
+      const Instr* with = nullptr;
+      const SmMechanism::Replay r = m->replay(w, *in, &with);
+      if (r == SmMechanism::Replay::Skip) {  // its result is in place: move past it, no issue slot
+        m->replayed(w);
+        const StepStatus st = step_in_place_of(f, *launch_, nullptr);
+        ++w.ibuf_pc;
+        if (--w.ibuf_count == 0 && !f.done) set_needs_fetch(w, true);
+        if (st == StepStatus::Exited) return Stall::NoWarp;  // (a skipped instruction is never an exit)
+        return check_next_instruction(w, in, unit);
+      }
+      if (r == SmMechanism::Replay::Replace) {
+        in = with;
+        w.issue_kind = WarpSlot::IssueKind::Replace;
+        ooo_mech_ = m;
+      }
+      break;
+    }
   bool data = false, mem = false;
   for (unsigned i = 0; i < in->nreads; ++i)
     if (w.pending[in->reads[i]]) (w.pending_long[in->reads[i]] ? mem : data) = true;
@@ -550,6 +578,13 @@ Stall Sm::check_next_instruction(WarpSlot& w, const Instr*& in, uint32_t& unit) 
   if ((data || mem) && !(checking_second_ && dual_fault_)) {
     if (data) return set_blocked(w, Stall::Data);
     return set_blocked(w, Stall::LongMem);
+  }
+  if (w.ran_out_of_order) {  // its buffer held the out-of-order instructions: fetch the in-order one again
+    w.ran_out_of_order = false;
+    w.ibuf_count = 0;
+    set_needs_fetch(w, true);
+    w.issue_kind = WarpSlot::IssueKind::InOrder;
+    return set_blocked(w, Stall::Fetch);
   }
   if (exits_at_decode(*in)) return Stall::Issued;  // needs no functional unit
   const OpClass cls = op_class_of(*in);
@@ -561,10 +596,7 @@ Stall Sm::check_next_instruction(WarpSlot& w, const Instr*& in, uint32_t& unit) 
   if (p_.regfile_banks) {
     free = free_collector(collector_group_of(kind)) != nullptr;
   } else {
-    const auto& units = unit_busy_[size_t(kind)];
-    const auto& owner = unit_owner_[size_t(kind)];
-    for (uint32_t u = 0; u < units.size() && !free; ++u)
-      if (units[u] <= cycle_ && (owner[u] == kAnyScheduler || owner[u] == w.slot % p_.num_schedulers)) { unit = u; free = true; }
+    free = free_unit(w, kind, unit);
   }
   if (!free) return Stall::Structural;
   // A mechanism's issue gate: else retry next cycle.
@@ -572,6 +604,40 @@ Stall Sm::check_next_instruction(WarpSlot& w, const Instr*& in, uint32_t& unit) 
     for (auto& m : mechs_)
       if (m->active() && !m->may_issue_memory(f, *in)) return Stall::Other;
   return Stall::Issued;
+}
+
+bool Sm::free_unit(const WarpSlot& w, UnitKind kind, uint32_t& unit) const {
+  const auto& units = unit_busy_[size_t(kind)];
+  const auto& owner = unit_owner_[size_t(kind)];
+  for (uint32_t u = 0; u < units.size(); ++u)
+    if (units[u] <= cycle_ && (owner[u] == kAnyScheduler || owner[u] == w.slot % p_.num_schedulers)) {
+      unit = u;
+      return true;
+    }
+  return false;
+}
+
+Stall Sm::check_out_of_order(WarpSlot& w, const Instr*& in, uint32_t& unit) {
+  if (!w.resident || w.fw->done || w.fw->at_barrier) return Stall::LongMem;
+  for (SmMechanism* m : ooo_) {
+    if (!m->active()) continue;
+    const Instr* a = m->instead_of_stall(w, idle_pass_);
+    if (!a) continue;
+    // Its sources must be written (RAW, the scoreboard and the RCU's ready bits); WAR and WAW are the
+    // mechanism's to prevent (HAWS renames them away at compile time, sec. 5.3.3).
+    for (unsigned i = 0; i < a->nreads; ++i)
+      if (w.pending[a->reads[i]]) return Stall::LongMem;
+    const OpClass cls = op_class_of(*a);
+    if (cls == OpClass::Mem && gq_.size() >= p_.ldst_queue) return Stall::LongMem;
+    const bool free = p_.regfile_banks ? free_collector(collector_group_of(unit_of(*a, cls, p_.int_alu_on_sp))) != nullptr
+                                       : free_unit(w, unit_of(*a, cls, p_.int_alu_on_sp), unit);
+    if (!free) return Stall::LongMem;
+    in = a;
+    w.issue_kind = WarpSlot::IssueKind::OutOfOrder;
+    ooo_mech_ = m;
+    return Stall::Issued;
+  }
+  return Stall::LongMem;
 }
 
 // ---------------------------------------------------------------- operand collector
@@ -663,15 +729,30 @@ void Sm::execute(WarpSlot& w, const Instr& in, uint32_t unit, bool on_unit) {
     if (m->active()) m->at_issue(w, in, active);
   if (on_issue) on_issue(cycle_, w.block->linear_id, f.index, in.pc);
   const InstructionCounts before = f.insts;
-  const StepStatus st = step(f, *launch_);  // execute at issue: registers and memory change now
+  // Execute at issue: registers and memory change now.
+  const WarpSlot::IssueKind kind_of_issue = w.issue_kind;
+  w.issue_kind = WarpSlot::IssueKind::InOrder;
+  StepStatus st = StepStatus::Ok;
+  if (kind_of_issue == WarpSlot::IssueKind::OutOfOrder) {
+    execute_detached(f, *launch_, in);  // off the program order: the pc and the SIMT stack stay
+    w.ran_out_of_order = true;
+    ooo_mech_->issued_out_of_order(w, in);
+  } else if (kind_of_issue == WarpSlot::IssueKind::Replace) {
+    st = step_in_place_of(f, *launch_, &in);
+    ooo_mech_->replayed(w);
+  } else {
+    st = step(f, *launch_);
+  }
   if (in.is_mem && f.addr_mask)
     for (auto& m : mechs_)
       if (m->active()) m->memory_executed(f, in);
   ++*warp_insts_;
   *thread_insts_ += f.insts.thread - before.thread;
   *lane_insts_ += f.insts.lane - before.lane;
-  // The buffer holds sequential instructions; a redirect flushes it.
-  if (f.done || f.pc() != pc_before + 1) w.ibuf_count = 0;
+  // The buffer holds sequential instructions; a redirect flushes it. An out-of-order instruction came from
+  // outside it (the in-order one stays buffered).
+  if (kind_of_issue == WarpSlot::IssueKind::OutOfOrder) {
+  } else if (f.done || f.pc() != pc_before + 1) w.ibuf_count = 0;
   else { ++w.ibuf_pc; --w.ibuf_count; }
   if (w.ibuf_count == 0 && !f.done) set_needs_fetch(w, true);
   if (p_.inorder) {

@@ -184,9 +184,22 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
     if ((w.age > warp_limit_age_ && !w.block->waits_at_barrier()) || !s.allowed(w)) return Stall::Other;
     // A recorded stall implies the warp is neither done nor at a barrier (both
     // need an issue, which clears the record): no need to look at the warp.
-    if (w.blocked != Stall::Issued) return w.blocked;
-    return check_next_instruction(w, in, unit);
+    w.issue_kind = WarpSlot::IssueKind::InOrder;
+    if (w.blocked != Stall::Issued) {
+      if (w.blocked == Stall::LongMem && !ooo_.empty()) return check_out_of_order(w, in, unit);
+      return w.blocked;
+    }
+    const Stall r = check_next_instruction(w, in, unit);
+    if (r == Stall::LongMem && !ooo_.empty()) return check_out_of_order(w, in, unit);
+    return r;
   }
+  // Out-of-order issue: an active mechanism's instruction in place of a warp's stalled one
+  // (SmMechanism::instead_of_stall), if its registers and a unit are free; else the warp stays LongMem.
+  Stall check_out_of_order(WarpSlot& w, const Instr*& in, uint32_t& unit);
+  bool free_unit(const WarpSlot& w, UnitKind kind, uint32_t& unit) const;
+  std::vector<SmMechanism*> ooo_;        // the mechanisms that issue out of order
+  SmMechanism* ooo_mech_ = nullptr;      // the one whose instruction check() chose
+  bool idle_pass_ = false;               // issue's second look: no warp of the scheduler issued in order
   Stall check_next_instruction(WarpSlot& w, const Instr*& in, uint32_t& unit);
   // Execute at issue; `on_unit` is false for an exit retired at decode (no unit, no issue slot).
   void execute(WarpSlot& w, const Instr& in, uint32_t unit, bool on_unit);

@@ -51,6 +51,23 @@ class SmMechanism {
   // degree of each of its `n` parts (subwarps), as MEM0 will serve them.
   virtual void shared_access_degrees(const Warp&, const Instr&, const uint32_t* /*part_degrees*/, uint32_t /*n*/) {}
 
+  // Out-of-order issue (a hint mode): a warp whose next instruction waits on a long-latency load may issue
+  // another instruction in its place this cycle. Only mechanisms that answer issues_out_of_order() are
+  // asked. `idle`: asked again because no warp of the scheduler could issue in order this cycle. Returns
+  // the instruction as it runs (its registers renamed as the mechanism decided), or null; the SM checks that
+  // its sources are written (RAW; WAR and WAW are the mechanism's to rule out) and a unit is free, runs it
+  // off the warp's program order (execute_detached) and reports it back.
+  virtual bool issues_out_of_order() const { return false; }
+  virtual const Instr* instead_of_stall(const WarpSlot&, bool /*idle*/) { return nullptr; }
+  virtual void issued_out_of_order(const WarpSlot&, const Instr&) {}
+  // The warp's next instruction in program order, `in`, when the mechanism may have run it out of order
+  // already: Run it, Skip it (its result is in place: the warp moves past it without an issue slot), or
+  // Replace it with *with (e.g. a copy of its renamed result into its destination). Asked again until the
+  // SM reports the skip or the issue (replayed); the answer must not change in between.
+  enum class Replay : uint8_t { Run, Skip, Replace };
+  virtual Replay replay(const WarpSlot&, const Instr& /*in*/, const Instr** /*with*/) { return Replay::Run; }
+  virtual void replayed(const WarpSlot&) {}
+
   // A warp's class for class-ranked orderings (0 ranks first).
   virtual int warp_class(const Block*) const { return 0; }
   // The shared-memory address map of a block (isa/simt.hpp: SharedAddressMap);

@@ -33,6 +33,11 @@ struct WarpSlot {
   // A warp stalled on its own registers or on fetch stays stalled until one of
   // its results returns or its fetch completes: the scheduler does not look again.
   Stall blocked = Stall::Issued;
+  // Out-of-order issue (SmMechanism::instead_of_stall): how the instruction check() chose issues, and
+  // whether the warp ran instructions off its program order since it last issued in order (its buffer
+  // then holds those: it fetches its in-order instruction again).
+  enum class IssueKind : uint8_t { InOrder, OutOfOrder, Replace } issue_kind = IssueKind::InOrder;
+  bool ran_out_of_order = false;
 
   bool ready_to_free() const { return fw && fw->done && inflight == 0 && in_pipe == 0; }
 };
