@@ -175,6 +175,7 @@ void Sm::add_mechanism(std::unique_ptr<SmMechanism> m) {
   if (p_.inorder && !pipe_) pipe_ = m->make_pipeline(p_.pipeline_backend, pipeline_shape());
   if (m->steers_l1()) l1_steering_.push_back(m.get());
   if (m->issues_out_of_order()) ooo_.push_back(m.get());
+  has_ooo_ = !ooo_.empty();
   mechs_.push_back(std::move(m));
 }
 
@@ -510,7 +511,7 @@ uint32_t Sm::issue(WarpScheduler& s) {
     probe_issue(sid, Stall::NoWarp, nullptr);
     return 0;
   }
-  if (ready_[sid] == 0 && ooo_.empty()) {
+  if (ready_[sid] == 0 && !has_ooo_) {
     // Every warp waits on its registers or its fetch, as already recorded.
     Stall why = Stall::NoWarp;
     for (size_t r = 0; r < size_t(Stall::Count); ++r)
@@ -530,7 +531,7 @@ uint32_t Sm::issue(WarpScheduler& s) {
     issued = issue_in_order(s, why, first_issued);
     s.yield_soft_filters(false);
   }
-  if (!issued && !ooo_.empty()) {  // no warp issued in order: out-of-order issue may act on the scheduler's idle cycle
+  if (!issued && has_ooo_) {  // no warp issued in order: out-of-order issue may act on the scheduler's idle cycle
     idle_pass_ = true;
     issued = issue_in_order(s, why, first_issued);
     idle_pass_ = false;
@@ -550,7 +551,7 @@ Stall Sm::check_next_instruction(WarpSlot& w, const Instr*& in, uint32_t& unit) 
   const uint32_t pc = f.pc();
   if (w.ibuf_count == 0 || w.ibuf_pc != pc) return set_blocked(w, Stall::Fetch);
   in = &f.kernel.prog[pc];
-  if (!ooo_.empty())
+  if (has_ooo_)
     for (SmMechanism* m : ooo_) {
       if (!m->active()) continue;
       const Instr* with = nullptr;
@@ -579,7 +580,7 @@ Stall Sm::check_next_instruction(WarpSlot& w, const Instr*& in, uint32_t& unit) 
     if (data) return set_blocked(w, Stall::Data);
     return set_blocked(w, Stall::LongMem);
   }
-  if (w.ran_out_of_order) {  // its buffer held the out-of-order instructions: fetch the in-order one again
+  if (has_ooo_ && w.ran_out_of_order) {  // its buffer held the out-of-order instructions: fetch the in-order one again
     w.ran_out_of_order = false;
     w.ibuf_count = 0;
     set_needs_fetch(w, true);
@@ -615,6 +616,13 @@ bool Sm::free_unit(const WarpSlot& w, UnitKind kind, uint32_t& unit) const {
       return true;
     }
   return false;
+}
+
+Stall Sm::check_with_out_of_order(WarpSlot& w, const Instr*& in, uint32_t& unit) {
+  w.issue_kind = WarpSlot::IssueKind::InOrder;
+  if (w.blocked != Stall::Issued) return w.blocked == Stall::LongMem ? check_out_of_order(w, in, unit) : w.blocked;
+  const Stall r = check_next_instruction(w, in, unit);
+  return r == Stall::LongMem ? check_out_of_order(w, in, unit) : r;
 }
 
 Stall Sm::check_out_of_order(WarpSlot& w, const Instr*& in, uint32_t& unit) {
@@ -730,8 +738,8 @@ void Sm::execute(WarpSlot& w, const Instr& in, uint32_t unit, bool on_unit) {
   if (on_issue) on_issue(cycle_, w.block->linear_id, f.index, in.pc);
   const InstructionCounts before = f.insts;
   // Execute at issue: registers and memory change now.
-  const WarpSlot::IssueKind kind_of_issue = w.issue_kind;
-  w.issue_kind = WarpSlot::IssueKind::InOrder;
+  const WarpSlot::IssueKind kind_of_issue = has_ooo_ ? w.issue_kind : WarpSlot::IssueKind::InOrder;
+  if (has_ooo_) w.issue_kind = WarpSlot::IssueKind::InOrder;
   StepStatus st = StepStatus::Ok;
   if (kind_of_issue == WarpSlot::IssueKind::OutOfOrder) {
     execute_detached(f, *launch_, in);  // off the program order: the pc and the SIMT stack stay

@@ -184,20 +184,18 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
     if ((w.age > warp_limit_age_ && !w.block->waits_at_barrier()) || !s.allowed(w)) return Stall::Other;
     // A recorded stall implies the warp is neither done nor at a barrier (both
     // need an issue, which clears the record): no need to look at the warp.
-    w.issue_kind = WarpSlot::IssueKind::InOrder;
-    if (w.blocked != Stall::Issued) {
-      if (w.blocked == Stall::LongMem && !ooo_.empty()) return check_out_of_order(w, in, unit);
-      return w.blocked;
-    }
-    const Stall r = check_next_instruction(w, in, unit);
-    if (r == Stall::LongMem && !ooo_.empty()) return check_out_of_order(w, in, unit);
-    return r;
+    if (has_ooo_) return check_with_out_of_order(w, in, unit);
+    if (w.blocked != Stall::Issued) return w.blocked;
+    return check_next_instruction(w, in, unit);
   }
+  // check() when a mechanism issues out of order: a warp stalled on a long-latency load may issue its instruction.
+  Stall check_with_out_of_order(WarpSlot& w, const Instr*& in, uint32_t& unit);
   // Out-of-order issue: an active mechanism's instruction in place of a warp's stalled one
   // (SmMechanism::instead_of_stall), if its registers and a unit are free; else the warp stays LongMem.
   Stall check_out_of_order(WarpSlot& w, const Instr*& in, uint32_t& unit);
   bool free_unit(const WarpSlot& w, UnitKind kind, uint32_t& unit) const;
   std::vector<SmMechanism*> ooo_;        // the mechanisms that issue out of order
+  bool has_ooo_ = false;                 // !ooo_.empty(), read on every issue check
   SmMechanism* ooo_mech_ = nullptr;      // the one whose instruction check() chose
   bool idle_pass_ = false;               // issue's second look: no warp of the scheduler issued in order
   Stall check_next_instruction(WarpSlot& w, const Instr*& in, uint32_t& unit);
