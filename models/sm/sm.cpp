@@ -556,11 +556,12 @@ Stall Sm::check_next_instruction(WarpSlot& w, const Instr*& in, uint32_t& unit) 
       if (!m->active()) continue;
       const Instr* with = nullptr;
       const SmMechanism::Replay r = m->replay(w, *in, &with);
-      if (r == SmMechanism::Replay::Skip) {  // its result is in place: move past it, no issue slot
+      if (r == SmMechanism::Replay::Skip) {
+        // Its result is in place: the warp moves past it with no issue slot, and the fetch stage does not
+        // fetch it (spec 004 sec. 3.8, Fig. 5.8): the buffer's window slides on by one, as full as it was.
         m->replayed(w);
         const StepStatus st = step_in_place_of(f, *launch_, nullptr);
         ++w.ibuf_pc;
-        if (--w.ibuf_count == 0 && !f.done) set_needs_fetch(w, true);
         if (st == StepStatus::Exited) return Stall::NoWarp;  // (a skipped instruction is never an exit)
         return check_next_instruction(w, in, unit);
       }
