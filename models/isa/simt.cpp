@@ -231,70 +231,54 @@ static void pop_entry(Warp& w) {
   }
 }
 
-StepStatus step(Warp& w, const LaunchState& L) {
-  SimtEntry& top = w.stack.back();
-  const Instr& in = w.kernel.prog[top.pc];
-  const uint32_t active = top.mask;
-  const uint32_t exec = guard_true(w, in, active);
-  ExecCtx c{w, w.block, L, exec, active};
-  try {
-    in.fn(in, c);
-  } catch (const MemFault& f) {
-    throw RunError(fault_message(w, in, f));
-  }
-  ++w.insts.warp;
-  w.insts.thread += unsigned(__builtin_popcount(exec));
-  w.insts.lane += unsigned(__builtin_popcount(active));
-  if (!in.is_control) ++w.stack.back().pc;
-  while (!w.stack.empty()) {
-    const SimtEntry& t = w.stack.back();
-    if (t.mask != 0 && t.pc != t.rpc) break;
-    pop_entry(w);
-  }
-  if (w.stack.empty()) { w.done = true; return StepStatus::Exited; }
-  return w.at_barrier ? StepStatus::Barrier : StepStatus::Ok;
-}
-
-StepStatus step_in_place_of(Warp& w, const LaunchState& L, const Instr* as) {
-  SimtEntry& top = w.stack.back();
-  const Instr& orig = w.kernel.prog[top.pc];
-  if (as) {
-    const uint32_t active = top.mask;
-    const uint32_t exec = guard_true(w, *as, active);
-    ExecCtx c{w, w.block, L, exec, active};
-    try {
-      as->fn(*as, c);
-    } catch (const MemFault& f) {
-      throw RunError(fault_message(w, orig, f));
-    }
-    ++w.insts.warp;
-    w.insts.thread += unsigned(__builtin_popcount(exec));
-    w.insts.lane += unsigned(__builtin_popcount(active));
-  }
-  ++w.stack.back().pc;
-  while (!w.stack.empty()) {
-    const SimtEntry& t = w.stack.back();
-    if (t.mask != 0 && t.pc != t.rpc) break;
-    pop_entry(w);
-  }
-  if (w.stack.empty()) { w.done = true; return StepStatus::Exited; }
-  return w.at_barrier ? StepStatus::Barrier : StepStatus::Ok;
-}
-
-void execute_detached(Warp& w, const LaunchState& L, const Instr& in) {
+namespace {
+// Runs `in` for the warp's active lanes with its guard (faults name `named`, the program's instruction) and
+// counts it; `run` false counts it only (a branch off the program order).
+[[gnu::always_inline]] inline void run_for_active_lanes(Warp& w, const LaunchState& L, const Instr& in, const Instr& named,
+                                                      bool run = true) {
   const uint32_t active = w.stack.back().mask;
   const uint32_t exec = guard_true(w, in, active);
-  if (in.op != Op::Bra) {
+  if (run) {
     ExecCtx c{w, w.block, L, exec, active};
     try {
       in.fn(in, c);
     } catch (const MemFault& f) {
-      throw RunError(fault_message(w, in, f));
+      throw RunError(fault_message(w, named, f));
     }
   }
   ++w.insts.warp;
   w.insts.thread += unsigned(__builtin_popcount(exec));
   w.insts.lane += unsigned(__builtin_popcount(active));
+}
+
+// After an instruction: past it unless it moved the pc itself; the entries that reached their
+// reconvergence point (or lost every lane) pop.
+[[gnu::always_inline]] inline StepStatus move_on(Warp& w, bool control) {
+  if (!control) ++w.stack.back().pc;
+  while (!w.stack.empty()) {
+    const SimtEntry& t = w.stack.back();
+    if (t.mask != 0 && t.pc != t.rpc) break;
+    pop_entry(w);
+  }
+  if (w.stack.empty()) { w.done = true; return StepStatus::Exited; }
+  return w.at_barrier ? StepStatus::Barrier : StepStatus::Ok;
+}
+}  // namespace
+
+StepStatus step(Warp& w, const LaunchState& L) {
+  const Instr& in = w.kernel.prog[w.stack.back().pc];
+  run_for_active_lanes(w, L, in, in);
+  return move_on(w, in.is_control);
+}
+
+StepStatus step_in_place_of(Warp& w, const LaunchState& L, const Instr* as) {
+  const Instr& orig = w.kernel.prog[w.stack.back().pc];
+  if (as) run_for_active_lanes(w, L, *as, orig);
+  return move_on(w, false);
+}
+
+void execute_detached(Warp& w, const LaunchState& L, const Instr& in) {
+  run_for_active_lanes(w, L, in, in, in.op != Op::Bra);
 }
 
 uint32_t peek_addresses(const Warp& w, const Instr& in, uint64_t* addr) {
