@@ -141,7 +141,6 @@ class HawsSm : public SmMechanism {
       h.chain = &it->second;
       h.cursor = 0;
       h.issued = 0;
-      ++*c_.episodes;
     }
     if (h.cursor < 0) return nullptr;
     if (h.issued >= p_.rcu_depth) {
@@ -166,7 +165,7 @@ class HawsSm : public SmMechanism {
     WarpHint& h = warps_[w.slot];
     const HawsHintCode& hc = h.chain->hints[size_t(h.cursor)];
     h.rcu.push_back(Entry{hc.hint.pc, hc.hint.branch, hc.hint.renamed && !p_.fault_no_rename ? &hc.copy : nullptr});
-    ++h.issued;
+    if (h.issued++ == 0) ++*c_.episodes;  // an episode counts once its first hint issues
     ++*c_.hint_issues;
     if (hc.code.op == Op::Ld || hc.code.op == Op::Ldu) ++*c_.hint_loads;
     h.cursor = hc.hint.branch && hc.hint.conditional ? (h.taken ? hc.hint.taken : hc.hint.next) : hc.hint.next;
@@ -273,7 +272,7 @@ HawsParams HawsMechanism::params_from(const Config& c) {
 
 HawsMechanism::HawsMechanism(const Config& c, StatsRegistry& stats) : p_(params_from(c)), c_(std::make_unique<HawsCounters>()) {
   StatGroup g(stats, "haws", "haws");
-  c_->episodes = &g.counter("episodes", "times a warp entered hint mode (its next instruction a stall point waiting on a load)");
+  c_->episodes = &g.counter("episodes", "times a warp ran hint mode (its next instruction a stall point waiting on a load; one hint or more issued)");
   c_->hint_issues = &g.counter("hint_issues", "instructions issued in hint mode");
   c_->hint_loads = &g.counter("hint_loads", "of those, loads");
   c_->skips = &g.counter("replay_skips", "hint-mode instructions skipped when the warp came back to them (result in place)");
@@ -300,23 +299,16 @@ void HawsMechanism::build_in_sm(SmSite& site) {
 void HawsMechanism::module_loaded(const std::string& ptx, const std::string& origin, GlobalMemory&, const Module& as_written) {
   passes::HawsOptions o;
   o.rcu_depth = p_.rcu_depth;
-  for (auto& r : passes::haws_hints(ptx, origin, o)) {
-    const KernelInfo* k = as_written.find_kernel(r.kernel);
-    if (!k) continue;
-    reports_[origin].push_back(r);
-    origin_of_[k] = origin;
-  }
+  for (auto& r : passes::haws_hints(ptx, origin, o))
+    if (const KernelInfo* k = as_written.find_kernel(r.kernel)) reports_[k] = std::move(r);
 }
 
 HawsVersion* HawsMechanism::version_of(const KernelInfo& k) {
   auto have = versions_.find(&k);
   if (have != versions_.end()) return have->second.get();
-  auto o = origin_of_.find(&k);
-  if (o == origin_of_.end()) return nullptr;
-  const passes::HawsKernelReport* r = nullptr;
-  for (auto& x : reports_[o->second])
-    if (x.kernel == k.name) r = &x;
-  if (!r) return nullptr;
+  auto found = reports_.find(&k);
+  if (found == reports_.end()) return nullptr;
+  const passes::HawsKernelReport* r = &found->second;
   auto v = std::make_unique<HawsVersion>();
   v->code = std::make_unique<KernelInfo>(k);
   KernelInfo& code = *v->code;
@@ -329,6 +321,8 @@ HawsVersion* HawsMechanism::version_of(const KernelInfo& k) {
     HawsChain ch;
     ch.pc = s.pc;
     for (const passes::HawsHint& h : s.hints) {
+      if (h.pc >= k.prog.size()) throw RunError("HAWS: a hint of kernel '" + k.name + "' names pc " + std::to_string(h.pc) +
+                                                ", past its " + std::to_string(k.prog.size()) + " instructions");
       HawsHintCode hc;
       hc.hint = h;
       const Instr& orig = k.prog[h.pc];

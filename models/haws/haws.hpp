@@ -63,9 +63,8 @@ class HawsMechanism : public Mechanism {
  private:
   HawsVersion* version_of(const KernelInfo& k);
   HawsParams p_;
-  std::map<std::string, std::vector<passes::HawsKernelReport>> reports_;  // by module origin
+  std::map<const KernelInfo*, passes::HawsKernelReport> reports_;  // the pass's result for each loaded kernel
   std::map<const KernelInfo*, std::unique_ptr<HawsVersion>> versions_;
-  std::map<const KernelInfo*, std::string> origin_of_;
   std::vector<class HawsSm*> units_;  // owned by their SMs
   std::unique_ptr<HawsCounters> c_;
 };

@@ -62,6 +62,11 @@ class LocalityOrdering : public WarpOrdering {
 
   void order(const std::vector<WarpSlot*>& warps, std::vector<WarpSlot*>& out) override {
     if (st_->hint == 0) return baseline_->order(warps, out);
+    if (launch_ != st_->launch) {  // a new launch: no active group, no round-robin position
+      launch_ = st_->launch;
+      active_ = kNone;
+      last_.clear();
+    }
     keyed_.clear();
     for (WarpSlot* w : warps) keyed_.push_back({key_of(*w), w});
     std::sort(keyed_.begin(), keyed_.end(), [](const Keyed& a, const Keyed& b) {
@@ -69,6 +74,11 @@ class LocalityOrdering : public WarpOrdering {
     });
     out.clear();
     if (keyed_.empty()) return;
+    if (last_.size() > 2 * keyed_.size() + 8)  // forget the groups with no warp left (hint 2: one per blockIdx.x run)
+      last_.erase(std::remove_if(last_.begin(), last_.end(), [&](const std::pair<uint64_t, uint32_t>& e) {
+                    return !std::binary_search(keyed_.begin(), keyed_.end(), Keyed{e.first, nullptr},
+                                               [](const Keyed& a, const Keyed& b) { return a.key < b.key; });
+                  }), last_.end());
     // The active group, or the first group after it if it has no warps left.
     size_t g = 0;
     while (g < keyed_.size() && keyed_[g].key < active_) ++g;
@@ -121,6 +131,7 @@ class LocalityOrdering : public WarpOrdering {
   uint32_t schedulers_;
   Counter* switches_;
   uint64_t active_ = kNone;
+  uint64_t launch_ = 0;
   std::vector<std::pair<uint64_t, uint32_t>> last_;  // per group key: the slot of its last issued warp
   std::vector<Keyed> keyed_;
 };
@@ -210,6 +221,7 @@ const KernelInfo* LocalityMechanism::plan_launch(const LaunchPlanRequest& r) {
     throw InputError("launch of '" + r.kernel.name + "' with hint " + std::to_string(h) +
                      "; a launch hint is 0 (none), 1 (lines shared among blocks), 2 (boundary lines) or 3 (some common data)");
   st_->hint = h;
+  ++st_->launch;
   if (h) ++*hinted_launches_;
   return nullptr;
 }

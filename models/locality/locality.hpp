@@ -28,6 +28,7 @@ struct LocalityParams {
 struct LocalityState {
   LocalityParams p;
   uint32_t hint = 0;
+  uint64_t launch = 0;  // timing launches planned so far: the orderings start each launch afresh
 };
 
 class LocalityMechanism : public Mechanism {

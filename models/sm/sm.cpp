@@ -461,6 +461,7 @@ static WarpState state_of(Stall r) {
 uint32_t Sm::issue_in_order(WarpScheduler& s, Stall& why, WarpSlot*& first_issued) {
   uint32_t issued = 0;
   for (WarpSlot* w : order_) {
+    if (!w->resident) continue;  // retired earlier this cycle (an exit at decode), before a second look
     const Instr* in = nullptr;
     uint32_t unit = 0;
     const Stall r = check(s, *w, in, unit);
@@ -561,8 +562,15 @@ Stall Sm::check_next_instruction(WarpSlot& w, const Instr*& in, uint32_t& unit) 
         // fetch it (spec 004 sec. 3.8, Fig. 5.8): the buffer's window slides on by one, as full as it was.
         m->replayed(w);
         const StepStatus st = step_in_place_of(f, *launch_, nullptr);
-        ++w.ibuf_pc;
-        if (st == StepStatus::Exited) return Stall::NoWarp;  // (a skipped instruction is never an exit)
+        if (st == StepStatus::Exited)  // hints never include an exit: a mechanism that skips one is broken
+          throw RunError("SM " + std::to_string(id_) + ": a mechanism's replay skipped the last instruction of block " +
+                         std::to_string(w.block->linear_id) + "/warp " + std::to_string(f.index));
+        if (f.pc() == pc + 1) {
+          ++w.ibuf_pc;
+        } else {  // the skip left a SIMT entry: the buffer no longer holds the next instruction
+          w.ibuf_count = 0;
+          set_needs_fetch(w, true);
+        }
         return check_next_instruction(w, in, unit);
       }
       if (r == SmMechanism::Replay::Replace) {
@@ -637,7 +645,11 @@ Stall Sm::check_out_of_order(WarpSlot& w, const Instr*& in, uint32_t& unit) {
     for (unsigned i = 0; i < a->nreads; ++i)
       if (w.pending[a->reads[i]]) return Stall::LongMem;
     const OpClass cls = op_class_of(*a);
-    if (cls == OpClass::Mem && gq_.size() >= p_.ldst_queue) return Stall::LongMem;
+    if (cls == OpClass::Mem) {
+      if (gq_.size() >= p_.ldst_queue) return Stall::LongMem;
+      for (auto& g : mechs_)  // every mechanism's gate applies to memory instructions issued out of order too
+        if (g->active() && !g->may_issue_memory(*w.fw, *a)) return Stall::LongMem;
+    }
     const bool free = p_.regfile_banks ? free_collector(collector_group_of(unit_of(*a, cls, p_.int_alu_on_sp))) != nullptr
                                        : free_unit(w, unit_of(*a, cls, p_.int_alu_on_sp), unit);
     if (!free) return Stall::LongMem;

@@ -67,7 +67,10 @@ std::vector<uint32_t> successors(const std::vector<Instr>& body, uint32_t pc) {
   const Instr& in = body[pc];
   const uint32_t n = uint32_t(body.size());
   std::vector<uint32_t> s;
-  if (in.op == Op::Ret || in.op == Op::Exit || in.op == Op::Trap) return s;
+  if (in.op == Op::Ret || in.op == Op::Exit || in.op == Op::Trap) {
+    if (in.guard >= 0 && pc + 1 < n) s.push_back(pc + 1);  // a guarded exit falls through for the other lanes
+    return s;
+  }
   if (in.op == Op::Bra) {
     const int32_t t = label_target(in);
     if (t >= 0 && uint32_t(t) < n) s.push_back(uint32_t(t));
