@@ -33,24 +33,27 @@ struct SlotMap {
   }
 };
 
+// The slot hint `h` reads `slot` from (a spare an earlier hint renamed it into), or -1: the slot itself.
+int64_t renamed_source(const passes::HawsHint& h, uint32_t slot) {
+  for (auto& s : h.sources)
+    if (s.first == slot) return int64_t(s.second);
+  return -1;
+}
+
+// The guard predicate as hint `h` reads it.
+int32_t renamed_guard(const Instr& in, const passes::HawsHint& h, const SlotMap& m) {
+  if (in.guard < 0) return in.guard;
+  const int64_t s = renamed_source(h, m.f_nregs + uint32_t(in.guard));
+  return s >= 0 ? int32_t(m.index(uint32_t(s))) : in.guard;
+}
+
 // `in` with each register the hint renames replaced: its sources by `sources` (slot -> slot), its renamed
 // destination by the spare.
 Instr renamed_code(const Instr& in, const passes::HawsHint& h, const SlotMap& m, uint32_t kernel_regs, bool rename_dst) {
   Instr c = in;
-  auto src = [&](uint32_t slot) -> int64_t {
-    for (auto& s : h.sources)
-      if (s.first == slot) return int64_t(s.second);
-    return -1;
-  };
-  // Which operands are destinations: as collect_dependences counts them.
-  unsigned ndst = c.nwrites ? 1 : 0;
-  if (ndst && c.nops >= 2 && c.ops[1].kind == OpKind::Pred && !c.ops[1].negate &&
-      ((c.op == Op::Setp && c.nops >= 4 && c.ops[2].kind != OpKind::Pred) || c.op == Op::Shfl))
-    ndst = 2;
-  if (c.guard >= 0) {
-    const int64_t s = src(m.f_nregs + uint32_t(c.guard));
-    if (s >= 0) c.guard = int32_t(m.index(uint32_t(s)));
-  }
+  auto src = [&](uint32_t slot) { return renamed_source(h, slot); };
+  const unsigned ndst = destination_operands(c);
+  c.guard = renamed_guard(in, h, m);
   for (unsigned i = 0; i < c.nops; ++i) {
     Operand& o = c.ops[i];
     const bool dst = i < ndst;
@@ -95,12 +98,8 @@ Instr copy_code(const Instr& in, const passes::HawsHint& h, const SlotMap& m, ui
   c.ops[1].reg = m.index(h.renamed_to);
   // A guarded instruction wrote its spare only in its true lanes: the copy takes the same guard (read where
   // the hint read it), so the false lanes keep the destination's value, as in program order.
-  c.guard = in.guard;
+  c.guard = renamed_guard(in, h, m);
   c.guard_neg = in.guard_neg;
-  if (c.guard >= 0) {
-    for (auto& s : h.sources)
-      if (s.first == m.f_nregs + uint32_t(in.guard)) c.guard = int32_t(m.index(s.second));
-  }
   c.line = in.line;
   c.pc = in.pc;
   c.text = "mov (HAWS replay of line " + std::to_string(in.line) + ")";

@@ -61,16 +61,21 @@ static bool writes_first_operand(Op op) {
   }
 }
 
-void collect_dependences(Instr& in, uint32_t num_regs) {
-  in.nreads = in.nwrites = 0;
-  auto rd = [&](uint32_t s) { if (in.nreads < 12) in.reads[in.nreads++] = s; };
-  auto wr = [&](uint32_t s) { if (in.nwrites < 4) in.writes[in.nwrites++] = s; };
-  if (in.guard >= 0) rd(num_regs + uint32_t(in.guard));
+unsigned destination_operands(const Instr& in) {
   unsigned ndst = writes_first_operand(in.op) ? 1 : 0;
   // Second destinations: setp p|q, shfl d|p.
   if (ndst && in.nops >= 2 && in.ops[1].kind == OpKind::Pred && !in.ops[1].negate &&
       ((in.op == Op::Setp && in.nops >= 4 && in.ops[2].kind != OpKind::Pred) || in.op == Op::Shfl))
     ndst = 2;
+  return ndst;
+}
+
+void collect_dependences(Instr& in, uint32_t num_regs) {
+  in.nreads = in.nwrites = 0;
+  auto rd = [&](uint32_t s) { if (in.nreads < 12) in.reads[in.nreads++] = s; };
+  auto wr = [&](uint32_t s) { if (in.nwrites < 4) in.writes[in.nwrites++] = s; };
+  if (in.guard >= 0) rd(num_regs + uint32_t(in.guard));
+  const unsigned ndst = destination_operands(in);
   for (unsigned i = 0; i < in.nops; ++i) {
     const Operand& o = in.ops[i];
     const bool dst = i < ndst;

@@ -143,5 +143,7 @@ struct Instr {
 
 // Fill in.reads/in.writes from the operands; `num_regs` offsets predicate slots.
 void collect_dependences(Instr& in, uint32_t num_regs);
+// How many leading operands of `in` are destinations (0, 1, or 2 for setp p|q and shfl d|p).
+unsigned destination_operands(const Instr& in);
 
 }  // namespace warptlm

@@ -599,32 +599,32 @@ Stall Sm::check_next_instruction(WarpSlot& w, const Instr*& in, uint32_t& unit) 
   if (exits_at_decode(*in)) return Stall::Issued;  // needs no functional unit
   const OpClass cls = op_class_of(*in);
   if (cls == OpClass::Mem && gq_.size() >= p_.ldst_queue) return Stall::Structural;  // requests still waiting to leave
-  const UnitKind kind = unit_of(*in, cls, p_.int_alu_on_sp);
-  // With an operand collector, issue needs a free collector unit (the functional
-  // unit is taken at dispatch); without, a free functional unit.
-  bool free = false;
-  if (p_.regfile_banks) {
-    free = free_collector(collector_group_of(kind)) != nullptr;
-  } else {
-    free = free_unit(w, kind, unit);
-  }
-  if (!free) return Stall::Structural;
+  if (!can_take_unit(w, unit_of(*in, cls, p_.int_alu_on_sp), unit)) return Stall::Structural;
   // A mechanism's issue gate: else retry next cycle.
-  if (cls == OpClass::Mem)
-    for (auto& m : mechs_)
-      if (m->active() && !m->may_issue_memory(f, *in)) return Stall::Other;
+  if (cls == OpClass::Mem && !memory_gates_open(f, *in)) return Stall::Other;
   return Stall::Issued;
 }
 
-bool Sm::free_unit(const WarpSlot& w, UnitKind kind, uint32_t& unit) const {
+// With an operand collector, issue needs a free collector unit (the functional unit is taken at
+// dispatch); without, a free functional unit the warp's scheduler may use (`unit`).
+bool Sm::can_take_unit(const WarpSlot& w, UnitKind kind, uint32_t& unit) {
+  if (p_.regfile_banks) return free_collector(collector_group_of(kind)) != nullptr;
   const auto& units = unit_busy_[size_t(kind)];
   const auto& owner = unit_owner_[size_t(kind)];
+  const uint32_t sched = w.slot % p_.num_schedulers;
   for (uint32_t u = 0; u < units.size(); ++u)
-    if (units[u] <= cycle_ && (owner[u] == kAnyScheduler || owner[u] == w.slot % p_.num_schedulers)) {
+    if (units[u] <= cycle_ && (owner[u] == kAnyScheduler || owner[u] == sched)) {
       unit = u;
       return true;
     }
   return false;
+}
+
+// Every active mechanism's issue gate for a memory instruction (e.g. scratchpad sharing's lock).
+bool Sm::memory_gates_open(const Warp& f, const Instr& in) {
+  for (auto& m : mechs_)
+    if (m->active() && !m->may_issue_memory(f, in)) return false;
+  return true;
 }
 
 Stall Sm::check_with_out_of_order(WarpSlot& w, const Instr*& in, uint32_t& unit) {
@@ -645,14 +645,9 @@ Stall Sm::check_out_of_order(WarpSlot& w, const Instr*& in, uint32_t& unit) {
     for (unsigned i = 0; i < a->nreads; ++i)
       if (w.pending[a->reads[i]]) return Stall::LongMem;
     const OpClass cls = op_class_of(*a);
-    if (cls == OpClass::Mem) {
-      if (gq_.size() >= p_.ldst_queue) return Stall::LongMem;
-      for (auto& g : mechs_)  // every mechanism's gate applies to memory instructions issued out of order too
-        if (g->active() && !g->may_issue_memory(*w.fw, *a)) return Stall::LongMem;
-    }
-    const bool free = p_.regfile_banks ? free_collector(collector_group_of(unit_of(*a, cls, p_.int_alu_on_sp))) != nullptr
-                                       : free_unit(w, unit_of(*a, cls, p_.int_alu_on_sp), unit);
-    if (!free) return Stall::LongMem;
+    // the gates apply to memory instructions issued out of order too
+    if (cls == OpClass::Mem && (gq_.size() >= p_.ldst_queue || !memory_gates_open(*w.fw, *a))) return Stall::LongMem;
+    if (!can_take_unit(w, unit_of(*a, cls, p_.int_alu_on_sp), unit)) return Stall::LongMem;
     in = a;
     w.issue_kind = WarpSlot::IssueKind::OutOfOrder;
     ooo_mech_ = m;
@@ -772,9 +767,10 @@ void Sm::execute(WarpSlot& w, const Instr& in, uint32_t unit, bool on_unit) {
   *lane_insts_ += f.insts.lane - before.lane;
   // The buffer holds sequential instructions; a redirect flushes it. An out-of-order instruction came from
   // outside it (the in-order one stays buffered).
-  if (kind_of_issue == WarpSlot::IssueKind::OutOfOrder) {
-  } else if (f.done || f.pc() != pc_before + 1) w.ibuf_count = 0;
-  else { ++w.ibuf_pc; --w.ibuf_count; }
+  if (kind_of_issue != WarpSlot::IssueKind::OutOfOrder) {
+    if (f.done || f.pc() != pc_before + 1) w.ibuf_count = 0;
+    else { ++w.ibuf_pc; --w.ibuf_count; }
+  }
   if (w.ibuf_count == 0 && !f.done) set_needs_fetch(w, true);
   if (p_.inorder) {
     enter_pipeline(w, in);

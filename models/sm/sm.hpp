@@ -193,7 +193,8 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   // Out-of-order issue: an active mechanism's instruction in place of a warp's stalled one
   // (SmMechanism::instead_of_stall), if its registers and a unit are free; else the warp stays LongMem.
   Stall check_out_of_order(WarpSlot& w, const Instr*& in, uint32_t& unit);
-  bool free_unit(const WarpSlot& w, UnitKind kind, uint32_t& unit) const;
+  bool can_take_unit(const WarpSlot& w, UnitKind kind, uint32_t& unit);
+  bool memory_gates_open(const Warp& f, const Instr& in);
   std::vector<SmMechanism*> ooo_;        // the mechanisms that issue out of order
   bool has_ooo_ = false;                 // !ooo_.empty(), read on every issue check
   SmMechanism* ooo_mech_ = nullptr;      // the one whose instruction check() chose

@@ -6,38 +6,21 @@
 
 #include <sstream>
 
-#include "common/config.hpp"
-#include "common/stats.hpp"
-#include "gpu/gpu_platform.hpp"
-#include "runtime/device.hpp"
-#include "runtime/testbench.hpp"
+#include "sm_rig.hpp"
 
 namespace warptlm::test {
 
 using Sets = std::vector<std::pair<std::string, std::string>>;
+using sm_rig::kHeader;
 
-inline const char* kHeader = ".version 9.0\n.target sm_75\n.address_size 64\n";
-
-struct Rig {
-  Config cfg;
-  StatsRegistry stats;
-  std::unique_ptr<GpuTestbench> tb;
-  GpuPlatform* gpu = nullptr;
-  Device* dev = nullptr;
-  explicit Rig(const Sets& sets) {
-    GpuParams::declare(ParamTable::global());
-    cfg.merge_file(std::string(WARPTLM_SOURCE_DIR) + "/scenarios/configs/elastic_baseline.yaml");
-    cfg.set("sim.mode", "timing");
-    cfg.set("gpu.num_sms", "1");
-    for (auto& s : sets) cfg.set(s.first, s.second);
-    tb = std::make_unique<GpuTestbench>(cfg, stats);
-    gpu = &tb->platform();
-    dev = &tb->device();
+// sm_rig's rig on elastic_baseline with one SM (the sets after it).
+struct Rig : sm_rig::Rig {
+  explicit Rig(const Sets& sets) : sm_rig::Rig(one_sm(sets), "elastic_baseline") {}
+  static Sets one_sm(const Sets& sets) {
+    Sets s{{"gpu.num_sms", "1"}};
+    s.insert(s.end(), sets.begin(), sets.end());
+    return s;
   }
-  void launch(const std::string& kernel, Dim3 grid, Dim3 block, const std::vector<KernelArg>& args) {
-    run_host_program([&] { dev->launch(kernel, grid, block, args); });
-  }
-  double counter(const std::string& n) { return stats.values().at(n); }
 };
 
 // Each thread writes its id to shared word tid * stride, reads the word of

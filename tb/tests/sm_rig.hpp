@@ -1,6 +1,6 @@
-// A one-GPU timing rig for SM tests driven by hand-built PTX (test_sm.cpp, test_kepler.cpp): the
-// GPU testbench on a config built from key/value pairs, a launch in simulated time, and kernels of
-// dependent and independent adds.
+// A one-GPU timing rig for SM tests driven by hand-built PTX (test_sm, test_kepler, test_locality, test_haws;
+// inorder_rig.hpp builds on it): the GPU testbench on a config built from key/value pairs, a launch in
+// simulated time, and kernels of dependent and independent adds.
 #pragma once
 #include <memory>
 #include <sstream>

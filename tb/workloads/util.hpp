@@ -27,6 +27,17 @@ inline uint32_t uniform_u32(std::mt19937_64& rng, uint32_t bound) {
   return uint32_t(rng() % bound);
 }
 
+// `n` bytes for a histogram: a quarter from 4 hot values (same-bin contention), the rest uniform.
+inline std::vector<uint8_t> skewed_bytes(std::mt19937_64& rng, size_t n) {
+  static const uint8_t hot[4] = {0, 42, 128, 255};
+  std::vector<uint8_t> data(n);
+  for (auto& v : data) {
+    const uint64_t r = rng();
+    v = (r & 3) == 0 ? hot[(r >> 2) & 3] : uint8_t(r >> 56);
+  }
+  return data;
+}
+
 inline uint32_t ceil_div(uint64_t a, uint64_t b) { return uint32_t((a + b - 1) / b); }
 
 // Picks the value for a size preset.

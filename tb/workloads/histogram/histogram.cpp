@@ -20,13 +20,7 @@ class Histogram : public Workload {
     const uint32_t grid = wl::by_size<uint32_t>(size, 8, 16, 64, 128);
     const uint32_t block = 256;
     std::mt19937_64 rng(seed);
-    std::vector<uint8_t> data(n);
-    // A quarter of the bytes come from 4 hot values, the rest are uniform.
-    const uint8_t hot[4] = {0, 42, 128, 255};
-    for (auto& v : data) {
-      uint64_t r = rng();
-      v = (r & 3) == 0 ? hot[(r >> 2) & 3] : uint8_t(r >> 56);
-    }
+    const std::vector<uint8_t> data = wl::skewed_bytes(rng, n);  // a quarter from 4 hot values
 
     load_workload_ptx(dev, "histogram");
     DevPtr ddata = dev.upload(data);

@@ -19,12 +19,7 @@ class HistogramMerge : public Workload {
     const uint32_t n = wl::by_size<uint32_t>(size, 16384, 262144, 2u << 20, 16u << 20);
     const uint32_t histograms = wl::by_size<uint32_t>(size, 16, 64, 240, 480);
     std::mt19937_64 rng(seed);
-    std::vector<uint8_t> data(n);
-    const uint8_t hot[4] = {0, 42, 128, 255};
-    for (auto& v : data) {
-      uint64_t r = rng();
-      v = (r & 3) == 0 ? hot[(r >> 2) & 3] : uint8_t(r >> 56);
-    }
+    const std::vector<uint8_t> data = wl::skewed_bytes(rng, n);
     load_workload_ptx(dev, "histogram_merge");
     DevPtr ddata = dev.upload(data);
     DevPtr dpartial = dev.malloc(uint64_t(histograms) * 256 * sizeof(uint32_t));
