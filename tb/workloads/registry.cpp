@@ -11,6 +11,8 @@ std::unique_ptr<Workload> make_vecadd();
 std::unique_ptr<Workload> make_gemv();
 std::unique_ptr<Workload> make_histogram_merge();
 std::unique_ptr<Workload> make_fwt();
+std::unique_ptr<Workload> make_bitonic_sort();
+std::unique_ptr<Workload> make_inline_math();
 std::unique_ptr<Workload> make_matmul();
 std::unique_ptr<Workload> make_reduce_conflict();
 std::unique_ptr<Workload> make_reduce_seq();
@@ -134,7 +136,7 @@ const std::vector<std::function<std::unique_ptr<Workload>()>>& workload_factorie
       // The GPU baseline of the mesh's matrix multiply, at spu_matmul's sizes.
       make_matmul_report,
       // The HAWS thesis's CUDA SDK benchmarks not covered above (README: "Kepler set").
-      make_histogram_merge, make_fwt,
+      make_histogram_merge, make_fwt,           make_bitonic_sort, make_inline_math,
   };
   return factories;
 }
