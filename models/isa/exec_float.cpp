@@ -146,6 +146,10 @@ ExecFn select_typed(const Instr& in) {
 }  // namespace
 
 ExecFn select_float(const Instr& in, std::string& why) {
+  if (uses_carry(in)) {
+    if (dtype_float(in.type)) why = "a carry chain takes .u32, .s32, .u64 or .s64";
+    return nullptr;
+  }
   if (in.type == DType::F32) return select_typed<float>(in);
   if (in.type == DType::F64) return select_typed<double>(in);
   if (in.type == DType::F16 || in.type == DType::F16x2 || in.type == DType::BF16) {

@@ -90,6 +90,59 @@ void h_mad(const Instr& in, ExecCtx& c) {
   });
 }
 
+// Carry chains (add.cc / addc, sub.cc / subc, mad.cc / madc): each lane's carry flag is its bit of the
+// function's hidden carry predicate, the instruction's last operand (ir.hpp). A subtraction's flag is a
+// borrow: subc computes a - (b + CF) and sets CF when b + CF exceeds a.
+template <class T>
+inline T add_carry(T x, T y, bool cin, bool& cout) {  // T unsigned
+  const T s = T(x + y), r = T(s + T(cin));
+  cout = s < x || r < s;
+  return r;
+}
+template <class T>
+inline T sub_borrow(T x, T y, bool bin, bool& bout) {  // T unsigned
+  bout = x < y || T(x - y) < T(bin);
+  return T(T(x - y) - T(bin));
+}
+inline void set_lane_bit(uint32_t& mask, unsigned l, bool v) { mask = v ? mask | (1u << l) : mask & ~(1u << l); }
+
+template <class T, bool Sub, bool CarryIn, bool CarryOut>
+void h_addc(const Instr& in, ExecCtx& c) {
+  const uint64_t* a = src(c, in.ops[1]);
+  const uint64_t* b = src(c, in.ops[2]);
+  uint64_t* d = dst(c, in.ops[0]);
+  uint32_t& cf = c.w.preds[in.ops[in.nops - 1].reg];
+  uint32_t out = cf;
+  for_lanes(c.mask, [&](unsigned l) {
+    const bool cin = CarryIn && (cf >> l & 1u);
+    bool carry = false;
+    const T x = lane_get<T>(a, l), y = lane_get<T>(b, l);
+    lane_set<T>(d, l, Sub ? sub_borrow<T>(x, y, cin, carry) : add_carry<T>(x, y, cin, carry));
+    if (CarryOut) set_lane_bit(out, l, carry);
+  });
+  if (CarryOut) cf = out;
+}
+
+// mad.lo.cc / mad.hi.cc / madc: the low or high half of a x b (signed for .s types), plus c, plus the carry in.
+template <class T, bool Hi, bool CarryIn, bool CarryOut>
+void h_madc(const Instr& in, ExecCtx& c) {
+  using V = U<T>;
+  const uint64_t* a = src(c, in.ops[1]);
+  const uint64_t* b = src(c, in.ops[2]);
+  const uint64_t* e = src(c, in.ops[3]);
+  uint64_t* d = dst(c, in.ops[0]);
+  uint32_t& cf = c.w.preds[in.ops[in.nops - 1].reg];
+  uint32_t out = cf;
+  for_lanes(c.mask, [&](unsigned l) {
+    const T x = lane_get<T>(a, l), y = lane_get<T>(b, l);
+    const V p = Hi ? V(T(W<T>(x) * W<T>(y) >> bits<T>())) : V(V(x) * V(y));
+    bool carry = false;
+    lane_set<T>(d, l, T(add_carry<V>(p, V(lane_get<T>(e, l)), CarryIn && (cf >> l & 1u), carry)));
+    if (CarryOut) set_lane_bit(out, l, carry);
+  });
+  if (CarryOut) cf = out;
+}
+
 template <class T, bool Mad>
 void h_mul24(const Instr& in, ExecCtx& c) {
   const uint64_t* a = src(c, in.ops[1]);
@@ -477,6 +530,45 @@ WARPTLM_HOLDER(HSad, (h_sad<T>))
 WARPTLM_HOLDER(HSetp, (h_setp<T>))
 #undef WARPTLM_HOLDER
 
+// Carry chains take .u32, .s32, .u64 and .s64; an add or a subtraction is the same bits either way.
+template <bool Sub, bool CarryIn, bool CarryOut>
+ExecFn addc_for(DType t) {
+  switch (t) {
+    case DType::U32: case DType::S32: return h_addc<uint32_t, Sub, CarryIn, CarryOut>;
+    case DType::U64: case DType::S64: return h_addc<uint64_t, Sub, CarryIn, CarryOut>;
+    default: return nullptr;
+  }
+}
+template <bool Hi, bool CarryIn, bool CarryOut>
+ExecFn madc_for(DType t) {
+  switch (t) {
+    case DType::U32: return h_madc<uint32_t, Hi, CarryIn, CarryOut>;
+    case DType::S32: return h_madc<int32_t, Hi, CarryIn, CarryOut>;
+    case DType::U64: return h_madc<uint64_t, Hi, CarryIn, CarryOut>;
+    case DType::S64: return h_madc<int64_t, Hi, CarryIn, CarryOut>;
+    default: return nullptr;
+  }
+}
+ExecFn carry_chain_fn(const Instr& in, std::string& why) {
+  const bool out = writes_carry(in), cin = reads_carry(in), hi = in.flags & F_HI;
+  ExecFn fn = nullptr;
+  switch (in.op) {
+    case Op::Add: fn = addc_for<false, false, true>(in.type); break;
+    case Op::Sub: fn = addc_for<true, false, true>(in.type); break;
+    case Op::Addc: fn = out ? addc_for<false, true, true>(in.type) : addc_for<false, true, false>(in.type); break;
+    case Op::Subc: fn = out ? addc_for<true, true, true>(in.type) : addc_for<true, true, false>(in.type); break;
+    case Op::Mad: case Op::Madc:
+      if (in.flags & F_WIDE) { why = "a carry chain's mad is .lo or .hi, not .wide"; return nullptr; }
+      if (!cin) fn = hi ? madc_for<true, false, true>(in.type) : madc_for<false, false, true>(in.type);
+      else if (out) fn = hi ? madc_for<true, true, true>(in.type) : madc_for<false, true, true>(in.type);
+      else fn = hi ? madc_for<true, true, false>(in.type) : madc_for<false, true, false>(in.type);
+      break;
+    default: break;
+  }
+  if (!fn) why = "a carry chain takes .u32, .s32, .u64 or .s64";
+  return fn;
+}
+
 ExecFn setp_for(DType t) {
   switch (t) {
     case DType::F32: return h_setp<float>;
@@ -506,6 +598,7 @@ ExecFn select_int(const Instr& in, std::string& why) {
   if (dtype_float(t) && in.op != Op::Setp && in.op != Op::Set && in.op != Op::Selp && in.op != Op::Mov &&
       in.op != Op::Slct)
     return nullptr;
+  if (uses_carry(in)) return carry_chain_fn(in, why);
   switch (in.op) {
     case Op::Add:
       if (in.flags & F_SAT) return t == DType::S32 ? h_addsat<false> : nullptr;

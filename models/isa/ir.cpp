@@ -41,7 +41,7 @@ const char* space_name(Space s) {
 
 const char* op_name(Op op) {
   static const char* names[] = {
-      "invalid", "add", "sub", "mul", "mad", "mul24", "mad24", "sad", "div", "rem", "abs", "neg", "min", "max",
+      "invalid", "add", "sub", "mul", "mad", "mul24", "mad24", "addc", "subc", "madc", "sad", "div", "rem", "abs", "neg", "min", "max",
       "and", "or", "xor", "not", "cnot", "shl", "shr", "popc", "clz", "brev", "bfe", "bfi", "prmt", "bfind", "fns",
       "shf.l", "shf.r", "fma", "sqrt", "rsqrt", "rcp", "sin", "cos", "lg2", "ex2", "tanh", "copysign", "testp",
       "setp", "set", "selp", "slct", "mov", "cvt", "cvta", "ld", "ldu", "st", "atom", "red", "prefetch",
@@ -76,7 +76,10 @@ void collect_dependences(Instr& in, uint32_t num_regs) {
   auto wr = [&](uint32_t s) { if (in.nwrites < 4) in.writes[in.nwrites++] = s; };
   if (in.guard >= 0) rd(num_regs + uint32_t(in.guard));
   const unsigned ndst = destination_operands(in);
-  for (unsigned i = 0; i < in.nops; ++i) {
+  const unsigned nops = uses_carry(in) ? in.nops - 1u : in.nops;  // the carry flag last, read and/or written
+  if (reads_carry(in)) rd(num_regs + in.ops[nops].reg);
+  if (writes_carry(in)) wr(num_regs + in.ops[nops].reg);
+  for (unsigned i = 0; i < nops; ++i) {
     const Operand& o = in.ops[i];
     const bool dst = i < ndst;
     switch (o.kind) {

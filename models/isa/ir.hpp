@@ -61,7 +61,7 @@ struct Operand {
 enum class Op : uint16_t {
   Invalid,
   // integer and bit
-  Add, Sub, Mul, Mad, Mul24, Mad24, Sad, Div, Rem, Abs, Neg, Min, Max,
+  Add, Sub, Mul, Mad, Mul24, Mad24, Addc, Subc, Madc, Sad, Div, Rem, Abs, Neg, Min, Max,
   And, Or, Xor, Not, Cnot, Shl, Shr, Popc, Clz, Brev, Bfe, Bfi, Prmt, Bfind, Fns, ShfL, ShfR,
   // floating point
   Fma, Sqrt, Rsqrt, Rcp, Sin, Cos, Lg2, Ex2, Tanh, Copysign, Testp,
@@ -100,6 +100,7 @@ enum InstrFlag : uint16_t {
   F_FTZ = 1 << 0, F_SAT = 1 << 1, F_APPROX = 1 << 2, F_FULL = 1 << 3,
   F_LO = 1 << 4, F_HI = 1 << 5, F_WIDE = 1 << 6, F_UNI = 1 << 7,
   F_TO = 1 << 8, F_SHIFTAMT = 1 << 9, F_CLAMP = 1 << 10, F_VOLATILE = 1 << 11,
+  F_CC = 1 << 12,  // .cc: writes the carry flag (add.cc, sub.cc, mad.cc, addc.cc, subc.cc, madc.cc)
 };
 
 class Warp;
@@ -140,6 +141,13 @@ struct Instr {
   uint32_t writes[4];
   std::string text;            // the PTX source text, for reports
 };
+
+// Carry chains: the condition code's carry flag (CC.CF) is a hidden predicate register of the function, which
+// the parser appends as the last operand of every instruction that reads or writes it, so registers are
+// renumbered at link like any predicate and the scoreboard orders a chain (addc waits for the add.cc before it).
+inline bool reads_carry(const Instr& in) { return in.op == Op::Addc || in.op == Op::Subc || in.op == Op::Madc; }
+inline bool writes_carry(const Instr& in) { return (in.flags & F_CC) != 0; }
+inline bool uses_carry(const Instr& in) { return reads_carry(in) || writes_carry(in); }
 
 // Fill in.reads/in.writes from the operands; `num_regs` offsets predicate slots.
 void collect_dependences(Instr& in, uint32_t num_regs);

@@ -134,6 +134,7 @@ struct Linker {
     std::vector<const FuncIR*> order;
     std::unordered_map<const FuncIR*, int> state;  // 1 visiting, 2 done
     std::function<void(const FuncIR*)> visit = [&](const FuncIR* f) {
+      if (f->refusal) throw *f->refusal;  // an instruction of it the front end refused
       state[f] = 1;
       order.push_back(f);
       for (auto& c : f->calls) {
@@ -318,12 +319,14 @@ Module::Module(const std::string& text, const std::string& origin, GlobalMemory&
       if (it == globals_of->global_syms_.end())
         throw InputError(Place{origin, int(v.line), v.name}, "module-scope variable '" + v.name + "' is not in the module it shares variables with");
       global_syms_[v.name] = it->second;
+      global_bytes_[v.name] = v.bytes();
       continue;
     }
     uint64_t bytes = std::max<uint64_t>(v.bytes(), 1);
     uint64_t addr = mem.allocate(bytes);
     if (!v.init.empty()) mem.write(addr, v.init.data(), std::min<uint64_t>(bytes, v.init.size()));
     global_syms_[v.name] = addr;
+    global_bytes_[v.name] = v.bytes();
   }
   Linker lk{pm, origin_, global_syms_, {}};
   for (auto& f : pm.funcs) {
@@ -331,8 +334,19 @@ Module::Module(const std::string& text, const std::string& origin, GlobalMemory&
       throw InputError(Place{origin, int(f.line), f.name}, "function '" + f.name + "' defined twice");
     if (!lk.funcs.count(f.name) || f.has_body) lk.funcs[f.name] = &f;
   }
-  for (auto& f : pm.funcs)
-    if (f.is_entry && f.has_body) kernels_[f.name] = lk.link(f);
+  // Each kernel links on its own: one that cannot is refused with its error, the others load. A module
+  // with no kernel left is an error at load (the first refusal, in the order of the file).
+  const InputError* first = nullptr;
+  for (auto& f : pm.funcs) {
+    if (!f.is_entry || !f.has_body) continue;
+    try {
+      kernels_[f.name] = lk.link(f);
+    } catch (const InputError& e) {
+      auto it = refused_.emplace(f.name, e).first;
+      if (!first) first = &it->second;
+    }
+  }
+  if (first && kernels_.empty()) throw *first;
 }
 
 Module::~Module() = default;
@@ -340,6 +354,19 @@ Module::~Module() = default;
 const KernelInfo* Module::find_kernel(const std::string& name) const {
   auto it = kernels_.find(name);
   return it == kernels_.end() ? nullptr : it->second.get();
+}
+
+const InputError* Module::refusal(const std::string& name) const {
+  auto it = refused_.find(name);
+  return it == refused_.end() ? nullptr : &it->second;
+}
+
+bool Module::symbol(const std::string& name, uint64_t& address, uint64_t& bytes) const {
+  auto it = global_syms_.find(name);
+  if (it == global_syms_.end()) return false;
+  address = it->second;
+  bytes = global_bytes_.at(name);
+  return true;
 }
 
 std::vector<std::string> Module::kernel_names() const {

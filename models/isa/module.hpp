@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "common/errors.hpp"
 #include "isa/ir.hpp"
 
 namespace warptlm {
@@ -89,11 +90,20 @@ class Module {
   const std::string& origin() const { return origin_; }
   const KernelInfo* find_kernel(const std::string& name) const;
   std::vector<std::string> kernel_names() const;
+  // A kernel that could not be linked (an instruction, call or symbol of it or of a function it calls the
+  // front end refused): its error, naming file and line; null for a kernel that loaded or is not here.
+  // A module loads while one of its kernels does; only these are refused.
+  const InputError* refusal(const std::string& name) const;
+  // A module-scope .global or .const variable: its device address and bytes; false if there is none.
+  bool symbol(const std::string& name, uint64_t& address, uint64_t& bytes) const;
+  const std::map<std::string, InputError>& refused() const { return refused_; }
 
  private:
   std::string origin_;
   std::map<std::string, std::unique_ptr<KernelInfo>> kernels_;
+  std::map<std::string, InputError> refused_;
   std::unordered_map<std::string, uint64_t> global_syms_;  // module-scope .global/.const: name -> address
+  std::unordered_map<std::string, uint64_t> global_bytes_; // and its size
 };
 
 }  // namespace warptlm

@@ -21,6 +21,7 @@ using Tok = PtxToken;
 const std::unordered_map<std::string, Op>& op_table() {
   static const std::unordered_map<std::string, Op> t = {
       {"add", Op::Add}, {"sub", Op::Sub}, {"mul", Op::Mul}, {"mad", Op::Mad}, {"mul24", Op::Mul24},
+      {"addc", Op::Addc}, {"subc", Op::Subc}, {"madc", Op::Madc},
       {"mad24", Op::Mad24}, {"sad", Op::Sad}, {"div", Op::Div}, {"rem", Op::Rem}, {"abs", Op::Abs},
       {"neg", Op::Neg}, {"min", Op::Min}, {"max", Op::Max}, {"and", Op::And}, {"or", Op::Or},
       {"xor", Op::Xor}, {"not", Op::Not}, {"cnot", Op::Cnot}, {"shl", Op::Shl}, {"shr", Op::Shr},
@@ -426,6 +427,16 @@ class Parser {
     return slot;
   }
 
+  // The predicate slot that holds the function's carry flag, made at its first carry instruction.
+  uint32_t carry_flag_slot(uint32_t line) {
+    FuncIR& f = *fn_;
+    if (f.carry_pred < 0) {
+      if (f.npreds >= kMaxRegs) fail(line, "cc", "no predicate slot left for the carry flag of '" + f.name + "'");
+      f.carry_pred = int32_t(f.npreds++);
+    }
+    return uint32_t(f.carry_pred);
+  }
+
   void close_reg_scope() {
     RegScope& scope = reg_scopes_.back();
     for (const std::string& n : scope.declared) regs_.erase(n);
@@ -459,7 +470,24 @@ class Parser {
         parse_body_directive(f);
         continue;
       }
+      parse_instruction_or_refuse(f);
+    }
+  }
+
+  // An instruction the front end cannot take refuses its function, and through it only the kernels that
+  // reach it (module.cpp), not the whole file: the first such error is kept, the statement is skipped.
+  void parse_instruction_or_refuse(FuncIR& f) {
+    const size_t start = pos_, uses = label_uses_.size(), calls = f.calls.size(), body = f.body.size();
+    try {
       parse_instruction(f);
+    } catch (const InputError& e) {
+      if (!f.refusal) f.refusal = std::make_shared<const InputError>(e);
+      f.body.resize(body);
+      f.calls.resize(calls);
+      label_uses_.resize(uses);
+      pos_ = start;
+      while (peek().kind != Tok::End && !peek().is(";") && !peek().is("{") && !peek().is("}")) next();
+      accept(";");
     }
   }
 
@@ -725,6 +753,13 @@ class Parser {
       if (!accept(",")) break;
     }
     expect(";");
+    if (uses_carry(in)) {  // the carry flag: the function's hidden predicate, last (ir.hpp)
+      if (in.nops >= 6) fail(in.line, optext, "too many operands");
+      Operand cf;
+      cf.kind = OpKind::Pred;
+      cf.reg = carry_flag_slot(in.line);
+      in.ops[in.nops++] = cf;
+    }
     if (in.op == Op::Ld || in.op == Op::St || in.op == Op::Ldu) {
       if (in.space == Space::Param && saw_param_sym) in.space = Space::ParamFunc;
       else if (in.space == Space::Param && space_hint == Space::ParamFunc) in.space = Space::ParamFunc;
@@ -827,6 +862,10 @@ class Parser {
             fail(in.line, optext, "'" + optext + "': a communication buffer is reached by ld and st only");
         }
         in.space = sp;
+        continue;
+      }
+      if (m == "cc" && (in.op == Op::Add || in.op == Op::Sub || in.op == Op::Mad || reads_carry(in))) {
+        in.flags |= F_CC;
         continue;
       }
       if (m == "rn") { in.rnd = Rnd::Rn; continue; }

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,7 @@ struct FuncIR {
   std::vector<ParamInfo> results;      // func: return params (frame offsets)
   std::vector<Instr> body;
   uint32_t nregs = 0, npreds = 0, regs32 = 0;
+  int32_t carry_pred = -1;              // the hidden predicate holding the carry flag (ir.hpp), if used
   std::vector<uint8_t> reg_words;       // 32-bit words of each register slot (1 or 2)
   std::vector<std::pair<uint32_t, SReg>> sregs;
   std::vector<VarDecl> shared;          // declared inside the function
@@ -55,6 +57,9 @@ struct FuncIR {
   uint32_t frame_bytes = 0;
   std::vector<PendingCall> calls;
   uint32_t reqntid = 0, maxntid = 0;
+  // The first instruction of the body the front end refused (its file, line and reason), if any: the
+  // function is kept out of every kernel, and a kernel that is or calls it is refused with this error.
+  std::shared_ptr<const InputError> refusal;
 };
 
 struct ParsedModule {

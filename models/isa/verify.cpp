@@ -85,11 +85,11 @@ bool shape_of(const Instr& in, Shape& s) {
       s.min = 2;
       return true;
     case Op::Add: case Op::Sub: case Op::Mul: case Op::Mul24: case Op::Div: case Op::Rem: case Op::Min:
-    case Op::Max: case Op::Shl: case Op::Shr: case Op::Copysign:
+    case Op::Max: case Op::Shl: case Op::Shr: case Op::Copysign: case Op::Addc: case Op::Subc:
       s = data_op(3);
       return true;
     case Op::Mad: case Op::Mad24: case Op::Sad: case Op::Fma: case Op::Bfe: case Op::Prmt: case Op::Slct:
-    case Op::ShfL: case Op::ShfR: case Op::Fns:
+    case Op::ShfL: case Op::ShfR: case Op::Fns: case Op::Madc:
       s = data_op(4);
       return true;
     case Op::Bfi:
@@ -233,13 +233,14 @@ bool check_barrier_immediates(const Instr& in, std::string& why) {
 bool verify_operands(const Instr& in, std::string& why) {
   Shape s;
   if (!shape_of(in, s)) return true;
-  if (in.nops < s.min || in.nops > s.max) {
-    why = std::to_string(in.nops) + " operand" + (in.nops == 1 ? "" : "s") + " given, " +
+  const unsigned nops = uses_carry(in) ? in.nops - 1u : in.nops;  // the parser's hidden carry flag is not written
+  if (nops < s.min || nops > s.max) {
+    why = std::to_string(nops) + " operand" + (nops == 1 ? "" : "s") + " given, " +
           (s.min == s.max ? std::to_string(s.min) : std::to_string(s.min) + " to " + std::to_string(s.max)) +
           " expected";
     return false;
   }
-  for (unsigned i = 0; i < in.nops; ++i) {
+  for (unsigned i = 0; i < nops; ++i) {
     if (fits(s.w[i], in.ops[i], s.vec_ok)) continue;
     why = std::string("the ") + ordinal(i) + " operand is " + kind_name(in.ops[i].kind) +
           (in.ops[i].negate && s.w[i] != Want::PredSrc ? " negated with '!'" : "") + " where " + want_name(s.w[i]) +

@@ -39,6 +39,8 @@ OpClass op_class_of(const Instr& in) {
   if (f64) return OpClass::Dp;
   switch (in.op) {
     case Op::Add: case Op::Sub: return fp ? OpClass::Fp : OpClass::Alu;
+    case Op::Addc: case Op::Subc: return OpClass::Alu;
+    case Op::Madc: return OpClass::Imad;
     case Op::Mul: case Op::Mul24: return fp ? OpClass::Fp : OpClass::Imul;
     case Op::Mad: case Op::Mad24: case Op::Fma: return fp ? OpClass::Fma : OpClass::Imad;
     case Op::Min: case Op::Max: return fp ? OpClass::Fmax : OpClass::Imax;

@@ -98,6 +98,8 @@ class GpuPlatform : public sc_core::sc_module {
   GlobalMemory& memory() { return mem_; }
   const KernelInfo* find_kernel(const std::string& name) const;
   std::vector<std::string> kernel_names() const;
+  // A module-scope .global/.const variable of the loaded modules (the latest first): address and bytes.
+  uint64_t symbol(const std::string& name, uint64_t& bytes) const;
   // Every launch that ended (a faulting one excluded), in order.
   const std::vector<LaunchResult>& launches() const { return launches_; }
   // Sampled statistics (stats.sample_interval); null in functional mode.

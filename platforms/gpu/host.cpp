@@ -81,6 +81,7 @@ void GpuPlatform::command(HostCommand& c) {
       break;
     case K::Synchronize: synchronize(c); break;
     case K::Attribute: c.attribute = attribute(c.text); break;
+    case K::Symbol: c.address = symbol(c.text, c.bytes); break;
   }
 }
 
@@ -108,7 +109,19 @@ const KernelInfo* GpuPlatform::find_kernel(const std::string& name) const {
   for (auto it = modules_.rbegin(); it != modules_.rend(); ++it)
     for (auto& n : (*it)->kernel_names())
       if (demangled_base(n) == name) return (*it)->find_kernel(n);
+  // a kernel its module refused at load: the reason, naming the PTX file and line
+  for (auto it = modules_.rbegin(); it != modules_.rend(); ++it)
+    for (auto& r : (*it)->refused())
+      if (r.first == name || demangled_base(r.first) == name)
+        throw InputError("kernel '" + r.first + "' was refused when its PTX loaded: " + r.second.what());
   return nullptr;
+}
+
+uint64_t GpuPlatform::symbol(const std::string& name, uint64_t& bytes) const {
+  uint64_t address = 0;
+  for (auto it = modules_.rbegin(); it != modules_.rend(); ++it)
+    if ((*it)->symbol(name, address, bytes)) return address;
+  throw InputError("no module-scope .global or .const variable '" + name + "' in the loaded PTX");
 }
 
 std::vector<std::string> GpuPlatform::kernel_names() const {

@@ -56,6 +56,7 @@ struct HostCommand : tlm::tlm_extension<HostCommand> {
     Launch,       // kernel, dims, params -> starts the launch (timing) or runs it (functional)
     Synchronize,  // waits until no launch runs (a blocking call: SC_THREAD only) -> result of the last launch
     Attribute,    // text (a device attribute's name) -> attribute
+    Symbol,       // text (a module-scope .global/.const variable) -> address, bytes (cudaMemcpyToSymbol)
   };
   enum class Error : uint8_t { None, Input, Run, Stopped };
 

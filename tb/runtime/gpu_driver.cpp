@@ -58,6 +58,14 @@ uint64_t GpuDriver::attribute(const std::string& name) {
   return c.attribute;
 }
 
+uint64_t GpuDriver::symbol(const std::string& name, uint64_t& bytes) {
+  HostCommand c(HostCommand::Kind::Symbol);
+  c.text = name;
+  send(c);
+  bytes = c.bytes;
+  return c.address;
+}
+
 std::vector<std::string> GpuDriver::kernel_names() {
   HostCommand c(HostCommand::Kind::KernelNames);
   send(c);

@@ -35,6 +35,8 @@ class GpuDriver : public sc_core::sc_module {
   std::vector<std::string> kernel_names();
   // A device attribute by name (the platform's, or a mechanism's: spu.rows); InputError if unknown.
   uint64_t attribute(const std::string& name);
+  // A module-scope .global/.const variable's device address (and its bytes); InputError if none.
+  uint64_t symbol(const std::string& name, uint64_t& bytes);
 
   uint64_t allocate(uint64_t bytes);
   void release(uint64_t address);

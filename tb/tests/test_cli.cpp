@@ -400,6 +400,125 @@ TEST_CASE("BYO PTX: malformed PTX -> exit 2 naming the .ptx file and line", "[cl
   CHECK(names_file_line(r.out, "bad.ptx", line));
 }
 
+namespace {
+// add_to: v[i] += x for i < n; affine: v[i] = v[i] * s.mul + s.add, s a struct {u32 mul; u32 add} by value.
+const char* kLaunchesPtx = R"(.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry add_to(.param .u64 v, .param .u32 x, .param .u32 n)
+{
+ .reg .pred %p<2>;
+ .reg .b32 %r<8>;
+ .reg .b64 %rd<4>;
+ ld.param.u64 %rd1, [v];
+ ld.param.u32 %r1, [x];
+ ld.param.u32 %r2, [n];
+ mov.u32 %r3, %tid.x;
+ setp.ge.u32 %p1, %r3, %r2;
+ @%p1 bra DONE;
+ mul.wide.u32 %rd2, %r3, 4;
+ add.s64 %rd3, %rd1, %rd2;
+ ld.global.u32 %r4, [%rd3];
+ add.u32 %r4, %r4, %r1;
+ st.global.u32 [%rd3], %r4;
+DONE:
+ ret;
+}
+.visible .entry affine(.param .u64 v, .param .align 4 .b8 s[8])
+{
+ .reg .b32 %r<8>;
+ .reg .b64 %rd<4>;
+ ld.param.u64 %rd1, [v];
+ ld.param.u32 %r1, [s];
+ ld.param.u32 %r2, [s+4];
+ mov.u32 %r3, %tid.x;
+ mul.wide.u32 %rd2, %r3, 4;
+ add.s64 %rd3, %rd1, %rd2;
+ ld.global.u32 %r4, [%rd3];
+ mad.lo.u32 %r4, %r4, %r1, %r2;
+ st.global.u32 [%rd3], %r4;
+ ret;
+}
+)";
+const char* kLaunchesYaml = R"(kernel:
+  ptx: launches.ptx
+  block: [32, 1, 1]
+  buffers:
+    v: {type: u32, count: 32, init: sequence, dump: v.bin}
+  launches:
+    - {name: add_to, grid: 1, args: [v+16, 5, 28], repeat: 3}
+    - {name: affine, grid: [1, 1, 1], args: [v, [3, 0, 0, 0, 7, 0, 0, 0]]}
+)";
+}  // namespace
+
+TEST_CASE("BYO PTX: a launches list runs kernels in order over the same buffers, buf+offset and struct arguments", "[cli][byo]") {
+  TempDir t;
+  fs::create_directories(t / "job");
+  write_text(t / "job/launches.ptx", kLaunchesPtx);
+  write_text(t / "job/run.yaml", kLaunchesYaml);
+  for (const char* mode : {"functional", "timing"}) {
+    const std::string out = t / (std::string("out_") + mode);
+    auto r = warptlm(t, "run " + q(t / "job/run.yaml") + " --set sim.mode=" + mode + " -q --out " + q(out));
+    INFO(mode << ": " << r.out);
+    REQUIRE(r.code == 0);
+    const std::string dump = fs::exists(out + "/v.bin") ? out + "/v.bin" : t / "job/v.bin";
+    const std::string bytes = slurp(dump);
+    REQUIRE(bytes.size() == 32 * 4);
+    for (uint32_t i = 0; i < 32; ++i) {
+      uint32_t v;
+      std::memcpy(&v, bytes.data() + 4 * i, 4);
+      // v+16 starts at element 4; 28 elements from there get 5 added three times; then all x 3 + 7
+      const uint32_t want = (i + (i >= 4 ? 15u : 0u)) * 3u + 7u;
+      INFO("element " << i);
+      CHECK(v == want);
+    }
+    const YAML::Node s = YAML::LoadFile(out + "/stats.json");
+    REQUIRE(s["kernels"].size() == 4);  // every launch its own entry, the repeats included
+    CHECK(s["kernels"][0]["name"].as<std::string>() == "add_to");
+    CHECK(s["kernels"][2]["name"].as<std::string>() == "add_to");
+    CHECK(s["kernels"][3]["name"].as<std::string>() == "affine");
+  }
+}
+
+TEST_CASE("BYO PTX: launches with a wrong byte list, an offset past the buffer or name beside launches exit 2 naming the key", "[cli][byo][error]") {
+  TempDir t;
+  fs::create_directories(t / "job");
+  write_text(t / "job/launches.ptx", kLaunchesPtx);
+  const std::string base = kLaunchesYaml;
+  auto run_with = [&](const std::string& yaml) {
+    write_text(t / "job/run.yaml", yaml);
+    return warptlm(t, "run " + q(t / "job/run.yaml") + " -q --out " + q(t / "out"));
+  };
+  std::string y = base;
+  y.replace(y.find("[3, 0, 0, 0, 7, 0, 0, 0]"), 24, "[3, 0, 0, 0, 7, 0, 0]");
+  auto r = run_with(y);
+  INFO(r.out);
+  CHECK(r.code == 2);
+  CHECK(contains(r.out, "run.yaml:8"));
+  CHECK(contains(r.out, "kernel.launches[1].args"));
+  CHECK(contains(r.out, "8 bytes"));
+  y = base;
+  y.replace(y.find("v+16"), 4, "v+132");
+  r = run_with(y);
+  INFO(r.out);
+  CHECK(r.code == 2);
+  CHECK(contains(r.out, "kernel.launches[0].args"));
+  CHECK(contains(r.out, "128 bytes"));
+  y = base;
+  y.replace(y.find("  block:"), 0, "  name: add_to\n");
+  r = run_with(y);
+  INFO(r.out);
+  CHECK(r.code == 2);
+  CHECK(contains(r.out, "kernel.name"));
+  CHECK(contains(r.out, "launches"));
+  y = base;
+  y.replace(y.find("[3, 0, 0, 0, 7, 0, 0, 0]"), 24, "[3, 0, 0, 0, 7, 0, 0, 256]");
+  r = run_with(y);
+  INFO(r.out);
+  CHECK(r.code == 2);
+  CHECK(contains(r.out, "0 to 255"));
+}
+
 TEST_CASE("BYO PTX: a kernel name not in the module -> exit 2", "[cli][byo][error]") {
   TempDir t;
   const std::string yaml = setup_byo(t, "no_such_entry", "");

@@ -1967,3 +1967,88 @@ TEST_CASE("ptx load error: an undefined symbol in ld.global names the file, line
 TEST_CASE("ptx load error: a .reg .v4 declaration names the file and line", "[ptx][error]") {
   expect_load_error(kVecRegPtx, "vreg.ptx", {line_of(kVecRegPtx, ".reg .v4")});
 }
+
+// ====================================================================== refusal per kernel
+
+namespace {
+// Three kernels: `good` uses nothing unusual; `bad` holds an instruction the front end refuses (line 15);
+// `calls_bad` calls a .func that holds one (line 8). Only the last two are refused.
+const char* kPartlyRefusedPtx = R"PTX(.version 9.0
+.target sm_75
+.address_size 64
+
+.func (.param .b32 r) twice(.param .b32 x)
+{
+  .reg .b32 %r<3>;
+  frobnicate.u32 %r1, %r1;
+  ld.param.b32 %r1, [x];
+  add.u32 %r2, %r1, %r1;
+  st.param.b32 [r], %r2;
+  ret;
+}
+.visible .entry bad(.param .u64 out)
+{
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  mul.cc.u32 %r1, %r1, %r1;
+  st.global.u32 [%rd1], %r1;
+  ret;
+}
+.visible .entry good(.param .u64 out)
+{
+  .reg .b32 %r<2>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, 41;
+  add.u32 %r1, %r1, 1;
+  st.global.u32 [%rd1], %r1;
+  ret;
+}
+.visible .entry calls_bad(.param .u64 out)
+{
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, 5;
+  {
+  .param .b32 a;
+  st.param.b32 [a], %r1;
+  .param .b32 rv;
+  call.uni (rv), twice, (a);
+  ld.param.b32 %r2, [rv];
+  }
+  st.global.u32 [%rd1], %r2;
+  ret;
+}
+)PTX";
+}  // namespace
+
+TEST_CASE("ptx refusal: an instruction the front end refuses refuses only the kernels that reach it", "[ptx][error]") {
+  IsaFixture fx;
+  Device& d = *fx.dev;
+  d.load_ptx(kPartlyRefusedPtx, "partly.ptx");  // loads: `good` can run
+  DevPtr out = d.upload(std::vector<uint32_t>{0});
+  d.launch("good", Dim3(1), Dim3(32), {arg(out)});
+  CHECK(d.download<uint32_t>(out, 1)[0] == 42u);
+  const std::string bad = input_error_of([&] { d.launch("bad", Dim3(1), Dim3(32), {arg(out)}); });
+  INFO(bad);
+  CHECK(bad.find("'bad'") != std::string::npos);
+  CHECK(names_file_line(bad, "partly.ptx", line_of(kPartlyRefusedPtx, "mul.cc.u32")));
+  CHECK(bad.find(".cc") != std::string::npos);
+  const std::string calls = input_error_of([&] { d.launch("calls_bad", Dim3(1), Dim3(32), {arg(out)}); });
+  INFO(calls);
+  CHECK(calls.find("'calls_bad'") != std::string::npos);
+  CHECK(names_file_line(calls, "partly.ptx", line_of(kPartlyRefusedPtx, "frobnicate")));
+  CHECK(calls.find("frobnicate") != std::string::npos);
+}
+
+TEST_CASE("ptx refusal: a module whose every kernel is refused fails to load with the first reason", "[ptx][error]") {
+  std::string text = kPartlyRefusedPtx;
+  const size_t good = text.find(".visible .entry good");
+  const size_t next = text.find(".visible .entry calls_bad");
+  REQUIRE(good != std::string::npos);
+  text.erase(good, next - good);  // only `bad` and `calls_bad` left
+  std::string msg = expect_load_error(text, "refused.ptx", {line_of(text, "mul.cc.u32")});
+  CHECK(msg.find("unsupported modifier .cc") != std::string::npos);
+}

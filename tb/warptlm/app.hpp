@@ -16,6 +16,7 @@ struct RunOptions {
   std::string platform = "gpu";  // gpu | spu
   std::vector<std::string> overlays, sets;
   bool quiet = false;
+  std::vector<std::string> exec_argv;  // warptlm exec: the CUDA application and its arguments
 };
 
 // Declare every module's parameters into the global table (once).
@@ -44,5 +45,10 @@ int demo_command();
 class Device;
 struct ByoKernel;
 bool run_byo_kernel(Device& dev, const ByoKernel& kernel, const std::string& out_dir, std::string& detail, bool& compared);
+
+// warptlm exec: runs the CUDA application argv on the simulated GPU through WarpTLM's CUDA runtime library
+// (exec.cpp, docs/cuda-apps.md); true when it exits with status 0 (its own check passed).
+bool serve_cuda_app(Device& dev, const Config& cfg, const std::vector<std::string>& argv, const std::string& device_name,
+                    std::string& detail);
 
 }  // namespace warptlm

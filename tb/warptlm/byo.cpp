@@ -3,6 +3,7 @@
 // Inputs (ptx, init files, compare references) are relative to the YAML file;
 // dumps go to the output directory.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -36,24 +37,75 @@ double element(const uint8_t* p, DType t) {
   }
 }
 
+struct Buffer {
+  const ByoBuffer* spec;
+  DevPtr ptr;
+};
+
+// A launch's argument for parameter `p`: a buffer's pointer (`name`, or `name+BYTES` inside it), the
+// parameter's bytes, or a number of its PTX type.
+KernelArg launch_arg(const ByoLaunch& l, const ByoArg& a, size_t i, const ParamInfo& p,
+                     const std::map<std::string, Buffer>& buffers, const std::string& run_file) {
+  const Place at{run_file, a.line, l.key + ".args"};
+  if (a.is_bytes) {
+    if (a.bytes.size() != p.size)
+      throw InputError(at, "parameter " + std::to_string(i) + " ('" + p.name + "') is " + std::to_string(p.size) +
+                               " bytes; the byte list gives " + std::to_string(a.bytes.size()));
+    KernelArg k;
+    k.bytes = a.bytes;
+    return k;
+  }
+  const std::string& s = a.text;
+  const size_t plus = s.find('+');
+  const auto b = buffers.find(s.substr(0, plus));
+  if (b != buffers.end()) {
+    uint64_t offset = 0;
+    if (plus != std::string::npos) {
+      const std::string o = s.substr(plus + 1);
+      size_t used = 0;
+      try {
+        offset = std::stoull(o, &used, 0);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (o.empty() || used != o.size() || !std::isdigit(static_cast<unsigned char>(o[0])))
+        throw InputError(at, "'" + s + "': the offset after '+' must be a number of bytes");
+      const uint64_t size = b->second.spec->count * dtype_bytes(b->second.spec->type);
+      if (offset > size)
+        throw InputError(at, "'" + s + "' points " + std::to_string(offset) + " bytes into buffer '" + b->first + "' of " +
+                                 std::to_string(size) + " bytes");
+    }
+    if (p.size != 8)
+      throw InputError(at, "buffer '" + b->first + "' passed to parameter " + std::to_string(i) + " of " +
+                               std::to_string(p.size) + " bytes (a pointer is 8)");
+    return arg(b->second.ptr + offset);
+  }
+  KernelArg k;
+  k.bytes.resize(p.size);
+  try {
+    size_t used = 0;
+    if (p.type == DType::F32) { float f = std::stof(s, &used); std::memcpy(k.bytes.data(), &f, 4); }
+    else if (p.type == DType::F64) { double d = std::stod(s, &used); std::memcpy(k.bytes.data(), &d, 8); }
+    else { long long v = std::stoll(s, &used, 0); std::memcpy(k.bytes.data(), &v, std::min<size_t>(p.size, 8)); }
+    if (used != s.size()) throw std::invalid_argument(s);
+  } catch (const std::exception&) {
+    std::vector<std::string> names;
+    for (auto& bb : buffers) names.push_back(bb.first);
+    const std::string hint = closest_match(s.substr(0, plus), names);
+    throw InputError(at, "argument '" + s + "' is neither a buffer (name or name+bytes), a number nor a byte list" +
+                             (hint.empty() ? "" : " (did you mean buffer '" + hint + "'?)"));
+  }
+  return k;
+}
+
 }  // namespace
 
 bool run_byo_kernel(Device& dev, const ByoKernel& k, const std::string& out_dir, std::string& detail, bool& compared) {
   const std::string& run_file = k.file;
   const auto at = [&](int line, const std::string& key) { return Place{run_file, line, key}; };
   dev.load_ptx_file(k.ptx);
-  const KernelInfo* ki = dev.driver().find_kernel(k.name);
-  if (!ki) {
-    const std::string hint = closest_match(k.name, dev.driver().kernel_names());
-    throw InputError(at(k.name_line, "kernel.name"), "no kernel '" + k.name + "' in the PTX" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
-  }
   if (k.registers) dev.set_registers_per_thread(k.registers);
-  dev.set_launch_hint(k.hint);
 
-  struct Buffer {
-    const ByoBuffer* spec;
-    DevPtr ptr;
-  };
   std::map<std::string, Buffer> buffers;
   for (const ByoBuffer& b : k.buffers) {
     const DevPtr ptr = dev.malloc(std::max<uint64_t>(b.count * dtype_bytes(b.type), 1));  // checked against sim.max_memory_mb first
@@ -62,39 +114,28 @@ bool run_byo_kernel(Device& dev, const ByoKernel& k, const std::string& out_dir,
     buffers[b.name] = Buffer{&b, ptr};
   }
 
-  std::vector<KernelArg> args;
-  if (k.args.size() != ki->params.size())
-    throw InputError(at(k.args_line, "kernel.args"), "kernel '" + k.name + "' takes " + std::to_string(ki->params.size()) +
-                                                         " parameters; args lists " + std::to_string(k.args.size()));
-  for (size_t i = 0; i < k.args.size(); ++i) {
-    const ParamInfo& p = ki->params[i];
-    const std::string& s = k.args[i].text;
-    const auto b = buffers.find(s);
-    if (b != buffers.end()) {
-      if (p.size != 8)
-        throw InputError(at(k.args[i].line, "kernel.args"), "buffer '" + s + "' passed to parameter " + std::to_string(i) + " of " +
-                                                                std::to_string(p.size) + " bytes (a pointer is 8)");
-      args.push_back(arg(b->second.ptr));
-      continue;
+  // Every launch is checked before the first one runs: a mistake in the last is not found after minutes.
+  std::vector<std::pair<const KernelInfo*, std::vector<KernelArg>>> planned;
+  for (const ByoLaunch& l : k.launches) {
+    const KernelInfo* ki = dev.driver().find_kernel(l.name);
+    if (!ki) {
+      const std::string hint = closest_match(l.name, dev.driver().kernel_names());
+      throw InputError(at(l.name_line, l.key + ".name"), "no kernel '" + l.name + "' in the PTX" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
     }
-    KernelArg a;
-    a.bytes.resize(p.size);
-    try {
-      size_t used = 0;
-      if (p.type == DType::F32) { float f = std::stof(s, &used); std::memcpy(a.bytes.data(), &f, 4); }
-      else if (p.type == DType::F64) { double d = std::stod(s, &used); std::memcpy(a.bytes.data(), &d, 8); }
-      else { long long v = std::stoll(s, &used, 0); std::memcpy(a.bytes.data(), &v, std::min<size_t>(p.size, 8)); }
-      if (used != s.size()) throw std::invalid_argument(s);
-    } catch (const std::exception&) {
-      std::vector<std::string> names;
-      for (auto& bb : buffers) names.push_back(bb.first);
-      const std::string hint = closest_match(s, names);
-      throw InputError(at(k.args[i].line, "kernel.args"),
-                       "argument '" + s + "' is neither a buffer nor a number" + (hint.empty() ? "" : " (did you mean buffer '" + hint + "'?)"));
-    }
-    args.push_back(a);
+    if (l.args.size() != ki->params.size())
+      throw InputError(at(l.args_line, l.key + ".args"), "kernel '" + l.name + "' takes " + std::to_string(ki->params.size()) +
+                                                            " parameters; args lists " + std::to_string(l.args.size()));
+    std::vector<KernelArg> args;
+    for (size_t i = 0; i < l.args.size(); ++i) args.push_back(launch_arg(l, l.args[i], i, ki->params[i], buffers, run_file));
+    planned.push_back({ki, std::move(args)});
   }
-  dev.launch(ki->name, Dim3(k.grid[0], k.grid[1], k.grid[2]), Dim3(k.block[0], k.block[1], k.block[2]), args, k.shared);
+  for (size_t i = 0; i < k.launches.size(); ++i) {
+    const ByoLaunch& l = k.launches[i];
+    dev.set_launch_hint(l.hint);
+    for (uint32_t r = 0; r < l.repeat; ++r)
+      dev.launch(planned[i].first->name, Dim3(l.grid[0], l.grid[1], l.grid[2]), Dim3(l.block[0], l.block[1], l.block[2]),
+                 planned[i].second, l.shared);
+  }
 
   bool ok = true;
   compared = false;

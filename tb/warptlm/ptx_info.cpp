@@ -62,6 +62,7 @@ int ptx_info_command(int argc, char* argv[]) {
     }
     std::cout << "\n";
   }
+  for (const auto& r : m.refused()) std::cout << std::left << std::setw(40) << r.first << " refused: " << r.second.what() << "\n";
   return 0;
 }
 

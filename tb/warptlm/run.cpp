@@ -108,8 +108,10 @@ int run_command(const RunOptions& cli) {
   if (!opt.vcd.empty()) cfg.set("trace.vcd", opt.vcd, cli.vcd.empty() ? opt.run_file : "--vcd");
   if (!cfg.get_string("trace.vcd").empty() && cfg.get_string("sim.mode") != "timing")
     throw InputError("VCD tracing needs sim.mode=timing: the functional model has no cycles or signals to trace");
-  if (opt.workload.empty() && !rf.has_kernel)
+  if (opt.workload.empty() && !rf.has_kernel && opt.exec_argv.empty())
     throw InputError("nothing to run: give --workload NAME (see 'warptlm workloads') or a run YAML with 'workload:' or 'kernel:'");
+  if (!opt.exec_argv.empty() && (!opt.workload.empty() || rf.has_kernel))
+    throw InputError("warptlm exec runs an application: give no workload or kernel section as well");
   if (!opt.workload.empty() && rf.has_kernel)
     throw InputError(opt.run_file + ": give either 'workload' or 'kernel', not both");
   std::unique_ptr<ByoKernel> byo;
@@ -148,7 +150,7 @@ int run_command(const RunOptions& cli) {
   const auto t0 = std::chrono::steady_clock::now();
   bool verified = false, compared = true;
   std::string detail;
-  std::string label = wl ? opt.workload + " (" + size_name(size) + ")" : opt.run_file;
+  std::string label = wl ? opt.workload + " (" + size_name(size) + ")" : !opt.exec_argv.empty() ? opt.exec_argv[0] : opt.run_file;
   RunStatus rs;
   try {
     tb.run([&] {
@@ -156,6 +158,8 @@ int run_command(const RunOptions& cli) {
         WorkloadResult r = wl->run(dev, size, uint64_t(cfg.get_int("sim.seed")));
         verified = r.verified;
         detail = r.detail;
+      } else if (!opt.exec_argv.empty()) {
+        verified = serve_cuda_app(dev, cfg, opt.exec_argv, "WarpTLM " + (opt.config.empty() ? std::string("default") : fs::path(opt.config).stem().string()), detail);
       } else {
         verified = run_byo_kernel(dev, *byo, out_dir, detail, compared);
       }

@@ -155,40 +155,96 @@ RunFile load_run_file(const std::string& path, RunOptions& opt) {
   return read_run_file(text, path, opt);
 }
 
+// The launch keys of map `n` (the kernel section or one entry of its launches) over `base`'s values.
+ByoLaunch read_launch(const Reader& r, const YAML::Node& n, const std::string& key, ByoLaunch base) {
+  ByoLaunch l = std::move(base);
+  l.key = key;
+  l.line = yaml_line(n);
+  if (n["name"]) {
+    l.name = r.str(n["name"], key + ".name");
+    l.name_line = yaml_line(n["name"]);
+  }
+  if (n["grid"]) dims(r, n["grid"], key + ".grid", l.grid);
+  if (n["block"]) dims(r, n["block"], key + ".block", l.block);
+  if (n["shared"]) l.shared = r.u32(n["shared"], key + ".shared");
+  if (n["hint"]) {
+    l.hint = r.u32(n["hint"], key + ".hint");
+    if (l.hint > 3)
+      r.fail(n["hint"], key + ".hint", "'" + key + ".hint' is " + std::to_string(l.hint) +
+                                           "; a launch hint is 0 (none), 1 (lines shared among blocks), 2 (boundary lines) or 3 (some common data)");
+  }
+  if (n["repeat"]) {
+    l.repeat = r.u32(n["repeat"], key + ".repeat");
+    if (l.repeat == 0 || l.repeat > 1000000)
+      r.fail(n["repeat"], key + ".repeat", "'" + key + ".repeat' is " + std::to_string(l.repeat) + "; a launch repeats 1 to 1000000 times");
+  }
+  const YAML::Node an = n["args"];
+  l.args_line = yaml_line(an ? an : n);
+  if (an && !an.IsSequence()) r.fail(an, key + ".args", "'" + key + ".args' must be a list");
+  if (an) {
+    l.args.clear();
+    for (const YAML::Node& a : an) {
+      ByoArg arg;
+      arg.line = yaml_line(a);
+      if (a.IsSequence()) {  // a parameter's bytes
+        arg.is_bytes = true;
+        for (const YAML::Node& b : a) {
+          const uint64_t v = r.uint(b, key + ".args");
+          if (v > 255) r.fail(b, key + ".args", "a parameter given as bytes lists numbers 0 to 255, not " + std::to_string(v));
+          arg.bytes.push_back(uint8_t(v));
+        }
+        if (arg.bytes.empty()) r.fail(a, key + ".args", "a parameter given as bytes needs at least one byte");
+      } else {
+        arg.text = r.str(a, key + ".args");
+      }
+      l.args.push_back(std::move(arg));
+    }
+  }
+  return l;
+}
+
 ByoKernel read_byo_kernel(const std::string& run_file, const YAML::Node& root) {
   const Reader r{run_file};
   ByoKernel k;
   k.file = run_file;
   const YAML::Node n = root["kernel"];
-  r.only_keys(n, {"ptx", "name", "grid", "block", "shared", "registers", "hint", "buffers", "args"}, "kernel", "the kernel section");
-  for (const char* req : {"ptx", "name", "grid", "block"})
-    if (!n[req]) r.fail(n, std::string("kernel.") + req, std::string("kernel section needs '") + req + "'");
+  r.only_keys(n, {"ptx", "name", "grid", "block", "shared", "registers", "hint", "buffers", "args", "repeat", "launches"},
+              "kernel", "the kernel section");
+  if (!n["ptx"]) r.fail(n, "kernel.ptx", "kernel section needs 'ptx'");
   k.ptx = r.path(r.str(n["ptx"], "kernel.ptx"));
-  k.name = r.str(n["name"], "kernel.name");
-  k.name_line = yaml_line(n["name"]);
-  dims(r, n["grid"], "kernel.grid", k.grid);
-  dims(r, n["block"], "kernel.block", k.block);
-  if (n["shared"]) k.shared = r.u32(n["shared"], "kernel.shared");
   if (n["registers"]) {
     k.registers = r.u32(n["registers"], "kernel.registers");
     if (k.registers == 0 || k.registers > 255)
       r.fail(n["registers"], "kernel.registers", "'kernel.registers' is " + std::to_string(k.registers) + "; a thread has 1 to 255 registers");
   }
-  if (n["hint"]) {
-    k.hint = r.u32(n["hint"], "kernel.hint");
-    if (k.hint > 3)
-      r.fail(n["hint"], "kernel.hint", "'kernel.hint' is " + std::to_string(k.hint) +
-                                           "; a launch hint is 0 (none), 1 (lines shared among blocks), 2 (boundary lines) or 3 (some common data)");
-  }
   if (const YAML::Node bs = n["buffers"]) {
     if (!bs.IsMap()) r.fail(bs, "kernel.buffers", "'buffers' must be a map of name: {type, count, init, ...}");
     for (auto it = bs.begin(); it != bs.end(); ++it) k.buffers.push_back(read_buffer(r, r.key_of(it->first, "kernel.buffers"), it->second));
   }
-  const YAML::Node an = n["args"];
-  k.args_line = yaml_line(an ? an : n);
-  if (an && !an.IsSequence()) r.fail(an, "kernel.args", "'args' must be a list");
-  if (an)
-    for (const YAML::Node& a : an) k.args.push_back(ByoArg{r.str(a, "kernel.args"), yaml_line(a)});
+  const ByoLaunch section = read_launch(r, n, "kernel", ByoLaunch{});
+  const YAML::Node ls = n["launches"];
+  if (!ls) {  // the section is the one launch
+    for (const char* req : {"name", "grid", "block"})
+      if (!n[req]) r.fail(n, std::string("kernel.") + req, std::string("kernel section needs '") + req + "' (or a 'launches' list)");
+    k.launches.push_back(section);
+    return k;
+  }
+  for (const char* own : {"name", "args", "repeat"})
+    if (n[own]) r.fail(n[own], std::string("kernel.") + own, std::string("'kernel.") + own + "' belongs in each entry of 'launches'");
+  if (!ls.IsSequence() || ls.size() == 0) r.fail(ls, "kernel.launches", "'launches' must be a list of launches ({name, grid, block, args, ...})");
+  for (size_t i = 0; i < ls.size(); ++i) {
+    const std::string key = "kernel.launches[" + std::to_string(i) + "]";
+    if (!ls[i].IsMap()) r.fail(ls[i], key, "each launch is a map {name, grid, block, args, shared, hint, repeat}");
+    r.only_keys(ls[i], {"name", "grid", "block", "shared", "hint", "args", "repeat"}, key, "a launch");
+    ByoLaunch base = section;
+    base.name.clear();
+    base.args.clear();
+    ByoLaunch l = read_launch(r, ls[i], key, base);
+    if (l.name.empty()) r.fail(ls[i], key + ".name", "launch " + std::to_string(i) + " needs 'name'");
+    if (!ls[i]["grid"] && !n["grid"]) r.fail(ls[i], key + ".grid", "launch " + std::to_string(i) + " needs 'grid' (here or in the kernel section)");
+    if (!ls[i]["block"] && !n["block"]) r.fail(ls[i], key + ".block", "launch " + std::to_string(i) + " needs 'block' (here or in the kernel section)");
+    k.launches.push_back(std::move(l));
+  }
   return k;
 }
 

@@ -42,22 +42,35 @@ struct ByoBuffer {
   int line = 0;                // the buffer's line in the run file
 };
 
+// One kernel argument: a buffer's device pointer (`name`, or `name+BYTES` inside it), a number of the
+// parameter's PTX type, or a parameter's bytes (a list of 0..255: a struct passed by value).
 struct ByoArg {
-  std::string text;  // a buffer name or a number
+  std::string text;            // a buffer name, name+offset, or a number
+  std::vector<uint8_t> bytes;  // with is_bytes: the parameter's bytes, in order
+  bool is_bytes = false;
   int line = 0;
+};
+
+// One launch: a kernel of the PTX, its shape and arguments, run `repeat` times in a row.
+struct ByoLaunch {
+  std::string key;  // where it is in the run file: "kernel" or "kernel.launches[i]" (for messages)
+  std::string name;
+  int line = 0, name_line = 0, args_line = 0;
+  uint32_t grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
+  uint32_t shared = 0;
+  uint32_t hint = 0;    // the launch's scheduling hint (seed 004 Table 6.1), 0: none
+  uint32_t repeat = 1;
+  std::vector<ByoArg> args;
 };
 
 struct ByoKernel {
   std::string file;  // the run file
   std::string ptx;   // resolved against the run file
-  std::string name;
-  int name_line = 0, args_line = 0;
-  uint32_t grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
-  uint32_t shared = 0;
   uint32_t registers = 0;  // 0: not given
-  uint32_t hint = 0;       // the launch's scheduling hint (seed 004 Table 6.1), 0: none
   std::vector<ByoBuffer> buffers;  // in the file's order
-  std::vector<ByoArg> args;
+  // In order, over the same buffers: the section's own name/grid/block/args are one launch; `launches:`
+  // lists several (each may leave grid, block, shared and hint to the section's).
+  std::vector<ByoLaunch> launches;
 };
 
 // The `kernel:` section of a run file (root: the file's document).

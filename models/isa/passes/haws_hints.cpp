@@ -212,6 +212,7 @@ class ChainBuilder {
   // The instruction kinds hint mode may run (sec. 3.6).
   bool eligible(const Instr& in, const WalkState& st) const {
     if (writes_memory(in.op) || collective(in.op) || in.op == Op::Prefetch || in.op == Op::Nanosleep) return false;
+    if (uses_carry(in)) return false;  // the carry flag is an implicit operand the renaming does not cover
     const bool load = in.op == Op::Ld || in.op == Op::Ldu;
     if (load && (st.barrier_passed || st.store_skipped)) return false;  // a load after a barrier or a skipped store
     return true;
@@ -326,7 +327,7 @@ std::vector<HawsKernelReport> haws_hints(const std::string& ptx, const std::stri
   const ParsedModule m = parse_ptx(ptx, origin);
   std::vector<HawsKernelReport> out;
   for (const FuncIR& f : m.funcs) {
-    if (!f.is_entry || !f.has_body) continue;
+    if (!f.is_entry || !f.has_body || f.refusal) continue;  // a refused kernel never runs (module.cpp)
     HawsKernelReport r;
     r.kernel = f.name;
     r.line = f.line;

@@ -203,6 +203,11 @@ std::string apply_edits(const std::string& text, const std::vector<TextEdit>& ed
 
 // ================================================================ layout
 
+void require_whole_module(const ParsedModule& pm) {
+  for (const FuncIR& f : pm.funcs)
+    if (f.refusal) throw *f.refusal;
+}
+
 int KernelLayout::index_of(const std::string& name) const {
   for (size_t i = 0; i < vars.size(); ++i)
     if (vars[i].name == name) return int(i);

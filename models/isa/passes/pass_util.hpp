@@ -86,6 +86,11 @@ uint32_t place_static(const std::vector<SharedVar>& vars, const std::vector<uint
 // Both passes take t from the caller: InputError (key ss.threshold) unless 0 < t < 1.
 void check_private_fraction(double t, const std::string& origin);
 
+// The passes rewrite a module's text whole (its shared-memory layout, every kernel's relssp): an instruction
+// the front end refused anywhere in it refuses the module here, with that instruction's file and line (the
+// loader alone refuses only the kernels that reach it).
+void require_whole_module(const ParsedModule& pm);
+
 // Variables that lie (partly) at or above the boundary, and extern arrays.
 VarMask shared_region_vars(const KernelLayout& l, double t);
 

@@ -55,6 +55,7 @@ std::string relssp_pass(const std::string& ptx, const std::string& origin, const
                         std::vector<RelsspKernelReport>* reports) {
   check_private_fraction(opt.threshold, origin);
   ParsedModule pm = parse_ptx(ptx, origin);
+  require_whole_module(pm);
   ModuleText mt = scan_ptx_text(ptx, origin);
   std::vector<TextEdit> edits;
   unsigned label_counter = 0;

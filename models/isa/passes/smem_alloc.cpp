@@ -129,6 +129,7 @@ std::string smem_alloc_pass(const std::string& ptx, const std::string& origin, c
                             std::vector<SmemKernelReport>* reports) {
   check_private_fraction(opt.threshold, origin);
   ParsedModule pm = parse_ptx(ptx, origin);
+  require_whole_module(pm);
   ModuleText mt = scan_ptx_text(ptx, origin);
   unsigned entries = 0;
   for (auto& f : pm.funcs)

@@ -1,0 +1,110 @@
+// CUDA applications of tb/apps/ (built by nvcc with the shared runtime, binaries committed) run unmodified
+// under `warptlm exec` in functional and timing mode: each passes its own check (exit 0), every launch is its
+// own entry in stats.json, and the runtime's refusals name what they refuse.
+#include <catch2/catch.hpp>
+#include <yaml-cpp/yaml.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "cli_util.hpp"
+
+namespace fs = std::filesystem;
+using namespace cli_util;
+
+namespace {
+
+std::string app(const char* name) { return std::string(WARPTLM_SOURCE_DIR) + "/tb/apps/bin/" + name; }
+
+struct AppRun {
+  CmdResult r;
+  YAML::Node stats;
+};
+
+AppRun exec(TempDir& t, const char* name, const std::string& mode, const std::string& args = "", const std::string& config = "gtx480") {
+  const std::string out = t / (std::string(name) + "_" + mode);
+  AppRun a;
+  a.r = warptlm(t, "exec --config " + config + " --set sim.mode=" + mode + " -q --out " + q(out) + " -- " + q(app(name)) + " " + args);
+  if (fs::exists(out + "/stats.json")) a.stats = YAML::LoadFile(out + "/stats.json");
+  return a;
+}
+
+size_t launches_named(const YAML::Node& s, const std::string& part) {
+  size_t n = 0;
+  for (const auto& k : s["kernels"]) n += contains(k["name"].as<std::string>(), part);
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("apps: pipeline (a launch loop, dynamic shared memory, __constant__, __device__, a stream, events) passes its check", "[apps]") {
+  TempDir t;
+  for (const char* mode : {"functional", "timing"}) {
+    AppRun a = exec(t, "pipeline", mode, "2048 4");
+    INFO(mode << ": " << a.r.out);
+    REQUIRE(a.r.code == 0);
+    CHECK(contains(a.r.out, "pipeline: 2048 elements, 4 steps: match"));
+    CHECK(contains(a.r.out, "4 steps counted"));
+    REQUIRE(a.stats["kernels"].size() == 5);  // 4 axpy steps and the reduction, each its own entry
+    CHECK(launches_named(a.stats, "axpy_step") == 4);
+    CHECK(launches_named(a.stats, "block_sum") == 1);
+    CHECK(a.stats["status"].as<std::string>() == "ok");
+    for (const auto& k : a.stats["kernels"]) CHECK(k["verified"].as<bool>());
+    if (std::string(mode) == "timing") {
+      for (const auto& k : a.stats["kernels"]) CHECK(k["cycles"].as<uint64_t>() > 0);
+      CHECK(contains(a.r.out, "ms simulated"));
+      CHECK(!contains(a.r.out, " 0.000000 ms simulated"));  // the events measured the launches' simulated time
+    }
+  }
+}
+
+TEST_CASE("apps: bfs (a host loop until no vertex changes, plain PTX in its fat binary) passes its check", "[apps]") {
+  TempDir t;
+  for (const char* mode : {"functional", "timing"}) {
+    AppRun a = exec(t, "bfs", mode, "1500");
+    INFO(mode << ": " << a.r.out);
+    REQUIRE(a.r.code == 0);
+    CHECK(contains(a.r.out, ": match"));
+    CHECK(launches_named(a.stats, "expand") > 2);  // as many launches as the search needed
+  }
+}
+
+TEST_CASE("apps: managed (managed memory, device queries, pinned memory) passes its check", "[apps]") {
+  TempDir t;
+  for (const char* mode : {"functional", "timing"}) {
+    AppRun a = exec(t, "managed", mode);
+    INFO(mode << ": " << a.r.out);
+    REQUIRE(a.r.code == 0);
+    CHECK(contains(a.r.out, "15 SMs (attribute 15)"));  // gtx480's SM count, from the config
+    CHECK(contains(a.r.out, "64 bins: match"));
+  }
+}
+
+TEST_CASE("apps: dsin (double sin and cos from libdevice, carry chains) matches the host's libm", "[apps]") {
+  TempDir t;
+  AppRun a = exec(t, "dsin", "functional");
+  INFO(a.r.out);
+  REQUIRE(a.r.code == 0);
+  CHECK(contains(a.r.out, ": match"));
+}
+
+TEST_CASE("apps: an application calling a runtime function WarpTLM does not provide exits non-zero naming it", "[apps][error]") {
+  TempDir t;
+  AppRun a = exec(t, "unsupported", "functional");
+  INFO(a.r.out);
+  CHECK(a.r.code != 0);
+  CHECK(contains(a.r.out, "cudaGraphCreate"));
+  CHECK(contains(a.r.out, "docs/cuda-apps.md"));
+}
+
+TEST_CASE("apps: an application run without warptlm exec is told how to run it", "[apps][error]") {
+  TempDir t;
+  const std::string lib = std::string(WARPTLM_BINARY_DIR) + "/cudart/13";
+  const std::string log = t / "direct.log";
+  const int rc = std::system(("LD_LIBRARY_PATH='" + lib + "' " + q(app("pipeline")) + " 64 1 > " + q(log) + " 2>&1").c_str());
+  const std::string out = slurp(log);
+  INFO(out);
+  CHECK(rc != 0);
+  CHECK(contains(out, "warptlm exec"));
+}
