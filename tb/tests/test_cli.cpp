@@ -778,6 +778,23 @@ TEST_CASE("on the SPU mesh locality-aware placement is refused naming the confli
   CHECK(s["counters"]["locality.group_switches"].as<double>() > 0);
 }
 
+TEST_CASE("ptx-info lists a kernel its PTX refuses with the reason, and the kernels that load", "[cli][error]") {
+  TempDir t;
+  // two kernels: `ok` loads; `bad` holds an instruction the front end refuses (line 14)
+  write_text(t / "two.ptx", ".version 9.0\n.target sm_75\n.address_size 64\n"
+                            ".visible .entry ok(.param .u64 out)\n{\n .reg .b64 %rd<2>;\n ld.param.u64 %rd1, [out];\n"
+                            " st.global.u32 [%rd1], 1;\n ret;\n}\n"
+                            ".visible .entry bad(.param .u64 out)\n{\n .reg .b32 %r<2>;\n frobnicate.u32 %r1, %r1;\n ret;\n}\n");
+  auto r = warptlm(t, "ptx-info " + q(t / "two.ptx"));
+  INFO(r.out);
+  CHECK(r.code == 0);
+  CHECK(contains(r.out, "ok "));
+  CHECK(contains(r.out, "bad"));
+  CHECK(contains(r.out, "refused: "));
+  CHECK(contains(r.out, "two.ptx:14"));
+  CHECK(contains(r.out, "frobnicate"));
+}
+
 TEST_CASE("ptx-info --haws prints the HAWS pass's stall points and hint chains of real nvcc PTX", "[cli][haws]") {
   TempDir t;
   auto r = warptlm(t, "ptx-info " + q(std::string(WARPTLM_SOURCE_DIR) + "/tb/workloads/matmul/matmul.ptx") + " --haws");
