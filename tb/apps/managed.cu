@@ -1,7 +1,7 @@
 // managed: managed memory (cudaMallocManaged) written by the host and read by a kernel and back, device
 // queries (cudaGetDeviceProperties, cudaDeviceGetAttribute) that size the launch, pinned host memory
-// (cudaMallocHost) and a device-to-device copy; run unmodified by `warptlm exec`. A histogram with global
-// atomics, checked on the host.
+// (cudaMallocHost), copies and a memset into managed memory, and a device-to-device copy; run unmodified by
+// `warptlm exec`. A histogram with global atomics, checked on the host.
 #include <cstdio>
 #include <cstring>
 
@@ -22,11 +22,17 @@ int main() {
   unsigned int* bins = nullptr;
   if (cudaMallocManaged(&data, n) != cudaSuccess || cudaMallocManaged(&bins, 64 * sizeof(unsigned)) != cudaSuccess) return 1;
   unsigned want[64] = {};
+  unsigned char second_half[n / 2];
   for (int i = 0; i < n; ++i) {
-    data[i] = (unsigned char)((i * 2654435761u) >> 13);  // the host writes managed memory directly
-    ++want[data[i] % 64];
+    const unsigned char v = (unsigned char)((i * 2654435761u) >> 13);
+    if (i < n / 2) data[i] = v;  // the host writes managed memory directly ...
+    else second_half[i - n / 2] = v;
+    ++want[v % 64];
   }
-  std::memset(bins, 0, 64 * sizeof(unsigned));
+  // ... and through the runtime: a copy into managed memory and a memset of it
+  cudaMemcpy(data + n / 2, second_half, n / 2, cudaMemcpyHostToDevice);
+  std::memset(bins, 0xff, 64 * sizeof(unsigned));
+  cudaMemset(bins, 0, 64 * sizeof(unsigned));
   histogram<<<2 * sms, 4 * warp>>>(data, n, bins);
   cudaDeviceSynchronize();
   unsigned* pinned = nullptr;

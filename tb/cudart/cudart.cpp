@@ -93,7 +93,8 @@ namespace {
 using namespace warptlm::cudart_wire;
 
 enum : cudaError_t {
-  kSuccess = 0, kInvalidValue = 1, kMemoryAllocation = 2, kInitializationError = 3, kInvalidConfiguration = 9,
+  kSuccess = 0, kInvalidValue = 1, kMemoryAllocation = 2, kInitializationError = 3, kCudartUnloading = 4,
+  kInvalidConfiguration = 9,
   kInvalidSymbol = 13, kInvalidDevicePointer = 17, kInvalidMemcpyDirection = 21, kInvalidDeviceFunction = 98,
   kInvalidDevice = 101, kInvalidPtx = 218, kInvalidResourceHandle = 400, kIllegalAddress = 700,
   kLaunchFailure = 719, kNotSupported = 801, kUnknown = 999,
@@ -130,8 +131,8 @@ class Runtime {
   std::map<const void*, Kernel> kernels;      // host stub -> kernel
   std::map<const void*, Variable> variables;  // host shadow -> device variable
   std::vector<std::vector<uint8_t>> pending_fatbins;
-  std::vector<LaunchConfig> configs;
   std::map<uint64_t, uint64_t> device_ranges;  // cudaMalloc'd: address -> bytes
+  std::map<uint64_t, uint64_t> symbol_ranges;  // module variables whose address the application took
   std::map<uint64_t, uint64_t> managed;        // managed: address (same on host and device) -> bytes
   cudaError_t last_error = kSuccess;
   cudaError_t sticky = kSuccess;               // a fault in a kernel: every later call fails with it
@@ -168,6 +169,7 @@ class Runtime {
     r.a[1] = WARPTLM_CUDART_MAJOR;
     std::vector<uint8_t> out;
     if (exchange(r, nullptr, 0, out) != kSuccess) {
+      std::fprintf(stderr, "warptlm cudart: %s: %.*s\n", fn, int(out.size()), reinterpret_cast<const char*>(out.data()));
       fd_ = -1;
       refused_ = true;
       return false;
@@ -181,6 +183,7 @@ class Runtime {
   // One request and its reply; the simulator's message, if any, printed naming the call.
   cudaError_t call(const char* fn, Request r, const void* payload, size_t n, std::vector<uint8_t>* out = nullptr,
                    uint64_t* v0 = nullptr, uint64_t* v1 = nullptr) {
+    if (gone_) return done(kCudartUnloading);  // after the runtime's exit handler (a global's destructor calling in)
     if (sticky != kSuccess) return done(sticky);
     if (!connected(fn)) return done(kInitializationError);
     std::vector<uint8_t> reply;
@@ -203,7 +206,10 @@ class Runtime {
     call("__cudaRegisterFatBinary", r, bytes.data(), bytes.size());
   }
 
+  bool is_connected() const { return fd_ >= 0; }
+
   void goodbye() {
+    gone_ = true;
     if (fd_ < 0) return;
     Request r;
     r.call = uint32_t(Call::Bye);
@@ -213,12 +219,16 @@ class Runtime {
     fd_ = -1;
   }
 
-  bool is_device(uint64_t p) const {
-    auto it = device_ranges.upper_bound(p);
-    if (it == device_ranges.begin()) return false;
+  static bool in(const std::map<uint64_t, uint64_t>& ranges, uint64_t p) {
+    auto it = ranges.upper_bound(p);
+    if (it == ranges.begin()) return false;
     --it;
     return p < it->first + it->second || (p == it->first && it->second == 0);
   }
+  // Device memory as copies see it: cudaMalloc'd and variables' addresses. Managed memory is host memory to
+  // them: its host pages hold the data between launches (launch() moves it to the device and back).
+  bool is_device(uint64_t p) const { return in(device_ranges, p) || in(symbol_ranges, p); }
+  bool is_managed(uint64_t p) const { return in(managed, p); }
 
   // Managed memory to the device before a launch, back to the host after it.
   cudaError_t push_managed(const char* fn) {
@@ -291,6 +301,7 @@ class Runtime {
  private:
   int fd_ = -1;
   bool refused_ = false;
+  bool gone_ = false;
 
 
   cudaError_t exchange(Request r, const void* payload, size_t n, std::vector<uint8_t>& out, Reply* rep_out = nullptr) {
@@ -353,7 +364,8 @@ void** __cudaRegisterFatBinary(void* fat) {
     std::fprintf(stderr, "warptlm cudart: __cudaRegisterFatBinary: the application's fat binary is not one this runtime "
                  "reads (nvcc's wrapper with magic 0x466243b1 and a fat binary with magic 0xBA55ED50)\n");
   } else {
-    rt().pending_fatbins.push_back(std::move(bytes));
+    if (rt().is_connected()) rt().load_fatbin(bytes);  // a library loaded after the first call (dlopen)
+    else rt().pending_fatbins.push_back(std::move(bytes));
   }
   return handle;
 }
@@ -374,17 +386,19 @@ void __cudaRegisterVar(void**, char* host_var, char*, const char* device_name, i
   rt().variables[host_var] = Variable{device_name, size};
 }
 
+// Each host thread pushes and pops its own launch configurations.
+static thread_local std::vector<LaunchConfig> launch_configs;
+
 unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared, cudaStream_t stream) {
-  std::lock_guard<std::mutex> g(rt().mu);
-  rt().configs.push_back(LaunchConfig{grid, block, shared, stream});
+  launch_configs.push_back(LaunchConfig{grid, block, shared, stream});
   return 0;
 }
 
 cudaError_t __cudaPopCallConfiguration(dim3* grid, dim3* block, size_t* shared, void* stream) {
   std::lock_guard<std::mutex> g(rt().mu);
-  if (rt().configs.empty()) return rt().fail("__cudaPopCallConfiguration", kInvalidConfiguration, "no launch configuration was pushed");
-  const LaunchConfig c = rt().configs.back();
-  rt().configs.pop_back();
+  if (launch_configs.empty()) return rt().fail("__cudaPopCallConfiguration", kInvalidConfiguration, "no launch configuration was pushed");
+  const LaunchConfig c = launch_configs.back();
+  launch_configs.pop_back();
   *grid = c.grid;
   *block = c.block;
   *shared = c.shared;
@@ -445,6 +459,10 @@ cudaError_t cudaMallocManaged(void** p, size_t bytes, unsigned int) {
   void* m = mmap(reinterpret_cast<void*>(base), len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
   if (m == MAP_FAILED || m != reinterpret_cast<void*>(base)) {
     if (m != MAP_FAILED) munmap(m, len);
+    Request f;
+    f.call = uint32_t(Call::Free);
+    f.a[0] = addr;
+    rt().call("cudaMallocManaged", f, nullptr, 0);
     return rt().fail("cudaMallocManaged", kMemoryAllocation,
                      "the host cannot map the device's address range of this allocation (it is in use in this process)");
   }
@@ -492,6 +510,11 @@ cudaError_t copy(const char* fn, void* dst, const void* src, size_t n, int kind)
   const uint64_t d = reinterpret_cast<uint64_t>(dst), s = reinterpret_cast<uint64_t>(src);
   if (kind == kDefault)  // inferred from where each pointer is (unified addressing)
     kind = R.is_device(s) ? (R.is_device(d) ? kDeviceToDevice : kDeviceToHost) : (R.is_device(d) ? kHostToDevice : kHostToHost);
+  if (kind >= kHostToHost && kind <= kDeviceToDevice) {  // a managed side is its host pages, whatever the kind says
+    const bool from_device = (kind == kDeviceToHost || kind == kDeviceToDevice) && !R.is_managed(s);
+    const bool to_device = (kind == kHostToDevice || kind == kDeviceToDevice) && !R.is_managed(d);
+    kind = from_device ? (to_device ? kDeviceToDevice : kDeviceToHost) : (to_device ? kHostToDevice : kHostToHost);
+  }
   if (n == 0) return kSuccess;
   Request r;
   switch (kind) {
@@ -534,6 +557,10 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t n, int kind, cuda
 
 cudaError_t cudaMemset(void* p, int value, size_t n) {
   std::lock_guard<std::mutex> g(rt().mu);
+  if (rt().is_managed(reinterpret_cast<uint64_t>(p))) {  // managed: its host pages hold the data
+    std::memset(p, value, n);
+    return kSuccess;
+  }
   Request r;
   r.call = uint32_t(Call::Memset);
   r.a[0] = reinterpret_cast<uint64_t>(p);
@@ -573,7 +600,7 @@ cudaError_t cudaGetSymbolAddress(void** p, const void* sym) {
   std::lock_guard<std::mutex> g(rt().mu);
   uint64_t addr = 0, size = 0;
   if (cudaError_t e = symbol("cudaGetSymbolAddress", sym, addr, size)) return e;
-  rt().device_ranges[addr] = size;
+  rt().symbol_ranges[addr] = size;  // device memory for copies, but not cudaFree's
   *p = reinterpret_cast<void*>(addr);
   return kSuccess;
 }
@@ -607,6 +634,7 @@ const ErrorText kErrors[] = {
     {kInvalidValue, "cudaErrorInvalidValue", "invalid argument"},
     {kMemoryAllocation, "cudaErrorMemoryAllocation", "out of memory"},
     {kInitializationError, "cudaErrorInitializationError", "initialization error"},
+    {kCudartUnloading, "cudaErrorCudartUnloading", "driver shutting down"},
     {kInvalidConfiguration, "cudaErrorInvalidConfiguration", "invalid configuration argument"},
     {kInvalidSymbol, "cudaErrorInvalidSymbol", "invalid device symbol"},
     {kInvalidDevicePointer, "cudaErrorInvalidDevicePointer", "invalid device pointer"},

@@ -12,6 +12,7 @@
 #include <zstd.h>
 
 #include <algorithm>
+#include <new>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -60,7 +61,7 @@ std::string ptx_of_fatbin(const std::vector<uint8_t>& fb, const std::string& app
     const uint16_t kind = u16(at);
     const uint32_t ehead = u32(at + 4);
     const uint64_t size = u64(at + 8);
-    if (ehead < 16 || at + ehead + size > end) break;
+    if (ehead < 16 || ehead > end - at || size > end - at - ehead) break;  // no sum that could wrap
     if (kind == 1 && ehead >= 0x30) {
       const uint32_t arch = u32(at + 0x1c);
       const uint64_t flags = u64(at + 0x28);
@@ -113,20 +114,31 @@ class CudaServer {
     while (open) {
       Request r;
       if (!read_all(fd_, &r, sizeof(r))) break;  // the application ended without saying goodbye
-      std::vector<uint8_t> payload(size_t(std::min<uint64_t>(r.payload, 1ull << 34)));
-      if (!payload.empty() && !read_all(fd_, payload.data(), payload.size())) break;
+      if (r.payload > kMaxPayload) {  // no request is that large: the stream cannot be trusted
+        fault = app_ + " sent a request of " + std::to_string(r.payload) + " bytes, over the " + std::to_string(kMaxPayload) + " a request may carry";
+        stop_child();
+        break;
+      }
       Reply rep;
       std::vector<uint8_t> out;
       try {
+        std::vector<uint8_t> payload(size_t(r.payload));
+        if (!payload.empty() && !read_all(fd_, payload.data(), payload.size())) break;
         open = serve(r, payload, rep, out);
       } catch (const RunStopped&) {
         stop_child();
         throw;
-      } catch (const RunError& e) {  // a fault in a kernel: the application sees cudaErrorIllegalAddress
-        if (fault.empty()) fault = e.what();
-        answer_error(rep, out, 700, e.what());
+      } catch (const RunError& e) {
+        if (Call(r.call) == Call::Launch) {  // a fault in a kernel: cudaErrorIllegalAddress, for every later call too
+          if (fault.empty()) fault = e.what();
+          answer_error(rep, out, 700, e.what());
+        } else {  // a copy or memset the device memory refused, or an allocation: the call's own error
+          answer_error(rep, out, error_for(Call(r.call)), e.what());
+        }
       } catch (const InputError& e) {
         answer_error(rep, out, error_for(Call(r.call)), e.what());
+      } catch (const std::bad_alloc&) {
+        answer_error(rep, out, 2, "the simulator's host ran out of memory serving " + std::string(call_name(Call(r.call))));
       }
       rep.payload = out.size();
       if (!write_all(fd_, &rep, sizeof(rep)) || (!out.empty() && !write_all(fd_, out.data(), out.size()))) break;
@@ -143,6 +155,18 @@ class CudaServer {
   int fd_ = -1;
   pid_t pid_ = -1;
   bool ptx_override_loaded_ = false;
+
+  static constexpr uint64_t kMaxPayload = 1ull << 34;
+  static constexpr uint64_t kChunk = 1ull << 30;  // copies move at most this much per host command
+
+  static const char* call_name(Call c) {
+    switch (c) {
+      case Call::LoadFatbin: return "a fat binary";
+      case Call::FromDevice: case Call::ToDevice: case Call::OnDevice: return "a copy";
+      case Call::Launch: return "a launch";
+      default: return "a request";
+    }
+  }
 
   static int error_for(Call c) {
     switch (c) {
@@ -274,17 +298,20 @@ class CudaServer {
         dev_.free(r.a[0]);
         return true;
       case Call::ToDevice:
-        dev_.memcpy_h2d(r.a[0], p.data(), p.size());
+        for (uint64_t at = 0; at < p.size(); at += kChunk) dev_.memcpy_h2d(r.a[0] + at, p.data() + at, std::min<uint64_t>(kChunk, p.size() - at));
         return true;
       case Call::FromDevice:
-        if (r.a[1] > (1ull << 34)) throw InputError("a copy of " + std::to_string(r.a[1]) + " bytes is larger than the simulator moves at once");
+        if (r.a[1] > kMaxPayload) throw InputError("a copy of " + std::to_string(r.a[1]) + " bytes is larger than the simulator moves at once");
         out.resize(size_t(r.a[1]));
-        dev_.memcpy_d2h(out.data(), r.a[0], r.a[1]);
+        for (uint64_t at = 0; at < r.a[1]; at += kChunk) dev_.memcpy_d2h(out.data() + at, r.a[0] + at, std::min<uint64_t>(kChunk, r.a[1] - at));
         return true;
       case Call::OnDevice: {
-        std::vector<uint8_t> tmp(size_t(r.a[2]));
-        dev_.memcpy_d2h(tmp.data(), r.a[1], r.a[2]);
-        dev_.memcpy_h2d(r.a[0], tmp.data(), r.a[2]);
+        std::vector<uint8_t> tmp(size_t(std::min<uint64_t>(kChunk, r.a[2])));
+        for (uint64_t at = 0; at < r.a[2]; at += kChunk) {
+          const uint64_t n = std::min<uint64_t>(kChunk, r.a[2] - at);
+          dev_.memcpy_d2h(tmp.data(), r.a[1] + at, n);
+          dev_.memcpy_h2d(r.a[0] + at, tmp.data(), n);
+        }
         return true;
       }
       case Call::Memset:
