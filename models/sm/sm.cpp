@@ -620,7 +620,7 @@ bool Sm::can_take_unit(const WarpSlot& w, UnitKind kind, uint32_t& unit) {
   return false;
 }
 
-// Every active mechanism's issue gate for a memory instruction (e.g. scratchpad sharing's lock).
+// Every active mechanism's issue gate for a memory instruction (Mechanism::may_issue_memory).
 bool Sm::memory_gates_open(const Warp& f, const Instr& in) {
   for (auto& m : mechs_)
     if (m->active() && !m->may_issue_memory(f, in)) return false;
@@ -640,8 +640,8 @@ Stall Sm::check_out_of_order(WarpSlot& w, const Instr*& in, uint32_t& unit) {
     if (!m->active()) continue;
     const Instr* a = m->instead_of_stall(w, idle_pass_);
     if (!a) continue;
-    // Its sources must be written (RAW, the scoreboard and the RCU's ready bits); WAR and WAW are the
-    // mechanism's to prevent (HAWS renames them away at compile time, sec. 5.3.3).
+    // Its sources must be written (RAW: the scoreboard); WAR and WAW are the mechanism's to prevent
+    // (docs/mechanisms.md, the out-of-order hooks).
     for (unsigned i = 0; i < a->nreads; ++i)
       if (w.pending[a->reads[i]]) return Stall::LongMem;
     const OpClass cls = op_class_of(*a);
