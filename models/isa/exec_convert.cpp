@@ -32,20 +32,17 @@ float half_to_float(uint16_t h) {
   return f;
 }
 
-uint16_t float_to_half(float f) {  // round to nearest even
-  uint32_t x;
-  std::memcpy(&x, &f, 4);
-  uint32_t sign = (x >> 16) & 0x8000;
-  if (std::isnan(f)) return uint16_t(sign | 0x7E00);
-  float a = std::fabs(f);
-  if (a >= 65520.0f) return uint16_t(sign | 0x7C00);
-  if (a < 6.103515625e-05f) {  // subnormal or zero
-    uint32_t m = uint32_t(std::nearbyint(a * 16777216.0f));
-    return uint16_t(sign | m);
-  }
+// To the nearest half, ties to even (a NaN becomes the canonical 0x7FFF), from a double (exact for every f32 and f64 source below the
+// half range, so cvt.rn.f16.f64 rounds once).
+uint16_t float_to_half(double f) {
+  const uint16_t sign = std::signbit(f) ? 0x8000 : 0;
+  if (std::isnan(f)) return 0x7FFF;  // the canonical half NaN
+  const double a = std::fabs(f);
+  if (a >= 65520.0) return uint16_t(sign | 0x7C00);
+  if (a < 6.103515625e-05) return uint16_t(sign | uint32_t(std::nearbyint(a * 16777216.0)));  // subnormal or zero
   int e;
-  float m = std::frexp(a, &e);  // a = m * 2^e, m in [0.5,1)
-  uint32_t mant = uint32_t(std::nearbyint((m * 2.0f - 1.0f) * 1024.0f));
+  const double m = std::frexp(a, &e);  // a = m * 2^e, m in [0.5,1)
+  uint32_t mant = uint32_t(std::nearbyint((m * 2.0 - 1.0) * 1024.0));
   int he = e - 1 + 15;
   if (mant == 1024) { mant = 0; ++he; }
   if (he >= 31) return uint16_t(sign | 0x7C00);
@@ -94,11 +91,12 @@ double round_integral(double x, Rnd r) {
   }
 }
 
-// float -> integer: round, saturate to the destination range, NaN -> 0.
-uint64_t float_to_int(double x, Rnd r, DType dt) {
-  if (std::isnan(x)) return 0;
-  double v = round_integral(x, r == Rnd::None ? Rnd::Rzi : r);
+// float -> integer: round, saturate to the destination range. NaN gives 0, except from an .f64 source
+// or into a 64-bit destination, where it gives 1 << (width - 1) (PTX ISA, cvt, floating-point notes).
+uint64_t float_to_int(double x, Rnd r, DType dt, bool f64_source) {
   unsigned b = dtype_bytes(dt) * 8;
+  if (std::isnan(x)) return f64_source || b == 64 ? uint64_t(1) << (b - 1) : 0;
+  double v = round_integral(x, r == Rnd::None ? Rnd::Rzi : r);
   if (dtype_signed(dt)) {
     double lo = -std::ldexp(1.0, int(b) - 1), hi = std::ldexp(1.0, int(b) - 1);
     if (v < lo) return uint64_t(b >= 64 ? INT64_MIN : -(int64_t(1) << (b - 1)));
@@ -133,17 +131,21 @@ void h_cvt(const Instr& in, ExecCtx& c) {
       bool u64 = sk == Kind::Uint && dtype_bytes(st) == 8;
       if (dk == Kind::F64) lane_set<double>(d, l, u64 ? double(uint64_t(v)) : double(v));
       else {
+        if (dk == Kind::F16) {
+          const double x = u64 ? double(uint64_t(v)) : double(v);
+          lane_set<uint16_t>(d, l, float_to_half(sat ? std::min(std::max(x, 0.0), 1.0) : x));
+          return;
+        }
         float f = u64 ? float(uint64_t(v)) : float(v);
         if (sat) f = std::min(std::max(f, 0.0f), 1.0f);
-        if (dk == Kind::F16) lane_set<uint16_t>(d, l, float_to_half(f));
-        else lane_set<float>(d, l, f);
+        lane_set<float>(d, l, f);
       }
       return;
     }
     double x = sk == Kind::F64 ? lane_get<double>(a, l)
                                : sk == Kind::F32 ? double(lane_get<float>(a, l)) : double(half_to_float(lane_get<uint16_t>(a, l)));
     if (z && sk == Kind::F32 && std::fpclassify(float(x)) == FP_SUBNORMAL) x = std::copysign(0.0, x);
-    if (!dst_float) { write_bits(d, l, float_to_int(x, in.rnd, dt), dt); return; }
+    if (!dst_float) { write_bits(d, l, float_to_int(x, in.rnd, dt, sk == Kind::F64), dt); return; }
     if (int_round) x = round_integral(x, in.rnd);
     if (sat) x = std::isnan(x) ? 0.0 : std::min(std::max(x, 0.0), 1.0);
     if (dk == Kind::F64) lane_set<double>(d, l, x);
@@ -153,7 +155,7 @@ void h_cvt(const Instr& in, ExecCtx& c) {
       if (z && std::fpclassify(f) == FP_SUBNORMAL) f = std::copysign(0.0f, f);
       lane_set<float>(d, l, f);
     } else {
-      lane_set<uint16_t>(d, l, float_to_half(float(x)));
+      lane_set<uint16_t>(d, l, float_to_half(x));
     }
   });
 }
@@ -181,6 +183,10 @@ ExecFn select_convert(const Instr& in, std::string& why) {
     };
     if (!ok(in.type) || !ok(in.type2)) {
       why = std::string("cvt between .") + dtype_name(in.type) + " and ." + dtype_name(in.type2) + " is not supported";
+      return nullptr;
+    }
+    if (in.type == DType::F16 && in.type2 != DType::F16 && in.rnd != Rnd::Rn) {
+      why = "a conversion to .f16 is supported with .rn rounding only";
       return nullptr;
     }
     return h_cvt;

@@ -68,6 +68,19 @@ void h_addsat(const Instr& in, ExecCtx& c) {
   });
 }
 
+// mad.hi.sat.s32: the product's high word plus c, saturated to the s32 range (the only saturating mad).
+void h_madhisat(const Instr& in, ExecCtx& c) {
+  const uint64_t* a = src(c, in.ops[1]);
+  const uint64_t* b = src(c, in.ops[2]);
+  const uint64_t* e = src(c, in.ops[3]);
+  uint64_t* d = dst(c, in.ops[0]);
+  for_lanes(c.mask, [&](unsigned l) {
+    const int64_t hi = (int64_t(lane_get<int32_t>(a, l)) * lane_get<int32_t>(b, l)) >> 32;
+    const int64_t r = std::min<int64_t>(std::max<int64_t>(hi + lane_get<int32_t>(e, l), INT32_MIN), INT32_MAX);
+    lane_set<int32_t>(d, l, int32_t(r));
+  });
+}
+
 template <class T>
 void h_mulwide(const Instr& in, ExecCtx& c) {
   const uint64_t* a = src(c, in.ops[1]);
@@ -607,10 +620,16 @@ ExecFn select_int(const Instr& in, std::string& why) {
       if (in.flags & F_SAT) return t == DType::S32 ? h_addsat<true> : nullptr;
       return by_int<HSub>(t);
     case Op::Mul:
+      if (in.flags & F_SAT) { why = "mul has no .sat form"; return nullptr; }
       if (in.flags & F_WIDE) return by_int<HMulWide>(t);
       if (in.flags & F_HI) return by_int<HMulHi>(t);
       return by_int<HMulLo>(t);
     case Op::Mad:
+      if (in.flags & F_SAT) {
+        if ((in.flags & F_HI) && t == DType::S32) return h_madhisat;
+        why = "mad saturates in its .hi.s32 form only";
+        return nullptr;
+      }
       if (in.flags & F_WIDE) return by_int<HMadWide>(t);
       if (in.flags & F_HI) return by_int<HMadHi>(t);
       return by_int<HMadLo>(t);

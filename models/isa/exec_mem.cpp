@@ -91,11 +91,15 @@ void h_st(const Instr& in, ExecCtx& c) {
   });
 }
 
+// atom.add.f32 flushes subnormal inputs and results to zero of their sign (PTX ISA, atom); .f64 does not.
+inline float flush_subnormal(float x) { return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x; }
+
 template <class T>
 T atomic_apply(SubOp op, T old, T b, T cmpv) {
   switch (op) {
     case SubOp::Add:
       if constexpr (std::is_integral<T>::value) return T(std::make_unsigned_t<T>(old) + std::make_unsigned_t<T>(b));
+      else if constexpr (sizeof(T) == 4) return flush_subnormal(flush_subnormal(old) + flush_subnormal(b));
       else return old + b;
     case SubOp::Min:
       if constexpr (std::is_floating_point<T>::value) return std::fmin(old, b); else return std::min(old, b);

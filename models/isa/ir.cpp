@@ -46,7 +46,7 @@ const char* op_name(Op op) {
       "shf.l", "shf.r", "fma", "sqrt", "rsqrt", "rcp", "sin", "cos", "lg2", "ex2", "tanh", "copysign", "testp",
       "setp", "set", "selp", "slct", "mov", "cvt", "cvta", "ld", "ldu", "st", "atom", "red", "prefetch",
       "bra", "call", "ret", "exit", "bar.sync", "bar.arrive", "bar.red", "membar", "fence", "nanosleep", "trap",
-      "shfl", "vote", "activemask", "match", "relssp", "bar.blocksync", "bar.unleashvius"};
+      "shfl", "vote", "activemask", "redux", "match", "relssp", "bar.blocksync", "bar.unleashvius"};
   static_assert(sizeof(names) / sizeof(names[0]) == size_t(Op::Count), "op names out of step with Op");
   return names[size_t(op)];
 }
@@ -63,9 +63,10 @@ static bool writes_first_operand(Op op) {
 
 unsigned destination_operands(const Instr& in) {
   unsigned ndst = writes_first_operand(in.op) ? 1 : 0;
-  // Second destinations: setp p|q, shfl d|p.
+  // Second destinations: setp p|q, shfl d|p, match.all d|p.
   if (ndst && in.nops >= 2 && in.ops[1].kind == OpKind::Pred && !in.ops[1].negate &&
-      ((in.op == Op::Setp && in.nops >= 4 && in.ops[2].kind != OpKind::Pred) || in.op == Op::Shfl))
+      ((in.op == Op::Setp && in.nops >= 4 && in.ops[2].kind != OpKind::Pred) || in.op == Op::Shfl ||
+       in.op == Op::Match))
     ndst = 2;
   return ndst;
 }

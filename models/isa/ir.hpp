@@ -72,7 +72,7 @@ enum class Op : uint16_t {
   // control
   Bra, Call, Ret, Exit, Bar, BarArrive, BarRed, Membar, Fence, Nanosleep, Trap,
   // warp level
-  Shfl, Vote, Activemask, Match,
+  Shfl, Vote, Activemask, Redux, Match,
   // mechanism instructions
   Relssp,  // scratchpad sharing: release the pair's shared region (seed 000, section 6.2)
   BlockSync,    // bar.blocksync: the block barrier, then the mesh-wide one (seed 003 sec. 2.4)

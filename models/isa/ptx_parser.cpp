@@ -35,7 +35,7 @@ const std::unordered_map<std::string, Op>& op_table() {
       {"bra", Op::Bra}, {"brx", Op::Invalid}, {"call", Op::Call}, {"ret", Op::Ret}, {"exit", Op::Exit},
       {"bar", Op::Bar}, {"barrier", Op::Bar}, {"membar", Op::Membar}, {"fence", Op::Fence},
       {"nanosleep", Op::Nanosleep}, {"trap", Op::Trap}, {"shfl", Op::Shfl}, {"vote", Op::Vote},
-      {"activemask", Op::Activemask}, {"match", Op::Match}, {"relssp", Op::Relssp},
+      {"activemask", Op::Activemask}, {"redux", Op::Redux}, {"match", Op::Match}, {"relssp", Op::Relssp},
   };
   return t;
 }
@@ -802,7 +802,7 @@ class Parser {
       Cmp c;
       if (parse_dtype(m, dt)) { types.push_back(dt); continue; }
       bool is_cmp_op = in.op == Op::Setp || in.op == Op::Set;
-      bool is_atom = in.op == Op::Atom || in.op == Op::Red;
+      bool is_atom = in.op == Op::Atom || in.op == Op::Red || in.op == Op::Redux;
       if (is_cmp_op && in.cmp == Cmp::None && parse_cmp(m, c)) { in.cmp = c; continue; }
       if (is_cmp_op && (m == "and" || m == "or" || m == "xor")) {
         in.sub = m == "and" ? SubOp::And : m == "or" ? SubOp::Or : SubOp::Xor;
@@ -826,6 +826,10 @@ class Parser {
         if (m == "any") { in.sub = SubOp::Any; continue; }
         if (m == "uni") { in.sub = SubOp::Uni; continue; }
         if (m == "ballot") { in.sub = SubOp::Ballot; continue; }
+      }
+      if (in.op == Op::Match) {
+        if (m == "any") { in.sub = SubOp::Any; continue; }
+        if (m == "all") { in.sub = SubOp::All; continue; }
       }
       if (in.op == Op::Testp) {
         static const std::unordered_map<std::string, SubOp> tp = {

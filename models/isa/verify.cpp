@@ -153,6 +153,17 @@ bool shape_of(const Instr& in, Shape& s) {
       for (unsigned i = p ? 2 : 1; i < 6; ++i) s.w[i] = Want::DataSrc;
       return true;
     }
+    case Op::Match: {  // match.any d, a, membermask; match.all d[|p], a, membermask
+      const bool p = in.nops >= 2 && in.ops[1].kind == OpKind::Pred;
+      s.min = s.max = p ? 4 : 3;
+      s.w[0] = Want::DataDst;
+      if (p) s.w[1] = Want::PredDst;
+      s.w[p ? 2 : 1] = s.w[p ? 3 : 2] = Want::DataSrc;
+      return true;
+    }
+    case Op::Redux:  // redux.sync.op.type d, a, membermask
+      s = data_op(3);
+      return true;
     case Op::Ld: case Op::Ldu:
       s.min = s.max = 2;
       s.w[0] = Want::DataDst;

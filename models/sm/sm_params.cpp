@@ -44,7 +44,7 @@ OpClass op_class_of(const Instr& in) {
     case Op::Mul: case Op::Mul24: return fp ? OpClass::Fp : OpClass::Imul;
     case Op::Mad: case Op::Mad24: case Op::Fma: return fp ? OpClass::Fma : OpClass::Imad;
     case Op::Min: case Op::Max: return fp ? OpClass::Fmax : OpClass::Imax;
-    case Op::Shfl: return OpClass::Shfl;
+    case Op::Shfl: case Op::Match: case Op::Redux: return OpClass::Shfl;  // lanes exchange values
     default: return OpClass::Simple;  // moves, conversions, compares, selects, logic, shifts, bit ops
   }
 }

@@ -61,7 +61,7 @@ bool barrier(Op op) {
 
 bool writes_memory(Op op) { return op == Op::St || op == Op::Atom || op == Op::Red; }
 
-bool collective(Op op) { return op == Op::Shfl || op == Op::Vote || op == Op::Match || op == Op::Activemask; }
+bool collective(Op op) { return op == Op::Shfl || op == Op::Vote || op == Op::Match || op == Op::Redux || op == Op::Activemask; }
 
 std::vector<uint32_t> successors(const std::vector<Instr>& body, uint32_t pc) {
   const Instr& in = body[pc];
