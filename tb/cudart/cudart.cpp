@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -45,7 +46,17 @@ typedef struct CUkern_st* cudaKernel_t;
 struct cudaUUID_t {
   char bytes[16];
 };
-// cudaDeviceProp as CUDA 13's driver_types.h lays it out (field for field; sizes and offsets must match).
+// cudaDeviceProp as the runtime's driver_types.h lays it out, field for field: CUDA 13's, or CUDA 12's (which
+// still has clockRate, deviceOverlap, kernelExecTimeoutEnabled, computeMode, maxTexture1DLinear,
+// memoryClockRate, singleToDoublePrecisionPerfRatio and cooperativeMultiDeviceLaunch, and ends earlier).
+// CUDA 13's is 1008 bytes, CUDA 12's 1032; the offsets are checked below.
+#if WARPTLM_CUDART_MAJOR >= 13
+#define WARPTLM_PROP_12(...)
+#define WARPTLM_PROP_13(...) __VA_ARGS__
+#else
+#define WARPTLM_PROP_12(...) __VA_ARGS__
+#define WARPTLM_PROP_13(...)
+#endif
 struct cudaDeviceProp {
   char name[256];
   cudaUUID_t uuid;
@@ -55,22 +66,33 @@ struct cudaDeviceProp {
   int regsPerBlock, warpSize;
   size_t memPitch;
   int maxThreadsPerBlock, maxThreadsDim[3], maxGridSize[3];
+  WARPTLM_PROP_12(int clockRate;)
   size_t totalConstMem;
   int major, minor;
   size_t textureAlignment, texturePitchAlignment;
-  int multiProcessorCount, integrated, canMapHostMemory, maxTexture1D, maxTexture1DMipmap, maxTexture2D[2],
-      maxTexture2DMipmap[2], maxTexture2DLinear[3], maxTexture2DGather[2], maxTexture3D[3], maxTexture3DAlt[3],
-      maxTextureCubemap, maxTexture1DLayered[2], maxTexture2DLayered[3], maxTextureCubemapLayered[2], maxSurface1D,
-      maxSurface2D[2], maxSurface3D[3], maxSurface1DLayered[2], maxSurface2DLayered[3], maxSurfaceCubemap,
-      maxSurfaceCubemapLayered[2];
+  WARPTLM_PROP_12(int deviceOverlap;)
+  int multiProcessorCount;
+  WARPTLM_PROP_12(int kernelExecTimeoutEnabled;)
+  int integrated, canMapHostMemory;
+  WARPTLM_PROP_12(int computeMode;)
+  int maxTexture1D, maxTexture1DMipmap;
+  WARPTLM_PROP_12(int maxTexture1DLinear;)
+  int maxTexture2D[2], maxTexture2DMipmap[2], maxTexture2DLinear[3], maxTexture2DGather[2], maxTexture3D[3],
+      maxTexture3DAlt[3], maxTextureCubemap, maxTexture1DLayered[2], maxTexture2DLayered[3],
+      maxTextureCubemapLayered[2], maxSurface1D, maxSurface2D[2], maxSurface3D[3], maxSurface1DLayered[2],
+      maxSurface2DLayered[3], maxSurfaceCubemap, maxSurfaceCubemapLayered[2];
   size_t surfaceAlignment;
   int concurrentKernels, ECCEnabled, pciBusID, pciDeviceID, pciDomainID, tccDriver, asyncEngineCount,
-      unifiedAddressing, memoryBusWidth, l2CacheSize, persistingL2CacheMaxSize, maxThreadsPerMultiProcessor,
+      unifiedAddressing;
+  WARPTLM_PROP_12(int memoryClockRate;)
+  int memoryBusWidth, l2CacheSize, persistingL2CacheMaxSize, maxThreadsPerMultiProcessor,
       streamPrioritiesSupported, globalL1CacheSupported, localL1CacheSupported;
   size_t sharedMemPerMultiprocessor;
-  int regsPerMultiprocessor, managedMemory, isMultiGpuBoard, multiGpuBoardGroupID, hostNativeAtomicSupported,
-      pageableMemoryAccess, concurrentManagedAccess, computePreemptionSupported, canUseHostPointerForRegisteredMem,
+  int regsPerMultiprocessor, managedMemory, isMultiGpuBoard, multiGpuBoardGroupID, hostNativeAtomicSupported;
+  WARPTLM_PROP_12(int singleToDoublePrecisionPerfRatio;)
+  int pageableMemoryAccess, concurrentManagedAccess, computePreemptionSupported, canUseHostPointerForRegisteredMem,
       cooperativeLaunch;
+  WARPTLM_PROP_12(int cooperativeMultiDeviceLaunch;)
   size_t sharedMemPerBlockOptin;
   int pageableMemoryAccessUsesHostPageTables, directManagedMemAccessFromHost, maxBlocksPerMultiProcessor,
       accessPolicyMaxWindowSize;
@@ -80,13 +102,51 @@ struct cudaDeviceProp {
   unsigned int gpuDirectRDMAFlushWritesOptions;
   int gpuDirectRDMAWritesOrdering;
   unsigned int memoryPoolSupportedHandleTypes;
-  int deferredMappingCudaArraySupported, ipcEventSupported, clusterLaunch, unifiedFunctionPointers, deviceNumaConfig,
-      deviceNumaId, mpsEnabled, hostNumaId;
-  unsigned int gpuPciDeviceID, gpuPciSubsystemID;
-  int hostNumaMultinodeIpcSupported;
-  int reserved[56];
+  int deferredMappingCudaArraySupported, ipcEventSupported, clusterLaunch, unifiedFunctionPointers;
+  WARPTLM_PROP_13(int deviceNumaConfig, deviceNumaId, mpsEnabled, hostNumaId;
+                  unsigned int gpuPciDeviceID, gpuPciSubsystemID;
+                  int hostNumaMultinodeIpcSupported;
+                  int reserved[56];)
+  WARPTLM_PROP_12(int reserved[63];)
 };
-}
+// cudaFuncAttributes and the fields of cudaPointerAttributes that both runtimes have (CUDA 13's appends
+// reserved words, which are left as the caller has them).
+struct cudaFuncAttributes {
+  size_t sharedSizeBytes, constSizeBytes, localSizeBytes;
+  int maxThreadsPerBlock, numRegs, ptxVersion, binaryVersion, cacheModeCA, maxDynamicSharedSizeBytes,
+      preferredShmemCarveout, clusterDimMustBeSet, requiredClusterWidth, requiredClusterHeight, requiredClusterDepth,
+      clusterSchedulingPolicyPreference, nonPortableClusterSizeAllowed, reserved[16];
+};
+struct cudaPointerAttributesHead {
+  int type, device;
+  void* devicePointer;
+  void* hostPointer;
+};
+}  // extern "C"
+static_assert(sizeof(cudaFuncAttributes) == 144 && offsetof(cudaFuncAttributes, numRegs) == 28 &&
+                  offsetof(cudaFuncAttributes, maxDynamicSharedSizeBytes) == 44,
+              "cudaFuncAttributes layout (CUDA 12 and 13)");
+static_assert(sizeof(cudaPointerAttributesHead) == 24, "cudaPointerAttributes' fields");
+
+// The layouts against the CUDA headers: CUDA 13's offsets as its driver_types.h gives them; CUDA 12's as its
+// field list above gives them.
+#if WARPTLM_CUDART_MAJOR >= 13
+static_assert(sizeof(cudaDeviceProp) == 1008 && offsetof(cudaDeviceProp, multiProcessorCount) == 384 && offsetof(cudaDeviceProp, l2CacheSize) == 596 &&
+              offsetof(cudaDeviceProp, sharedMemPerMultiprocessor) == 624 &&
+              offsetof(cudaDeviceProp, sharedMemPerBlockOptin) == 672 &&
+              offsetof(cudaDeviceProp, maxBlocksPerMultiProcessor) == 688 &&
+              offsetof(cudaDeviceProp, reservedSharedMemPerBlock) == 696 &&
+              offsetof(cudaDeviceProp, hostNumaMultinodeIpcSupported) == 780 && offsetof(cudaDeviceProp, reserved) == 784,
+              "CUDA 13 cudaDeviceProp layout");
+#else
+static_assert(sizeof(cudaDeviceProp) == 1032 && offsetof(cudaDeviceProp, clockRate) == 348 &&
+              offsetof(cudaDeviceProp, multiProcessorCount) == 388 && offsetof(cudaDeviceProp, l2CacheSize) == 616 &&
+              offsetof(cudaDeviceProp, sharedMemPerMultiprocessor) == 640 &&
+              offsetof(cudaDeviceProp, sharedMemPerBlockOptin) == 696 &&
+              offsetof(cudaDeviceProp, maxBlocksPerMultiProcessor) == 712 &&
+              offsetof(cudaDeviceProp, reservedSharedMemPerBlock) == 720 && offsetof(cudaDeviceProp, reserved) == 780,
+              "CUDA 12 cudaDeviceProp layout");
+#endif
 
 namespace {
 
@@ -134,6 +194,7 @@ class Runtime {
   std::map<uint64_t, uint64_t> device_ranges;  // cudaMalloc'd: address -> bytes
   std::map<uint64_t, uint64_t> symbol_ranges;  // module variables whose address the application took
   std::map<uint64_t, uint64_t> managed;        // managed: address (same on host and device) -> bytes
+  std::map<uint64_t, uint64_t> host_ranges;    // cudaMallocHost'd (page-locked host memory to the application)
   cudaError_t last_error = kSuccess;
   cudaError_t sticky = kSuccess;               // a fault in a kernel: every later call fails with it
   DeviceInfo info;
@@ -494,12 +555,17 @@ cudaError_t cudaFree(void* p) {
 }
 
 cudaError_t cudaMallocHost(void** p, size_t bytes) {
+  std::lock_guard<std::mutex> g(rt().mu);
   if (!p) return rt().fail("cudaMallocHost", kInvalidValue, "null result pointer");
   *p = std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096 + (bytes == 0 ? 4096 : 0));
-  return *p ? kSuccess : rt().fail("cudaMallocHost", kMemoryAllocation, "out of host memory");
+  if (!*p) return rt().fail("cudaMallocHost", kMemoryAllocation, "out of host memory");
+  rt().host_ranges[reinterpret_cast<uint64_t>(*p)] = bytes;
+  return kSuccess;
 }
 cudaError_t cudaHostAlloc(void** p, size_t bytes, unsigned int) { return cudaMallocHost(p, bytes); }
 cudaError_t cudaFreeHost(void* p) {
+  std::lock_guard<std::mutex> g(rt().mu);
+  rt().host_ranges.erase(reinterpret_cast<uint64_t>(p));
   std::free(p);
   return kSuccess;
 }
@@ -681,11 +747,15 @@ cudaError_t cudaDriverGetVersion(int* v) {
 }
 cudaError_t cudaRuntimeGetVersion(int* v) { return cudaDriverGetVersion(v); }
 
-cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
+}  // extern "C"
+
+namespace {
+// The device description the simulator gives (its config), in the runtime's cudaDeviceProp.
+cudaError_t device_properties(const char* fn, cudaDeviceProp* p, int device) {
   std::lock_guard<std::mutex> g(rt().mu);
-  if (!p) return rt().fail("cudaGetDeviceProperties", kInvalidValue, "null result pointer");
-  if (device != 0) return rt().fail("cudaGetDeviceProperties", kInvalidDevice, "the simulated machine has one GPU, device 0");
-  if (cudaError_t e = rt().device_info("cudaGetDeviceProperties")) return e;
+  if (!p) return rt().fail(fn, kInvalidValue, "null result pointer");
+  if (device != 0) return rt().fail(fn, kInvalidDevice, "the simulated machine has one GPU, device 0");
+  if (cudaError_t e = rt().device_info(fn)) return e;
   const DeviceInfo& i = rt().info;
   std::memset(p, 0, sizeof(*p));
   std::snprintf(p->name, sizeof(p->name), "%s", i.name);
@@ -712,8 +782,31 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
   p->unifiedAddressing = 1;
   p->concurrentKernels = 0;  // launches run one at a time (docs/cuda-apps.md)
   p->globalL1CacheSupported = p->localL1CacheSupported = 1;
+  WARPTLM_PROP_12(p->clockRate = int(i.clock_khz);)
   return kSuccess;
 }
+}  // namespace
+
+extern "C" {
+#if WARPTLM_CUDART_MAJOR >= 13
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
+  return device_properties("cudaGetDeviceProperties", p, device);
+}
+#else
+// CUDA 12's headers turn cudaGetDeviceProperties into cudaGetDeviceProperties_v2 (the layout above); the
+// unversioned entry stays for callers of the earlier runtime's, whose structure is the prefix up to
+// reservedSharedMemPerBlock: only that prefix is written.
+cudaError_t cudaGetDeviceProperties_v2(cudaDeviceProp* p, int device) {
+  return device_properties("cudaGetDeviceProperties_v2", p, device);
+}
+cudaError_t cudaGetDeviceProperties(void* p, int device) {
+  cudaDeviceProp full;
+  if (!p) return rt().fail("cudaGetDeviceProperties", kInvalidValue, "null result pointer");
+  if (cudaError_t e = device_properties("cudaGetDeviceProperties", &full, device)) return e;
+  std::memcpy(p, &full, offsetof(cudaDeviceProp, reservedSharedMemPerBlock) + sizeof(size_t));
+  return kSuccess;
+}
+#endif
 
 cudaError_t cudaDeviceGetAttribute(int* value, int attr, int device) {
   std::lock_guard<std::mutex> g(rt().mu);
@@ -802,7 +895,161 @@ cudaError_t cudaStreamCreate(cudaStream_t* s) {
   return kSuccess;
 }
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned int) { return cudaStreamCreate(s); }
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* s, unsigned int, int) { return cudaStreamCreate(s); }
+cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
+  if (least) *least = 0;  // one in-order queue: priorities do not reorder anything
+  if (greatest) *greatest = 0;
+  return kSuccess;
+}
 cudaError_t cudaStreamDestroy(cudaStream_t) { return kSuccess; }
 cudaError_t cudaStreamQuery(cudaStream_t) { return kSuccess; }
+// Every stream is the one in-order queue and every call completes before it returns: an event a stream
+// waits for has happened already.
+cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned int) { return kSuccess; }
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t e, cudaStream_t s, unsigned int) { return cudaEventRecord(e, s); }
+
+// ---------------------------------------------------------------- kernels' resources and occupancy
+namespace {
+cudaError_t kernel_request(const char* fn, const void* func, Call what, uint64_t a0, uint64_t a1, uint64_t& v0, uint64_t& v1) {
+  Kernel* k = kernel_of(func);
+  if (!k) return rt().fail(fn, kInvalidDeviceFunction, "no kernel registered for this function");
+  Request r;
+  r.call = uint32_t(what);
+  r.a[0] = a0;
+  r.a[1] = a1;
+  return rt().call(fn, r, k->name.data(), k->name.size(), nullptr, &v0, &v1);
+}
+}  // namespace
+
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* a, const void* func) {
+  std::lock_guard<std::mutex> g(rt().mu);
+  if (!a) return rt().fail("cudaFuncGetAttributes", kInvalidValue, "null result pointer");
+  uint64_t regs = 0, sizes = 0;
+  if (cudaError_t e = kernel_request("cudaFuncGetAttributes", func, Call::KernelResources, 0, 0, regs, sizes)) return e;
+  if (cudaError_t e = rt().device_info("cudaFuncGetAttributes")) return e;
+  const DeviceInfo& i = rt().info;
+  std::memset(a, 0, sizeof(*a));
+  a->sharedSizeBytes = uint32_t(sizes);
+  a->localSizeBytes = uint32_t(sizes >> 32);
+  a->maxThreadsPerBlock = int(i.max_threads_per_block);
+  a->numRegs = int(regs);
+  a->ptxVersion = a->binaryVersion = int(i.major * 10 + i.minor);
+  a->maxDynamicSharedSizeBytes = int(i.shared_per_block - std::min<uint64_t>(a->sharedSizeBytes, i.shared_per_block));
+  a->preferredShmemCarveout = -1;
+  return kSuccess;
+}
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* n, const void* func, int block_size,
+                                                                   size_t dynamic_shared, unsigned int) {
+  std::lock_guard<std::mutex> g(rt().mu);
+  const char* fn = "cudaOccupancyMaxActiveBlocksPerMultiprocessor";
+  if (!n) return rt().fail(fn, kInvalidValue, "null result pointer");
+  if (block_size <= 0) return rt().fail(fn, kInvalidValue, "the block size must be positive");
+  uint64_t blocks = 0, unused = 0;
+  if (cudaError_t e = kernel_request(fn, func, Call::Occupancy, uint64_t(block_size), dynamic_shared, blocks, unused)) return e;
+  *n = int(blocks);
+  return kSuccess;
+}
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* n, const void* func, int block_size, size_t dynamic_shared) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(n, func, block_size, dynamic_shared, 0);
+}
+
+// The shared-memory and L1 split is the config's (sm.shared_mem): cache and bank preferences change nothing.
+cudaError_t cudaFuncSetCacheConfig(const void* func, int) {
+  std::lock_guard<std::mutex> g(rt().mu);
+  return kernel_of(func) ? kSuccess : rt().fail("cudaFuncSetCacheConfig", kInvalidDeviceFunction, "no kernel registered for this function");
+}
+cudaError_t cudaDeviceSetCacheConfig(int) { return kSuccess; }
+cudaError_t cudaDeviceGetCacheConfig(int* c) {
+  if (!c) return kInvalidValue;
+  *c = 0;  // cudaFuncCachePreferNone
+  return kSuccess;
+}
+cudaError_t cudaDeviceSetSharedMemConfig(int) { return kSuccess; }
+cudaError_t cudaFuncSetSharedMemConfig(const void*, int) { return kSuccess; }
+
+namespace {
+unsigned int device_flags = 0;
+}
+cudaError_t cudaSetDeviceFlags(unsigned int f) {
+  device_flags = f;
+  return kSuccess;
+}
+cudaError_t cudaGetDeviceFlags(unsigned int* f) {
+  if (!f) return kInvalidValue;
+  *f = device_flags;
+  return kSuccess;
+}
+
+// ---------------------------------------------------------------- more memory calls
+cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes) {
+  std::lock_guard<std::mutex> g(rt().mu);
+  if (cudaError_t e = rt().device_info("cudaMemGetInfo")) return e;
+  uint64_t used = 0;
+  for (const auto& m : rt().device_ranges) used += m.second;
+  for (const auto& m : rt().managed) used += m.second;
+  const uint64_t total = rt().info.global_memory;
+  if (total_bytes) *total_bytes = total;
+  if (free_bytes) *free_bytes = total - std::min(used, total);
+  return kSuccess;
+}
+
+cudaError_t cudaPointerGetAttributes(cudaPointerAttributesHead* a, const void* ptr) {
+  std::lock_guard<std::mutex> g(rt().mu);
+  if (!a) return rt().fail("cudaPointerGetAttributes", kInvalidValue, "null result pointer");
+  const uint64_t p = reinterpret_cast<uint64_t>(ptr);
+  cudaPointerAttributesHead h{0, -2, nullptr, nullptr};  // cudaMemoryTypeUnregistered
+  if (rt().is_managed(p)) h = {3, 0, const_cast<void*>(ptr), const_cast<void*>(ptr)};
+  else if (rt().is_device(p)) h = {2, 0, const_cast<void*>(ptr), nullptr};
+  else if (Runtime::in(rt().host_ranges, p)) h = {1, 0, nullptr, const_cast<void*>(ptr)};
+  std::memcpy(a, &h, sizeof(h));
+  return kSuccess;
+}
+
+// Pitched allocations: rows padded to 512 bytes, as the CUDA runtime pads them on current GPUs.
+cudaError_t cudaMallocPitch(void** p, size_t* pitch, size_t width, size_t height) {
+  if (!pitch) return kInvalidValue;
+  *pitch = (width + 511) / 512 * 512;
+  return cudaMalloc(p, *pitch * height);
+}
+
+// Pitched copies: one copy per row.
+cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, int kind) {
+  std::lock_guard<std::mutex> g(rt().mu);
+  if (height > 1 && (width > dpitch || width > spitch))
+    return rt().fail("cudaMemcpy2D", kInvalidValue, "a row of " + std::to_string(width) + " bytes is wider than its pitch");
+  for (size_t row = 0; row < height; ++row)
+    if (cudaError_t e = copy("cudaMemcpy2D", static_cast<char*>(dst) + row * dpitch,
+                             static_cast<const char*>(src) + row * spitch, width, kind))
+      return e;
+  return kSuccess;
+}
+cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                              int kind, cudaStream_t) {
+  return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+}
+cudaError_t cudaMemcpyToSymbolAsync(const void* sym, const void* src, size_t n, size_t offset, int kind, cudaStream_t) {
+  return cudaMemcpyToSymbol(sym, src, n, offset, kind);
+}
+cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* sym, size_t n, size_t offset, int kind, cudaStream_t) {
+  return cudaMemcpyFromSymbol(dst, sym, n, offset, kind);
+}
+// Stream-ordered allocation on the one in-order queue is allocation now.
+cudaError_t cudaMallocAsync(void** p, size_t bytes, cudaStream_t) { return cudaMalloc(p, bytes); }
+cudaError_t cudaFreeAsync(void* p, cudaStream_t) { return cudaFree(p); }
+// Managed memory moves to the device at every launch and back after it: prefetches and advice change nothing.
+#if WARPTLM_CUDART_MAJOR >= 13
+struct cudaMemLocation {
+  int type, id;
+};
+cudaError_t cudaMemPrefetchAsync(const void*, size_t, cudaMemLocation, unsigned int, cudaStream_t) { return kSuccess; }
+cudaError_t cudaMemAdvise(const void*, size_t, int, cudaMemLocation) { return kSuccess; }
+#else
+cudaError_t cudaMemPrefetchAsync(const void*, size_t, int, cudaStream_t) { return kSuccess; }
+cudaError_t cudaMemAdvise(const void*, size_t, int, int) { return kSuccess; }
+cudaError_t cudaThreadSynchronize() { return cudaDeviceSynchronize(); }
+#endif
+cudaError_t cudaProfilerStart() { return kSuccess; }
+cudaError_t cudaProfilerStop() { return kSuccess; }
 
 }  // extern "C"

@@ -13,7 +13,7 @@
 namespace warptlm {
 namespace cudart_wire {
 
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kVersion = 2;
 constexpr const char* kFdVariable = "WARPTLM_CUDART_FD";
 
 enum class Call : uint32_t {
@@ -31,6 +31,8 @@ enum class Call : uint32_t {
   Now,             // -> v[0] = simulated time in picoseconds (an event's record)
   DeviceInfo,      // -> payload: DeviceInfo
   Unsupported,     // payload: the name of a runtime function the library does not provide (reported by the command)
+  KernelResources, // payload: kernel name -> v[0] = registers per thread, v[1] = static shared bytes | local bytes << 32
+  Occupancy,       // a[0] = threads per block, a[1] = dynamic shared bytes; payload: kernel name -> v[0] = blocks per SM
   Bye,             // the application is done
 };
 

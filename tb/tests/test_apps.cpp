@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -87,6 +88,46 @@ TEST_CASE("apps: dsin (double sin and cos from libdevice, carry chains) matches 
   INFO(a.r.out);
   REQUIRE(a.r.code == 0);
   CHECK(contains(a.r.out, ": match"));
+}
+
+TEST_CASE("apps: runtime_calls (function attributes, occupancy, memory info, pitched copies, pointer attributes, "
+          "asynchronous symbol copies, stream-ordered allocation, a stream waiting on an event) passes its check", "[apps]") {
+  TempDir t;
+  for (const char* mode : {"functional", "timing"}) {
+    AppRun a = exec(t, "runtime_calls", mode);
+    INFO(mode << ": " << a.r.out);
+    REQUIRE(a.r.code == 0);
+    CHECK(contains(a.r.out, "runtime_calls: all answers right"));
+    CHECK(contains(a.r.out, "1024 static shared bytes"));  // the kernel's __shared__ float[256]
+    // occupancy against gtx480's SM (1536 threads, 8 blocks, 32768 registers, 48 KiB shared memory) and the
+    // registers the runtime reported
+    const size_t at = a.r.out.find(" local bytes, ");
+    REQUIRE(at != std::string::npos);
+    const int regs = std::atoi(a.r.out.c_str() + at + 14);
+    REQUIRE(regs > 0);
+    const int by_regs = 32768 / (regs * 256);
+    const int want = std::min(std::min(1536 / 256, 8), by_regs);
+    CHECK(contains(a.r.out, "occupancy at 256 threads: " + std::to_string(want) + " blocks per SM"));
+    CHECK(contains(a.r.out, "with 20000 dynamic shared bytes: " + std::to_string(std::min(want, 49152 / 21024))));
+    CHECK(a.stats["kernels"].size() == 3);
+    CHECK(launches_named(a.stats, "rows_kernel") == 1);
+    CHECK(launches_named(a.stats, "add_one") == 2);
+  }
+}
+
+TEST_CASE("apps: an application of the CUDA 12 ABI reads CUDA 12's cudaDeviceProp from libcudart.so.12", "[apps]") {
+  TempDir t;
+  // gtx480: 15 SMs, a 700 MHz core clock, 48 KiB of shared memory per SM
+  CmdResult r = warptlm(t, "exec --config gtx480 -q --out " + q(t / "p12") + " -- " + q(CUDART12_PROBE) + " 15 700000 49152");
+  INFO(r.out);
+  CHECK(r.code == 0);
+  CHECK(contains(r.out, "15 SMs at 700000 kHz, 49152 shared bytes per SM"));
+  CHECK(contains(r.out, "0 bytes written past the earlier runtime's structure"));
+  CHECK(contains(r.out, "the CUDA 12 layout holds the config"));
+  // the probe fails when the config says otherwise
+  r = warptlm(t, "exec --config gtx480 --set gpu.num_sms=16 -q --out " + q(t / "p12b") + " -- " + q(CUDART12_PROBE) + " 15 700000 49152");
+  CHECK(r.code != 0);
+  CHECK(contains(r.out, "16 SMs"));
 }
 
 TEST_CASE("apps: an application calling a runtime function WarpTLM does not provide exits non-zero naming it", "[apps][error]") {

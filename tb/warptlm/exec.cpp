@@ -29,6 +29,7 @@
 #include "common/errors.hpp"
 #include "cudart/wire.hpp"
 #include "gpu/gpu_platform.hpp"
+#include "gpu/occupancy.hpp"
 #include "isa/module.hpp"
 #include "runtime/device.hpp"
 #include "runtime/gpu_driver.hpp"
@@ -172,7 +173,8 @@ class CudaServer {
     switch (c) {
       case Call::Malloc: return 2;            // cudaErrorMemoryAllocation
       case Call::Launch: return 9;            // cudaErrorInvalidConfiguration
-      case Call::KernelParams: return 98;     // cudaErrorInvalidDeviceFunction
+      case Call::KernelParams: case Call::KernelResources: case Call::Occupancy:
+        return 98;                            // cudaErrorInvalidDeviceFunction
       case Call::LoadFatbin: return 218;      // cudaErrorInvalidPtx
       case Call::Symbol: return 13;           // cudaErrorInvalidSymbol
       default: return 1;                      // cudaErrorInvalidValue
@@ -246,6 +248,18 @@ class CudaServer {
     std::memcpy(&v, &p[at], 4);
     at += 4;
     return v;
+  }
+
+  const KernelInfo& kernel_named(const std::vector<uint8_t>& p) const {
+    const std::string name(p.begin(), p.end());
+    const KernelInfo* k = dev_.driver().find_kernel(name);
+    if (!k) throw InputError("no kernel '" + name + "' in " + app_ + "'s PTX");
+    return *k;
+  }
+  // The registers per thread a launch of k takes (gpu.regs_per_thread, else the PTX's estimate).
+  uint32_t registers_of(const KernelInfo& k) const {
+    const int64_t set = cfg_.get_int("gpu.regs_per_thread");
+    return set ? uint32_t(set) : k.regs_per_thread;
   }
 
   DeviceInfo device_info() const {
@@ -348,6 +362,30 @@ class CudaServer {
       case Call::DeviceInfo: {
         const DeviceInfo i = device_info();
         out.assign(reinterpret_cast<const uint8_t*>(&i), reinterpret_cast<const uint8_t*>(&i) + sizeof(i));
+        return true;
+      }
+      case Call::KernelResources: {
+        const KernelInfo& k = kernel_named(p);
+        rep.v[0] = registers_of(k);
+        rep.v[1] = uint64_t(k.static_smem) | uint64_t(k.local_bytes) << 32;
+        return true;
+      }
+      case Call::Occupancy: {
+        const KernelInfo& k = kernel_named(p);
+        SmLimits sm;
+        sm.max_threads = uint32_t(cfg_.get_int("sm.max_threads"));
+        sm.max_warps = uint32_t(cfg_.get_int("sm.max_warps"));
+        sm.max_blocks = uint32_t(cfg_.get_int("sm.max_blocks"));
+        sm.registers = uint32_t(cfg_.get_int("sm.registers"));
+        sm.reg_alloc_unit = uint32_t(cfg_.get_int("sm.reg_alloc_unit"));
+        sm.shared_mem = uint32_t(cfg_.get_int("sm.shared_mem"));
+        sm.smem_alloc_unit = uint32_t(cfg_.get_int("sm.smem_alloc_unit"));
+        BlockFootprint b;  // as the SM counts a block (Sm::usage_of)
+        b.threads = uint32_t(std::min<uint64_t>(r.a[0], 1u << 20));
+        b.regs_per_thread = registers_of(k);
+        const uint64_t dynamic = std::min<uint64_t>(r.a[1], 1u << 30);
+        b.shared_bytes = uint32_t(dynamic ? ((k.static_smem + 15) & ~15u) + dynamic : k.static_smem);
+        rep.v[0] = compute_occupancy(sm, b).blocks_per_sm;
         return true;
       }
       case Call::Unsupported:
