@@ -492,14 +492,27 @@ cudaError_t cudaLaunchKernel(const void* func, dim3 grid, dim3 block, void** arg
 }
 
 // ---------------------------------------------------------------- memory
-cudaError_t cudaMalloc(void** p, size_t bytes) {
-  std::lock_guard<std::mutex> g(rt().mu);
-  if (!p) return rt().fail("cudaMalloc", kInvalidValue, "null result pointer");
+namespace {
+// One allocation or release of device memory by the simulator.
+cudaError_t device_malloc(const char* fn, size_t bytes, uint64_t& addr) {
   Request r;
   r.call = uint32_t(Call::Malloc);
   r.a[0] = bytes;
+  return rt().call(fn, r, nullptr, 0, nullptr, &addr);
+}
+cudaError_t device_free(const char* fn, uint64_t addr) {
+  Request r;
+  r.call = uint32_t(Call::Free);
+  r.a[0] = addr;
+  return rt().call(fn, r, nullptr, 0);
+}
+}  // namespace
+
+cudaError_t cudaMalloc(void** p, size_t bytes) {
+  std::lock_guard<std::mutex> g(rt().mu);
+  if (!p) return rt().fail("cudaMalloc", kInvalidValue, "null result pointer");
   uint64_t addr = 0;
-  if (cudaError_t e = rt().call("cudaMalloc", r, nullptr, 0, nullptr, &addr)) return e;
+  if (cudaError_t e = device_malloc("cudaMalloc", bytes, addr)) return e;
   rt().device_ranges[addr] = bytes;
   *p = reinterpret_cast<void*>(addr);
   return kSuccess;
@@ -508,11 +521,8 @@ cudaError_t cudaMalloc(void** p, size_t bytes) {
 cudaError_t cudaMallocManaged(void** p, size_t bytes, unsigned int) {
   std::lock_guard<std::mutex> g(rt().mu);
   if (!p) return rt().fail("cudaMallocManaged", kInvalidValue, "null result pointer");
-  Request r;
-  r.call = uint32_t(Call::Malloc);
-  r.a[0] = bytes;
   uint64_t addr = 0;
-  if (cudaError_t e = rt().call("cudaMallocManaged", r, nullptr, 0, nullptr, &addr)) return e;
+  if (cudaError_t e = device_malloc("cudaMallocManaged", bytes, addr)) return e;
   // the host's view at the device's address, so a pointer means the same on both sides
   const size_t page = size_t(sysconf(_SC_PAGESIZE));
   const uint64_t base = addr & ~uint64_t(page - 1);
@@ -520,10 +530,7 @@ cudaError_t cudaMallocManaged(void** p, size_t bytes, unsigned int) {
   void* m = mmap(reinterpret_cast<void*>(base), len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
   if (m == MAP_FAILED || m != reinterpret_cast<void*>(base)) {
     if (m != MAP_FAILED) munmap(m, len);
-    Request f;
-    f.call = uint32_t(Call::Free);
-    f.a[0] = addr;
-    rt().call("cudaMallocManaged", f, nullptr, 0);
+    device_free("cudaMallocManaged", addr);
     return rt().fail("cudaMallocManaged", kMemoryAllocation,
                      "the host cannot map the device's address range of this allocation (it is in use in this process)");
   }
@@ -539,10 +546,7 @@ cudaError_t cudaFree(void* p) {
   auto m = rt().managed.find(a);
   if (m == rt().managed.end() && !rt().device_ranges.count(a))
     return rt().fail("cudaFree", kInvalidDevicePointer, "pointer " + std::to_string(a) + " was not returned by cudaMalloc");
-  Request r;
-  r.call = uint32_t(Call::Free);
-  r.a[0] = a;
-  if (cudaError_t e = rt().call("cudaFree", r, nullptr, 0)) return e;
+  if (cudaError_t e = device_free("cudaFree", a)) return e;
   if (m != rt().managed.end()) {
     const size_t page = size_t(sysconf(_SC_PAGESIZE));
     const uint64_t base = a & ~uint64_t(page - 1);

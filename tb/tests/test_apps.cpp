@@ -84,10 +84,13 @@ TEST_CASE("apps: managed (managed memory, device queries, pinned memory) passes 
 
 TEST_CASE("apps: dsin (double sin and cos from libdevice, carry chains) matches the host's libm", "[apps]") {
   TempDir t;
-  AppRun a = exec(t, "dsin", "functional");
-  INFO(a.r.out);
-  REQUIRE(a.r.code == 0);
-  CHECK(contains(a.r.out, ": match"));
+  for (const char* mode : {"functional", "timing"}) {
+    AppRun a = exec(t, "dsin", mode);
+    INFO(mode << ": " << a.r.out);
+    REQUIRE(a.r.code == 0);
+    CHECK(contains(a.r.out, ": match"));
+    CHECK(launches_named(a.stats, "sincos_kernel") == 1);
+  }
 }
 
 TEST_CASE("apps: runtime_calls (function attributes, occupancy, memory info, pitched copies, pointer attributes, "

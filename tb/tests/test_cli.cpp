@@ -489,34 +489,26 @@ TEST_CASE("BYO PTX: launches with a wrong byte list, an offset past the buffer o
     write_text(t / "job/run.yaml", yaml);
     return warptlm(t, "run " + q(t / "job/run.yaml") + " -q --out " + q(t / "out"));
   };
-  std::string y = base;
-  y.replace(y.find("[3, 0, 0, 0, 7, 0, 0, 0]"), 24, "[3, 0, 0, 0, 7, 0, 0]");
-  auto r = run_with(y);
-  INFO(r.out);
-  CHECK(r.code == 2);
-  CHECK(contains(r.out, "run.yaml:8"));
-  CHECK(contains(r.out, "kernel.launches[1].args"));
-  CHECK(contains(r.out, "8 bytes"));
-  y = base;
-  y.replace(y.find("v+16"), 4, "v+132");
-  r = run_with(y);
-  INFO(r.out);
-  CHECK(r.code == 2);
-  CHECK(contains(r.out, "kernel.launches[0].args"));
-  CHECK(contains(r.out, "128 bytes"));
-  y = base;
-  y.replace(y.find("  block:"), 0, "  name: add_to\n");
-  r = run_with(y);
-  INFO(r.out);
-  CHECK(r.code == 2);
-  CHECK(contains(r.out, "kernel.name"));
-  CHECK(contains(r.out, "launches"));
-  y = base;
-  y.replace(y.find("[3, 0, 0, 0, 7, 0, 0, 0]"), 24, "[3, 0, 0, 0, 7, 0, 0, 256]");
-  r = run_with(y);
-  INFO(r.out);
-  CHECK(r.code == 2);
-  CHECK(contains(r.out, "0 to 255"));
+  // each case: the text replaced in the good run file, its replacement, and what the message names
+  struct Case {
+    std::string from, to;
+    std::vector<std::string> names;
+  };
+  const Case cases[] = {
+      {"[3, 0, 0, 0, 7, 0, 0, 0]", "[3, 0, 0, 0, 7, 0, 0]", {"run.yaml:8", "kernel.launches[1].args", "8 bytes"}},
+      {"v+16", "v+132", {"kernel.launches[0].args", "128 bytes"}},
+      {"  block:", "  name: add_to\n  block:", {"kernel.name", "launches"}},
+      {"[3, 0, 0, 0, 7, 0, 0, 0]", "[3, 0, 0, 0, 7, 0, 0, 256]", {"0 to 255"}},
+  };
+  for (const Case& c : cases) {
+    std::string y = base;
+    REQUIRE(y.find(c.from) != std::string::npos);
+    y.replace(y.find(c.from), c.from.size(), c.to);
+    const auto r = run_with(y);
+    INFO(c.from << " -> " << c.to << "\n" << r.out);
+    CHECK(r.code == 2);
+    for (const std::string& n : c.names) CHECK(contains(r.out, n));
+  }
 }
 
 TEST_CASE("BYO PTX: a kernel name not in the module -> exit 2", "[cli][byo][error]") {

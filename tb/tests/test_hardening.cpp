@@ -207,47 +207,30 @@ TEST_CASE("bounds: a shared access at address -4 is a fault in both modes, not a
   }
 }
 
-TEST_CASE("bounds: a 32-bit address register wraps at 2^32 before the access, as nvcc's code expects", "[hardening][bounds]") {
-  // [%r2+8] with %r2 = buf - 4 (as 32 bits: 0xfffffffc) is buf + 4; the same offset on a
-  // 64-bit base of -4 stays out of range (previous test).
-  const std::string ptx = entry(kRegs + kOut + "  .shared .align 4 .b8 buf[64];\n  mov.u32 %r1, buf;\n"
-                                "  add.s32 %r2, %r1, -4;\n  st.shared.u32 [%r2+8], 77;\n  bar.sync 0;\n"
-                                "  ld.shared.u32 %r3, [%r1+4];\n  cvta.to.global.u64 %rd2, %rd1;\n"
-                                "  st.global.u32 [%rd2], %r3;\n  ret;\n");
-  for (const char* mode : {"functional", "timing"}) {
-    TempDir d;
-    Job j;
-    j.buffers = "    out:\n      type: u32\n      count: 1\n      init: zeros\n      dump: out.bin\n";
-    const CmdResult r = run_ptx(d, ptx, mode, j);
-    INFO(mode << "\n" << r.out);
-    REQUIRE(r.code == 0);
-    const std::string got = dumped(d);
-    REQUIRE(got.size() == 4);
-    uint32_t v = 0;
-    std::memcpy(&v, got.data(), 4);
-    CHECK(v == 77);
-  }
-}
-
-TEST_CASE("bounds: a 32-bit .local address register wraps at 2^32 as a shared one does", "[hardening][bounds]") {
-  // lbuf is at the thread's local offset 0: %r2 = 0 - 4 = 0xfffffffc as 32 bits, so [%r2+8] is lbuf + 4
-  // (added in 64 bits it would be 0x100000004, far past the thread's 64 bytes).
-  const std::string ptx = entry(kRegs + kOut + "  .local .align 4 .b8 lbuf[64];\n  mov.u32 %r1, lbuf;\n"
-                                "  add.s32 %r2, %r1, -4;\n  st.local.u32 [%r2+8], 77;\n"
-                                "  ld.local.u32 %r3, [%r1+4];\n  cvta.to.global.u64 %rd2, %rd1;\n"
-                                "  st.global.u32 [%rd2], %r3;\n  ret;\n");
-  for (const char* mode : {"functional", "timing"}) {
-    TempDir d;
-    Job j;
-    j.buffers = "    out:\n      type: u32\n      count: 1\n      init: zeros\n      dump: out.bin\n";
-    const CmdResult r = run_ptx(d, ptx, mode, j);
-    INFO(mode << "\n" << r.out);
-    REQUIRE(r.code == 0);
-    const std::string got = dumped(d);
-    REQUIRE(got.size() == 4);
-    uint32_t v = 0;
-    std::memcpy(&v, got.data(), 4);
-    CHECK(v == 77);
+TEST_CASE("bounds: a 32-bit .shared or .local address register wraps at 2^32 before the access, as nvcc's code expects",
+          "[hardening][bounds]") {
+  // The buffer is at offset 0 of its window: %r2 = buf - 4 is 0xfffffffc as 32 bits, so [%r2+8] is buf + 4;
+  // added in 64 bits it would be 0x100000004, far past the block's (or thread's) 64 bytes, and a 64-bit base
+  // of -4 stays out of range (previous test).
+  for (const char* space : {"shared", "local"}) {
+    const std::string s = space;
+    const std::string ptx = entry(kRegs + kOut + "  ." + s + " .align 4 .b8 buf[64];\n  mov.u32 %r1, buf;\n"
+                                  "  add.s32 %r2, %r1, -4;\n  st." + s + ".u32 [%r2+8], 77;\n  bar.sync 0;\n"
+                                  "  ld." + s + ".u32 %r3, [%r1+4];\n  cvta.to.global.u64 %rd2, %rd1;\n"
+                                  "  st.global.u32 [%rd2], %r3;\n  ret;\n");
+    for (const char* mode : {"functional", "timing"}) {
+      TempDir d;
+      Job j;
+      j.buffers = "    out:\n      type: u32\n      count: 1\n      init: zeros\n      dump: out.bin\n";
+      const CmdResult r = run_ptx(d, ptx, mode, j);
+      INFO(space << ", " << mode << "\n" << r.out);
+      REQUIRE(r.code == 0);
+      const std::string got = dumped(d);
+      REQUIRE(got.size() == 4);
+      uint32_t v = 0;
+      std::memcpy(&v, got.data(), 4);
+      CHECK(v == 77);
+    }
   }
 }
 
