@@ -359,4 +359,12 @@ SweepCount check_sweep(const std::vector<Form>& forms, const std::string& origin
   return n;
 }
 
+void check_refusals(const std::vector<Form>& refused, const std::vector<Form>& executable, const std::string& origin) {
+  std::vector<Form> forms = refused;
+  forms.insert(forms.end(), executable.begin(), executable.end());
+  const SweepCount n = check_sweep(forms, origin);
+  CHECK(n.refused == refused.size());
+  CHECK(n.executed == executable.size());
+}
+
 }  // namespace warptlm_test

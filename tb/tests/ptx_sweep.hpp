@@ -73,6 +73,9 @@ struct SweepCount {
 SweepCount run_sweep(const std::vector<Form>& forms, const std::string& origin, const std::string& mode = "functional");
 // run_sweep in functional and in timing mode, with one failed CHECK per wrong form.
 SweepCount check_sweep(const std::vector<Form>& forms, const std::string& origin);
+// The refused forms of a family in one module with `executable` forms beside them: each refused one names
+// file, line and instruction, and the others still run.
+void check_refusals(const std::vector<Form>& refused, const std::vector<Form>& executable, const std::string& origin);
 
 // Helpers for references.
 uint32_t f2u(float f);

@@ -30,6 +30,7 @@
 #include "cudart/wire.hpp"
 #include "gpu/gpu_platform.hpp"
 #include "gpu/occupancy.hpp"
+#include "sm/sm_params.hpp"
 #include "isa/module.hpp"
 #include "runtime/device.hpp"
 #include "runtime/gpu_driver.hpp"
@@ -372,14 +373,15 @@ class CudaServer {
       }
       case Call::Occupancy: {
         const KernelInfo& k = kernel_named(p);
+        const SmParams sp = SmParams::from(cfg_);  // the SM's own limits (Sm::can_accept)
         SmLimits sm;
-        sm.max_threads = uint32_t(cfg_.get_int("sm.max_threads"));
-        sm.max_warps = uint32_t(cfg_.get_int("sm.max_warps"));
-        sm.max_blocks = uint32_t(cfg_.get_int("sm.max_blocks"));
-        sm.registers = uint32_t(cfg_.get_int("sm.registers"));
-        sm.reg_alloc_unit = uint32_t(cfg_.get_int("sm.reg_alloc_unit"));
-        sm.shared_mem = uint32_t(cfg_.get_int("sm.shared_mem"));
-        sm.smem_alloc_unit = uint32_t(cfg_.get_int("sm.smem_alloc_unit"));
+        sm.max_threads = sp.max_threads;
+        sm.max_warps = sp.max_warps;
+        sm.max_blocks = sp.max_blocks;
+        sm.registers = sp.registers;
+        sm.reg_alloc_unit = sp.reg_alloc_unit;
+        sm.shared_mem = sp.shared_mem;
+        sm.smem_alloc_unit = sp.smem_alloc_unit;
         BlockFootprint b;  // as the SM counts a block (Sm::usage_of)
         b.threads = uint32_t(std::min<uint64_t>(r.a[0], 1u << 20));
         b.regs_per_thread = registers_of(k);
