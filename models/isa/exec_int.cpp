@@ -11,6 +11,12 @@ namespace {
 
 template <class T> using U = std::make_unsigned_t<T>;
 template <class T> constexpr unsigned bits() { return sizeof(T) * 8; }
+// The low bits of a * b, wrapping: 16-bit operands multiply as unsigned int (not as the int they would
+// promote to, whose overflow is undefined).
+template <class T> inline T mul_lo(T a, T b) {
+  using P = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, U<T>>;
+  return T(U<T>(P(U<T>(a)) * P(U<T>(b))));
+}
 
 // Wider type for .wide/.hi forms.
 template <class T> struct Wide;
@@ -24,7 +30,7 @@ template <class T> using W = typename Wide<T>::type;
 
 struct OAdd { template <class T> static T f(T a, T b) { return T(U<T>(a) + U<T>(b)); } };
 struct OSub { template <class T> static T f(T a, T b) { return T(U<T>(a) - U<T>(b)); } };
-struct OMulLo { template <class T> static T f(T a, T b) { return T(U<T>(a) * U<T>(b)); } };
+struct OMulLo { template <class T> static T f(T a, T b) { return mul_lo(a, b); } };
 struct OMulHi { template <class T> static T f(T a, T b) { return T(W<T>(a) * W<T>(b) >> bits<T>()); } };
 struct OMin { template <class T> static T f(T a, T b) { return a < b ? a : b; } };
 struct OMax { template <class T> static T f(T a, T b) { return a > b ? a : b; } };
@@ -97,9 +103,10 @@ void h_mad(const Instr& in, ExecCtx& c) {
   uint64_t* d = dst(c, in.ops[0]);
   for_lanes(c.mask, [&](unsigned l) {
     T x = lane_get<T>(a, l), y = lane_get<T>(b, l);
-    if (Form == 0) lane_set<T>(d, l, T(U<T>(x) * U<T>(y) + U<T>(lane_get<T>(e, l))));
+    if (Form == 0) lane_set<T>(d, l, T(U<T>(U<T>(mul_lo(x, y)) + U<T>(lane_get<T>(e, l)))));
     else if (Form == 1) lane_set<T>(d, l, T(U<T>(T(W<T>(x) * W<T>(y) >> bits<T>())) + U<T>(lane_get<T>(e, l))));
-    else if constexpr (sizeof(T) < 8) lane_set<W<T>>(d, l, W<T>(x) * W<T>(y) + lane_get<W<T>>(e, l));
+    else if constexpr (sizeof(T) < 8)  // the wide product (exact) plus c, wrapping
+      lane_set<W<T>>(d, l, W<T>(U<W<T>>(W<T>(x) * W<T>(y)) + U<W<T>>(lane_get<W<T>>(e, l))));
   });
 }
 

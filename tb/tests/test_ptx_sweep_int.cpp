@@ -27,6 +27,13 @@ s128 val(uint64_t v, bool s, unsigned bits) { return s ? s128(sx(v, bits)) : s12
 
 LaneOut out(uint64_t d, uint64_t e = 0) { return LaneOut{d, e}; }
 
+// The high `bits` of the 2 x bits product, signed or not (unsigned 64-bit products need the unsigned
+// 128-bit type).
+uint64_t hi_product(uint64_t a, uint64_t b, bool s, unsigned bits) {
+  if (s) return uint64_t((s128(sx(a, bits)) * s128(sx(b, bits))) >> bits);
+  return uint64_t((u128(zx(a, bits)) * u128(zx(b, bits))) >> bits);
+}
+
 std::vector<Form> integer_forms() {
   std::vector<Form> f;
   for (unsigned bits : {16u, 32u, 64u}) {
@@ -40,12 +47,12 @@ std::vector<Form> integer_forms() {
       f.push_back({"mul.lo" + t + " {d}, {a}, {b};", k, k, k, Cls::None, Cls::None,
                    [=](const LaneIn& l) { return out(zx(l.a * l.b, bits)); }});
       f.push_back({"mul.hi" + t + " {d}, {a}, {b};", k, k, k, Cls::None, Cls::None, [=](const LaneIn& l) {
-                     return out(zx(uint64_t((val(l.a, s, bits) * val(l.b, s, bits)) >> bits), bits));
+                     return out(zx(hi_product(l.a, l.b, s, bits), bits));
                    }});
       f.push_back({"mad.lo" + t + " {d}, {a}, {b}, {c};", k, k, k, k, Cls::None,
                    [=](const LaneIn& l) { return out(zx(l.a * l.b + l.c, bits)); }});
       f.push_back({"mad.hi" + t + " {d}, {a}, {b}, {c};", k, k, k, k, Cls::None, [=](const LaneIn& l) {
-                     return out(zx(uint64_t((val(l.a, s, bits) * val(l.b, s, bits)) >> bits) + l.c, bits));
+                     return out(zx(hi_product(l.a, l.b, s, bits) + l.c, bits));
                    }});
       if (bits < 64) {
         const Cls w = cls_of(bits * 2);
