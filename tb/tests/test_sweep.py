@@ -183,6 +183,52 @@ class TestExpansion(SweepTestCase):
                 self.assertIn(f"{what}.yaml", res.stderr)
 
 
+class TestSettingsCheckedUpFront(SweepTestCase):
+    """A label's settings are the simulator's to judge: a bad one stops the sweep before any run."""
+
+    def test_bad_settings_stop_the_sweep_before_any_run_naming_label_and_key(self):
+        cases = {
+            "set": ("  - {name: B, set: {l1d.sett: 4}}\nworkloads: [vecadd]\n",
+                    ["label 'B'", "unknown parameter 'l1d.sett'", "did you mean 'l1d.sets'"]),
+            "nested": ("  - {name: B, set: {sm: {warp_limt: 4}}}\nworkloads: [vecadd]\n",
+                       ["label 'B'", "'sm.warp_limt'", "did you mean 'sm.warp_limit'"]),
+            "range": ("  - {name: B, set: {gpu.num_sms: 0}}\nworkloads: [vecadd]\n", ["label 'B'", "gpu.num_sms"]),
+            "overlay": ("  - {name: B, overlays: [gtoo]}\nworkloads: [vecadd]\n",
+                        ["label 'B'", "no overlay named 'gtoo'", "did you mean 'gto'"]),
+            "label_set": ("  - {name: B, overlays: [gto]}\nworkloads:\n  - transpose_naive\n"
+                          "  - {name: vecadd, label_set: {B: {sm.warp_limt: 2}}}\n",
+                          ["label 'B'", "label_set of workload 'vecadd'", "did you mean 'sm.warp_limit'"]),
+        }
+        head = "name: x\nbaseline: A\ndefaults: {config: gtx480, size: tiny}\nlabels:\n  - {name: A}\n"
+        for what, (tail, messages) in cases.items():
+            for dry in (True, False):
+                with self.subTest(what, dry_run=dry):
+                    exp = write(os.path.join(self.tmp, f"{what}.yaml"), head + tail)
+                    out = os.path.join(self.tmp, f"o_{what}_{dry}")
+                    res = sweep(exp, "--out", out, *(["--dry-run"] if dry else []))
+                    self.check(res, 2)
+                    for m in messages:
+                        self.assertIn(m, res.stderr)
+                    self.assertFalse(os.path.exists(out), "nothing is written (no run started)")
+
+    def test_good_settings_pass_the_check(self):
+        exp = write(os.path.join(self.tmp, "ok.yaml"), """\
+            name: ok
+            baseline: A
+            defaults: {config: gtx480, size: tiny}
+            labels:
+              - {name: A}
+              - {name: B, overlays: [gto], set: {sm: {warp_limit: 8}}}
+            workloads:
+              - {name: vecadd, label_set: {B: {sm.warp_limit: 2}}}
+              - transpose_naive
+            """)
+        res = sweep(exp, "--out", os.path.join(self.tmp, "o"), "--dry-run")
+        self.check(res, 0)
+        self.assertIn("4 runs", res.stderr)
+        self.assertIn("--set sm.warp_limit=2", res.stdout)
+
+
 class TestRealRuns(SweepTestCase):
     """One real tiny sweep shared by the results, summary and plot tests."""
 
@@ -436,7 +482,7 @@ class TestFailure(SweepTestCase):
             defaults: {config: gtx480, size: tiny}
             labels:
               - {name: Good}
-              - {name: Broken, set: {gpu.num_sms: 0}}
+              - {name: Broken, set: {gpu.max_threads_per_block: 32}}   # valid, but every launch asks for more
             workloads:
               - {name: vecadd, group: memory}
               - {name: transpose_naive, group: smem}
@@ -456,7 +502,7 @@ class TestFailure(SweepTestCase):
             log = os.path.join(d, "log.txt")
             self.assertFalse(os.path.exists(os.path.join(d, "DONE")))
             self.assertEqual(load(os.path.join(d, "FAILED"))["exit"], 2)
-            self.assertIn("gpu.num_sms", read_text(log))
+            self.assertIn("gpu.max_threads_per_block is 32", read_text(log))
             self.assertIn(log, res.stdout)  # listed with its log path
             self.assertIn(log, read_text(os.path.join(out, "summary.txt")))
         self.assertIn("failed runs (2)", res.stdout)
