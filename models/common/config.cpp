@@ -43,9 +43,30 @@ std::vector<std::string> candidates(const ParamTable& table) {
   return out;
 }
 
-[[noreturn]] void unknown(const ParamTable& table, const std::string& key, const Place& where, bool section) {
+// The names valid where `key` stands: the next components of declared keys under its prefix, and at the
+// top of a file the file's own keys (`others`, e.g. a run file's workload, size, set).
+std::vector<std::string> names_at(const ParamTable& table, const std::string& prefix, const std::vector<std::string>& others) {
+  std::vector<std::string> out;
+  const std::string p = prefix.empty() ? "" : prefix + ".";
+  for (auto it = table.all().lower_bound(p); it != table.all().end() && it->first.compare(0, p.size(), p) == 0; ++it) {
+    const std::string rest = it->first.substr(p.size());
+    out.push_back(rest.substr(0, rest.find('.')));
+  }
+  if (prefix.empty()) out.insert(out.end(), others.begin(), others.end());
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+// An unknown key: the suggestion is a name valid at the key's place in the file when one is close (`sett:`
+// at the top of a run file suggests `set`), else the closest declared key or section anywhere.
+[[noreturn]] void unknown(const ParamTable& table, const std::string& key, const Place& where, bool section,
+                          const std::string& prefix = "", const std::vector<std::string>& others = {}) {
   std::string msg = std::string(section ? "unknown parameter section '" : "unknown parameter '") + key + "'";
-  std::string near = closest_match(key, candidates(table));
+  const std::string name = prefix.empty() ? key : key.substr(prefix.size() + 1);
+  std::string near = name.find('.') == std::string::npos ? closest_match(name, names_at(table, prefix, others)) : "";
+  if (!near.empty() && !prefix.empty()) near = prefix + "." + near;
+  if (near.empty()) near = closest_match(key, candidates(table));
   if (!near.empty()) msg += " (did you mean '" + near + "'?)";
   throw InputError(where, msg);
 }
@@ -104,7 +125,7 @@ void walk(const ParamTable& table, const YAML::Node& map, const std::string& pre
                          "'" + key + "' is a section: expected a map of its parameters, got " + kind_of(v));
       }
     } else {
-      unknown(table, key, Place{file, yaml_line(k), key}, v.IsMap());
+      unknown(table, key, Place{file, yaml_line(k), key}, v.IsMap(), prefix, ignore_top);
     }
   }
 }

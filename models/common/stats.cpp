@@ -1,5 +1,6 @@
 #include "common/stats.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -62,6 +63,15 @@ std::string json_string(const std::string& s) {
   return out + "\"";
 }
 
+// A map's entries with their names in natural order (natural_less): sm2 before sm10, bucket9 before bucket10.
+std::vector<const std::pair<const std::string, double>*> in_natural_order(const std::map<std::string, double>& m) {
+  std::vector<const std::pair<const std::string, double>*> v;
+  v.reserve(m.size());
+  for (const auto& kv : m) v.push_back(&kv);
+  std::stable_sort(v.begin(), v.end(), [](auto* a, auto* b) { return natural_less(a->first, b->first); });
+  return v;
+}
+
 void json_map(std::string& out, const std::map<std::string, double>& m, const std::string& indent) {
   if (m.empty()) {
     out += "{}";
@@ -69,8 +79,8 @@ void json_map(std::string& out, const std::map<std::string, double>& m, const st
   }
   out += "{\n";
   size_t i = 0;
-  for (const auto& kv : m) {
-    out += indent + "  " + json_string(kv.first) + ": " + number(kv.second, true);
+  for (const auto* kv : in_natural_order(m)) {
+    out += indent + "  " + json_string(kv->first) + ": " + number(kv->second, true);
     out += ++i < m.size() ? ",\n" : "\n";
   }
   out += indent + "}";
@@ -215,6 +225,64 @@ void StatsRegistry::clear() {
   for (auto& e : hists_) std::fill(e.h->buckets.begin(), e.h->buckets.end(), 0);
 }
 
+// ------------------------------------------------------------------ GPGPU-Sim's figures
+
+void add_gpgpusim_figures(std::map<std::string, double>& c, uint64_t cycles, uint64_t thread_instructions,
+                          uint32_t max_warps, bool total) {
+  auto get = [&](const char* name, bool& found) {
+    auto it = c.find(name);
+    found = found && it != c.end();
+    return it == c.end() ? 0.0 : it->second;
+  };
+  const std::string p = total ? "gpu_tot_" : "gpu_";
+  c[p + "sim_cycle"] = double(cycles);
+  c[p + "sim_insn"] = double(thread_instructions);
+  c[total ? "gpu_tot_ipc" : "gpu_ipc"] = cycles ? double(thread_instructions) / double(cycles) : 0.0;
+  bool occ = max_warps > 0;
+  const double resident = get("sm.resident_warp_cycles", occ), active = get("sm.active_cycles", occ);
+  if (occ) c["gpu_occupancy"] = active > 0 ? 100.0 * resident / (active * double(max_warps)) : 0.0;
+  auto miss_rate = [&](const char* hits, const char* misses, const char* name) {
+    bool found = true;
+    const double h = get(hits, found), m = get(misses, found);
+    if (found) c[name] = h + m > 0 ? m / (h + m) : 0.0;
+  };
+  miss_rate("l1d.hits", "l1d.misses", "L1D_total_cache_miss_rate");
+  miss_rate("l2.hits", "l2.misses", "L2_total_cache_miss_rate");
+}
+
+const std::vector<std::string>& gpgpusim_kernel_figures() {
+  static const std::vector<std::string> names = {"gpu_sim_cycle", "gpu_sim_insn", "gpu_ipc", "gpu_occupancy",
+                                                 "L1D_total_cache_miss_rate", "L2_total_cache_miss_rate"};
+  return names;
+}
+
+bool natural_less(const std::string& a, const std::string& b) {
+  size_t i = 0, j = 0;
+  auto digit = [](char ch) { return ch >= '0' && ch <= '9'; };
+  while (i < a.size() && j < b.size()) {
+    if (digit(a[i]) && digit(b[j])) {
+      size_t ie = i, je = j;
+      while (ie < a.size() && digit(a[ie])) ++ie;
+      while (je < b.size() && digit(b[je])) ++je;
+      // compare the numbers without their leading zeros: the longer one is larger, else digit by digit
+      size_t is = i, js = j;
+      while (is + 1 < ie && a[is] == '0') ++is;
+      while (js + 1 < je && b[js] == '0') ++js;
+      if (ie - is != je - js) return ie - is < je - js;
+      const int cmp = a.compare(is, ie - is, b, js, je - js);
+      if (cmp) return cmp < 0;
+      if (ie - i != je - j) return ie - i < je - j;  // equal numbers: fewer leading zeros first
+      i = ie;
+      j = je;
+      continue;
+    }
+    if (a[i] != b[j]) return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[j]);
+    ++i;
+    ++j;
+  }
+  return a.size() - i < b.size() - j;
+}
+
 // ------------------------------------------------------------------ outputs
 
 std::string stats_json(const std::vector<KernelStats>& kernels, const std::map<std::string, double>& counters,
@@ -259,7 +327,8 @@ std::string stats_json(const std::vector<KernelStats>& kernels, const std::map<s
   out += "    \"cycles_per_sec\": " + number(sim.cycles_per_sec, true) + ",\n";
   out += "    \"wall_seconds\": " + number(sim.wall_seconds, true) + ",\n";
   out += "    \"warp_inst_per_sec\": " + number(sim.warp_inst_per_sec, true) + "\n";
-  out += "  },\n  \"status\": " + json_string(status.status) + "\n}\n";
+  out += "  },\n  \"status\": " + json_string(status.status) + ",\n";
+  out += "  \"verdict\": " + json_string(status.verdict) + "\n}\n";
   return out;
 }
 
@@ -268,6 +337,7 @@ std::string stats_txt(const std::vector<KernelStats>& kernels, const std::map<st
   std::string out;
   auto line = [&out](const std::string& name, const std::string& value) { out += name + " = " + value + "\n"; };
   line("status", status.status);
+  line("verdict", status.verdict);
   uint64_t cycles = 0, insts = 0, warp_insts = 0;
   for (size_t i = 0; i < kernels.size(); ++i) {
     const KernelStats& k = kernels[i];
@@ -279,6 +349,10 @@ std::string stats_txt(const std::vector<KernelStats>& kernels, const std::map<st
     line(p + "thread_instructions", number(double(k.thread_instructions), false));
     line(p + "ipc", number(k.ipc(), false));
     line(p + "verified", k.verified ? "1" : "0");
+    for (const std::string& f : gpgpusim_kernel_figures()) {
+      auto it = k.counters.find(f);
+      if (it != k.counters.end()) line(p + f, number(it->second, false));
+    }
     cycles += k.cycles;
     insts += k.thread_instructions;
     warp_insts += k.warp_instructions;
@@ -290,7 +364,8 @@ std::string stats_txt(const std::vector<KernelStats>& kernels, const std::map<st
   line("sim.wall_seconds", number(sim.wall_seconds, false));
   line("sim.warp_inst_per_sec", number(sim.warp_inst_per_sec, false));
   line("sim.cycles_per_sec", number(sim.cycles_per_sec, false));
-  for (const auto& kv : counters) line(kv.first, number(kv.second, false));
+  for (const auto* kv : in_natural_order(counters))
+    if (kv->first.compare(0, 8, "gpu_tot_") != 0) line(kv->first, number(kv->second, false));  // those are above
   return out;
 }
 

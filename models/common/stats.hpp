@@ -105,6 +105,9 @@ struct KernelStats {
 struct RunStatus {
   std::string status = "ok";
   std::string message;
+  // The run's verdict on its results: verified (they matched the reference), wrong_result, or not_checked
+  // (no reference, or the run ended before the check).
+  std::string verdict = "not_checked";
 };
 
 struct SimSpeed {
@@ -132,6 +135,17 @@ std::string stats_json(const std::vector<KernelStats>& kernels, const std::map<s
 // "gpu_tot_sim_cycle", "gpu_tot_sim_insn", "gpu_tot_ipc" with GPGPU-Sim meanings), then counters.
 std::string stats_txt(const std::vector<KernelStats>& kernels, const std::map<std::string, double>& counters,
                       const SimSpeed& sim, const RunStatus& status = {});
+// GPGPU-Sim's names for the figures a kernel's counters (or the run's totals) give, added to `counters`:
+// gpu_sim_cycle, gpu_sim_insn (thread instructions) and gpu_ipc for a kernel, gpu_tot_sim_cycle,
+// gpu_tot_sim_insn and gpu_tot_ipc for the run (`total`); both get gpu_occupancy (achieved occupancy in
+// percent: sm.resident_warp_cycles over sm.active_cycles x max_warps), L1D_total_cache_miss_rate and
+// L2_total_cache_miss_rate (misses over hits + misses, 0 without accesses), each where its counters exist.
+void add_gpgpusim_figures(std::map<std::string, double>& counters, uint64_t cycles, uint64_t thread_instructions,
+                          uint32_t max_warps, bool total);
+// The figures of add_gpgpusim_figures a kernel's stats.txt lines show, in order.
+const std::vector<std::string>& gpgpusim_kernel_figures();
+// Names in natural order: runs of digits compare as numbers ("sm2" < "sm10", "bucket9" < "bucket10").
+bool natural_less(const std::string& a, const std::string& b);
 void write_file(const std::string& path, const std::string& text);  // atomic: temp + rename; InputError if unwritable
 
 }  // namespace warptlm

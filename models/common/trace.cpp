@@ -21,7 +21,7 @@ std::vector<std::string> split_list(const std::string& s) {
   std::string cur;
   for (char c : s) {
     if (c == ',') { if (!cur.empty()) v.push_back(cur); cur.clear(); }
-    else if (c != ' ' && c != '[' && c != ']') cur += c;
+    else if (c != ' ' && c != '[' && c != ']' && c != '"' && c != '\'') cur += c;  // the list form: ["sm0.*", "dram*"]
   }
   if (!cur.empty()) v.push_back(cur);
   return v;
@@ -73,6 +73,19 @@ Tracer::~Tracer() {
   flush_until(UINT64_MAX);
   std::fclose(out_);
   write_gtkw();
+  // a filter or a window that selects nothing leaves an empty VCD: say so rather than leave it to be found
+  auto list = [](const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& g : v) s += (s.empty() ? "" : ", ") + g;
+    return "[" + s + "]";
+  };
+  if (signals_.empty())
+    std::fprintf(stderr, "warptlm: warning: trace.include %s and trace.exclude %s select no signal: %s has none\n",
+                 list(cfg_.include).c_str(), list(cfg_.exclude).c_str(), cfg_.vcd_path.c_str());
+  else if (!window_open_ && (cfg_.from > 0 || cfg_.to < UINT64_MAX))
+    std::fprintf(stderr, "warptlm: warning: trace.window [%llu, %llu] saw no change (the run's last traced cycle is %llu): "
+                 "%s holds no values\n", (unsigned long long)cfg_.from, (unsigned long long)cfg_.to,
+                 (unsigned long long)last_seen_, cfg_.vcd_path.c_str());
 }
 
 bool Tracer::selected(const std::string& name) const {
@@ -150,6 +163,7 @@ void Tracer::change(uint32_t id, uint64_t value) {
   if (past_window_) return;  // nothing after the window is written
   if (!header_done_) begin_dump();
   const uint64_t cycle = cycle_of(sc_core::sc_time_stamp());
+  last_seen_ = std::max(last_seen_, cycle);
   if (cycle > cfg_.to) {
     flush_until(cfg_.to);
     past_window_ = true;

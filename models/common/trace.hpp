@@ -81,6 +81,7 @@ class Tracer {
   std::vector<std::vector<std::string>> enums_;
   std::FILE* out_ = nullptr;
   bool header_done_ = false, window_open_ = false, past_window_ = false;
+  uint64_t last_seen_ = 0;  // the latest cycle a change was made at (a window past it warns)
   mutable uint64_t period_units_ = 0;  // the core clock period in SystemC time units
   uint64_t last_cycle_ = UINT64_MAX, written_ = 0;
   std::vector<Later> later_;  // min-heap of scheduled changes

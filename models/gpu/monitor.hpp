@@ -4,6 +4,10 @@
 // and (b) show a progress line on stderr when stderr is a terminal and the run
 // has taken more than two seconds. It re-arms only while the launch has
 // blocks left, so it never keeps the simulation alive on its own.
+//
+// The samples' cycle axis is kernel time: the cycles of the launches so far, as each launch's own count
+// (LaunchResult::cycles) has them, so the time between launches is not on it and the last sample, which
+// finish() takes at the end of the run for the partial interval, falls on gpu_tot_sim_cycle.
 #pragma once
 #include <chrono>
 #include <functional>
@@ -29,12 +33,16 @@ class Monitor : public sc_core::sc_module {
   SC_HAS_PROCESS(Monitor);
 
   void begin_launch(const std::string& kernel);
-  void end_launch();
+  // `cycles`: the launch's own cycle count, added to kernel time.
+  void end_launch(uint64_t cycles);
+  // The last, partial interval of the run (nothing when the last sample fell on its end).
+  void finish();
   const Samples& samples() const { return samples_; }
 
  private:
   void tick();
-  void take_sample(uint64_t cycle);
+  void take_sample(uint64_t kernel_cycle);
+  uint64_t kernel_time(uint64_t c) const { return kernel_before_ + (c - launch_start_); }
   void show_progress(uint64_t cycle);
   uint64_t cycle() const { return cycle_now(period_); }
 
@@ -43,10 +51,13 @@ class Monitor : public sc_core::sc_module {
   StatsRegistry& stats_;
   Probes probes_;
   Samples samples_;
-  sc_core::sc_event start_;
+  sc_core::sc_event start_, wake_;  // a launch began; the next sample or progress look is due
   std::string kernel_;
   bool tty_ = false, shown_ = false, sampling_ = false, launched_ = false;
-  uint64_t next_sample_ = UINT64_MAX, next_progress_ = UINT64_MAX, last_sample_cycle_ = 0;
+  bool in_launch_ = false;
+  uint64_t next_sample_ = UINT64_MAX, next_progress_ = UINT64_MAX;  // absolute core cycles
+  uint64_t next_sample_kt_ = 0, last_sample_kt_ = 0;                // kernel time
+  uint64_t kernel_before_ = 0, launch_start_ = 0;                   // kernel time of finished launches; this one's start
   std::map<std::string, double> prev_;
   double prev_dram_busy_ = 0;
   std::chrono::steady_clock::time_point started_;

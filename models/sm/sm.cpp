@@ -51,6 +51,9 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
   thread_insts_ = &g.counter("thread_instructions", "thread instructions issued (lanes whose guard is true)");
   lane_insts_ = &g.counter("active_lane_instructions", "active-lane instructions issued (guarded or not)");
   active_cycles_ = &g.counter("active_cycles", "cycles with at least one resident block");
+  resident_warp_cycles_ = &g.counter("resident_warp_cycles",
+                                     "sum over warps of the cycles each held a warp slot, its first and last included "
+                                     "(achieved occupancy = this / (active_cycles x sm.max_warps))");
   blocks_done_ = &g.counter("blocks", "thread blocks retired");
   if (p_.dual_issue)
     dual_issues_ = &g.counter("dual_issues", "second instructions a scheduler issued from the warp it issued in the same cycle (sm.dual_issue)");
@@ -263,6 +266,7 @@ void Sm::install_block(std::unique_ptr<Block> b, const BlockUsage& u) {
     w.fw = &fw;
     w.block = b.get();
     w.age = age_++;
+    w.installed_cycle = cycle_;
     w.ibuf_count = 0;
     w.fetch_pending = false;
     w.pending.assign(size_t(k.num_regs) + k.num_preds, 0);
@@ -300,6 +304,14 @@ void Sm::update_warp_limit() {
   warp_limit_age_ = ages[p_.warp_limit - 1];
 }
 
+void Sm::account_resident_warps() {
+  for (WarpSlot& w : slots_)
+    if (w.resident) {
+      *resident_warp_cycles_ += cycle_ - w.installed_cycle + 1;
+      w.installed_cycle = cycle_ + 1;  // counted up to here
+    }
+}
+
 void Sm::retire_warp(WarpSlot& w) {
   auto& list = scheds_[w.slot % p_.num_schedulers]->warps();
   list.erase(std::find(list.begin(), list.end(), &w));
@@ -310,6 +322,7 @@ void Sm::retire_warp(WarpSlot& w) {
   --ready_[w.slot % p_.num_schedulers];
   set_needs_fetch(w, false);
   w.resident = false;
+  *resident_warp_cycles_ += cycle_ - w.installed_cycle + 1;
   w.fw = nullptr;
   w.block = nullptr;
   for (auto& r : blocks_)

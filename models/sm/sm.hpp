@@ -67,6 +67,8 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   BlockUsage usage_of(const LaunchState& L, uint32_t regs_per_thread) const;
   bool can_accept(const BlockUsage& u) const;
   void launch_block(std::unique_ptr<Block> b, const BlockUsage& u);
+  // A stopped launch: the cycles its still-resident warps have held their slots, into resident_warp_cycles.
+  void account_resident_warps();
   uint32_t resident_blocks() const { return uint32_t(blocks_.size() + arriving_.size()); }
   uint32_t peak_resident_blocks() const { return peak_blocks_; }
   std::function<void(Sm&)> on_block_done;  // called after a block retires
@@ -367,7 +369,7 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   void probe_issue(uint32_t sid, Stall outcome, const WarpSlot* issued);
 
   // stats
-  Counter *warp_insts_, *thread_insts_, *lane_insts_, *active_cycles_, *mem_requests_, *mem_responses_, *blocks_done_;
+  Counter *warp_insts_, *thread_insts_, *lane_insts_, *active_cycles_, *resident_warp_cycles_, *mem_requests_, *mem_responses_, *blocks_done_;
   Counter *global_load_lanes_, *global_store_lanes_;  // the kernel's global traffic in lane accesses
   // a read-only cache's outcomes (merged and reservation fails only when it fills from memory)
   struct CacheCounters {

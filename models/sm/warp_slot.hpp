@@ -18,6 +18,7 @@ struct WarpSlot {
   Warp* fw = nullptr;        // functional warp (execute at issue)
   Block* block = nullptr;
   uint64_t age = 0;          // dynamic warp id: order of arrival on the SM
+  uint64_t installed_cycle = 0;  // the core cycle the warp took its slot (achieved occupancy)
   // front end: decoded instructions buffered from ibuf_pc on
   uint32_t ibuf_pc = 0, ibuf_count = 0;
   bool fetch_pending = false;

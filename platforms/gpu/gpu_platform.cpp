@@ -208,6 +208,9 @@ Mechanism* GpuPlatform::mechanism(const std::string& name) const {
 }
 
 const Samples* GpuPlatform::samples() const { return monitor ? &monitor->samples() : nullptr; }
+void GpuPlatform::finish_samples() {
+  if (monitor) monitor->finish();
+}
 
 // Below the SMs: the crossbar, and per memory partition its L2 slice (or one
 // per sub-partition) and its DRAM channel, every link a TLM-2.0 AT socket; or

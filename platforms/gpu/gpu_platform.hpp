@@ -104,6 +104,8 @@ class GpuPlatform : public sc_core::sc_module {
   const std::vector<LaunchResult>& launches() const { return launches_; }
   // Sampled statistics (stats.sample_interval); null in functional mode.
   const Samples* samples() const;
+  // Ends the sampled time series with the run's last, partial interval (stats.sample_interval).
+  void finish_samples();
   // Wall-clock seconds spent in launches (host work between them excluded).
   double simulated_seconds() const { return sim_seconds_; }
   Sm& sm(uint32_t i) { return *sms.at(i); }

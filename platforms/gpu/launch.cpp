@@ -260,7 +260,6 @@ void GpuPlatform::end_launch(const std::string& status) {
 void GpuPlatform::finish_launch() {
   ending_requested_ = false;
   const KernelInfo& k = *running_->kernel;
-  monitor->end_launch();
   LaunchResult r;
   r.kernel = k.name;
   if (end_status_.empty()) {
@@ -297,6 +296,9 @@ void GpuPlatform::finish_launch() {
     r.thread_instructions = 0;  // per-thread counts are kept with retired blocks only
   }
   sim_seconds_ += wall_now() - wall_start_;
+  monitor->end_launch(end_status_ == "fault" ? 0 : r.cycles);  // the samples' kernel time: the recorded launches'
+  if (!end_status_.empty())
+    for (auto& s : sms) s->account_resident_warps();  // the warps a stopped launch leaves, for the occupancy
   if (end_status_ != "fault") record(std::move(r));
   running_.reset();
   launch_done_.notify(sc_core::SC_ZERO_TIME);

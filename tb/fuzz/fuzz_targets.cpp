@@ -63,7 +63,7 @@ bool fuzz_run_file(const uint8_t* data, size_t size) {
     const RunFile rf = read_run_file(text, origin, opt);
     Config cfg;
     cfg.merge_text(text, origin, kRunKeys);
-    for (const auto& s : rf.sets) cfg.set(s.first, s.second, origin);
+    for (const auto& s : rf.sets) cfg.set(s.key, s.value, origin + ":" + std::to_string(s.line));
     GpuPlatform::check_config(cfg);
     if (rf.has_kernel) {
       const ByoKernel k = read_byo_kernel(origin, rf.root);

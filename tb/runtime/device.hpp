@@ -43,14 +43,6 @@ class GpuDriver;  // runtime/gpu_driver.hpp
 // and the line of a malformed entry.
 std::map<std::string, uint32_t> parse_register_table(const std::string& table, const std::string& origin);
 
-// Result of one launch, as the stats writer reports it.
-struct LaunchRecord {
-  std::string kernel;
-  uint64_t cycles = 0;
-  uint64_t warp_instructions = 0;
-  uint64_t thread_instructions = 0;
-};
-
 class Device {
  public:
   explicit Device(GpuDriver& driver);

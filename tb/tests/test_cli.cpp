@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -211,6 +212,23 @@ TEST_CASE("warptlm demo runs and exits 0", "[cli]") {
 
 // ============================================================ a workload run
 
+TEST_CASE("run summary: the line names the workload, config and overlays and gives the verdict, cycles and IPC", "[cli]") {
+  TempDir t;
+  auto r = warptlm(t, "run --workload vecadd --size tiny --config gtx480 --overlay gto --out " + q(t / "a"));
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  YAML::Node s = YAML::LoadFile(t / "a/stats.json");
+  const uint64_t cycles = s["counters"]["gpu_tot_sim_cycle"].as<uint64_t>();
+  CHECK(contains(r.out, "vecadd (tiny) on gtx480 + gto: verified, 1 launch, " + std::to_string(cycles) + " cycles, IPC "));
+  char ipc[32];
+  std::snprintf(ipc, sizeof ipc, "IPC %.2f,", s["counters"]["gpu_tot_ipc"].as<double>());
+  CHECK(contains(r.out, ipc));
+  r = warptlm(t, "run --workload vecadd --size tiny --set sim.mode=functional --out " + q(t / "b"));
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  CHECK(contains(r.out, "vecadd (tiny) on the built-in defaults (no --config): verified, 1 launch, functional (no cycles), "));
+}
+
 TEST_CASE("run vecadd tiny (functional): exit 0, stats.json, stats.txt, config.resolved.yaml", "[cli]") {
   TempDir t;
   const std::string out = t / "out";
@@ -356,8 +374,22 @@ TEST_CASE("BYO PTX: correct reference -> exit 0, dumped buffer equals the expect
   if (fs::exists(t / "out/stats.json")) {
     YAML::Node s = YAML::LoadFile(t / "out/stats.json");
     CHECK(s["kernels"][0]["verified"].as<bool>());
+    CHECK(s["verdict"].as<std::string>() == "verified");
     CHECK(s["kernels"][0]["thread_instructions"].as<uint64_t>() > 0);
   }
+}
+
+TEST_CASE("BYO PTX: a run with nothing to compare says its results were not checked", "[cli][byo]") {
+  TempDir t;
+  const std::string yaml = setup_byo(t, "byo_scale", "");
+  auto r = warptlm(t, "run " + q(yaml) + " --set sim.mode=functional --out " + q(t / "out"), t / "elsewhere");
+  INFO(r.out);
+  CHECK(r.code == 0);
+  const YAML::Node st = YAML::LoadFile(t / "out/stats.json");
+  CHECK(st["status"].as<std::string>() == "ok");
+  CHECK(st["verdict"].as<std::string>() == "not_checked");
+  CHECK(contains(slurp(t / "out/stats.txt"), "verdict = not_checked\n"));
+  CHECK(contains(r.out, "not checked (no reference)"));
 }
 
 TEST_CASE("BYO PTX: wrong reference -> exit 1", "[cli][byo]") {
@@ -369,6 +401,7 @@ TEST_CASE("BYO PTX: wrong reference -> exit 1", "[cli][byo]") {
   // the stats are written all the same, with the run's end
   const YAML::Node st = YAML::LoadFile(t / "out/stats.json");
   CHECK(st["status"].as<std::string>() == "wrong_result");
+  CHECK(st["verdict"].as<std::string>() == "wrong_result");
   CHECK(contains(st["message"].as<std::string>(), "result mismatch"));
 }
 
@@ -509,6 +542,36 @@ TEST_CASE("BYO PTX: launches with a wrong byte list, an offset past the buffer o
     CHECK(r.code == 2);
     for (const std::string& n : c.names) CHECK(contains(r.out, n));
   }
+}
+
+TEST_CASE("BYO PTX: a missing PTX file, an oversized block and a bad value in set: name their run-file line", "[cli][byo][error]") {
+  TempDir t;
+  const std::string yaml = setup_byo(t, "byo_scale", "");
+  const std::string good = slurp(yaml);
+  auto run_with = [&](const std::string& text) {
+    write_text(yaml, text);
+    return warptlm(t, "run " + q(yaml) + " --set sim.mode=functional --out " + q(t / "out"), t / "elsewhere");
+  };
+  std::string y = good;
+  y.replace(y.find("ptx: byo.ptx"), 12, "ptx: gone.ptx");
+  auto r = run_with(y);
+  INFO(r.out);
+  CHECK(r.code == 2);
+  CHECK(contains(r.out, "run.yaml:2"));
+  CHECK(contains(r.out, "cannot open PTX file"));
+  CHECK(contains(r.out, "gone.ptx"));
+  y = good;
+  y.replace(y.find("block: [64, 1, 1]"), 17, "block: [64, 32, 1]");  // 2048 threads, each axis within its limit
+  r = run_with(y);
+  INFO(r.out);
+  CHECK(r.code == 2);
+  CHECK(contains(r.out, "run.yaml:2"));  // the kernel section, the launch
+  CHECK(contains(r.out, "gpu.max_threads_per_block"));
+  r = run_with(good + "set:\n  gpu.num_sms: 4\n  sm.warp_scheduler: gtoo\n");
+  INFO(r.out);
+  CHECK(r.code == 2);
+  CHECK(contains(r.out, "run.yaml:" + std::to_string(std::count(good.begin(), good.end(), '\n') + 3) + ": "));
+  CHECK(contains(r.out, "did you mean 'gto'"));
 }
 
 TEST_CASE("BYO PTX: a kernel name not in the module -> exit 2", "[cli][byo][error]") {

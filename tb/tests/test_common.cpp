@@ -226,6 +226,13 @@ TEST_CASE("unknown key names file, line and a suggestion", "[common][config]") {
   auto s = input_error([&] { c.merge_text("gpuu:\n  num_sms: 3\n", "x.yaml"); });
   CHECK(s.where().line == 1);
   CHECK_THAT(s.what(), Catch::Contains("did you mean 'gpu'"));
+  // the suggestion is a name valid at that place: a run file's own `set` at its top, not l1d.sets
+  auto r = input_error([&] { c.merge_text("workload: vecadd\nsett:\n  gpu.num_sms: 3\n", "run.yaml", {"workload", "size", "set"}); });
+  CHECK(r.where().line == 2);
+  CHECK(std::string(r.what()) == "run.yaml:2: unknown parameter section 'sett' (did you mean 'set'?)");
+  // inside a section, that section's parameters come first
+  auto n = input_error([&] { c.merge_text("l1d:\n  sett: 3\n", "x.yaml"); });
+  CHECK_THAT(n.what(), Catch::Contains("did you mean 'l1d.sets'"));
 }
 
 TEST_CASE("wrong types are errors naming the key", "[common][config]") {
@@ -485,6 +492,11 @@ TEST_CASE("stats_json has the DESIGN.md shape and parses", "[common][stats]") {
   CHECK(e["kernels"].size() == 0);
   CHECK(e["counters"].IsMap());
   CHECK(e["sim"]["wall_seconds"].as<double>() == 0);
+  CHECK(e["verdict"].as<std::string>() == "not_checked");  // the run's verdict on its results
+  RunStatus rs;
+  rs.verdict = "verified";
+  CHECK(YAML::Load(stats_json({}, {}, SimSpeed{}, nullptr, rs))["verdict"].as<std::string>() == "verified");
+  CHECK_THAT(stats_txt({}, {}, SimSpeed{}, rs), Catch::Contains("verdict = verified\n"));
 }
 
 TEST_CASE("stats_txt writes name = value lines with GPGPU-Sim totals", "[common][stats]") {
@@ -553,4 +565,39 @@ TEST_CASE("payload: a request's 32-byte sector mask converts to a cache's sector
   CHECK(request_sectors_of(0x2, 64) == 0xC);
   CHECK(request_sectors_of(0x3, 16) == 0x1);
   CHECK(request_sectors_of(0xC, 16) == 0x2);
+}
+
+TEST_CASE("stats: names in natural order, digit runs compared as numbers", "[common][stats]") {
+  CHECK(natural_less("sm2.l1d", "sm10.l1d"));
+  CHECK_FALSE(natural_less("sm10.l1d", "sm2.l1d"));
+  CHECK(natural_less("h.bucket9", "h.bucket10"));
+  CHECK(natural_less("a", "b"));
+  CHECK(natural_less("a", "a1"));
+  CHECK_FALSE(natural_less("a1", "a1"));
+  CHECK(natural_less("x1", "x01"));  // equal numbers: fewer leading zeros first
+  CHECK_FALSE(natural_less("x01", "x1"));
+  std::map<std::string, double> m{{"sm10.a", 1}, {"sm2.a", 2}, {"sm1.a", 3}};
+  const std::string txt = stats_txt({}, m, SimSpeed{});
+  CHECK(txt.find("sm1.a") < txt.find("sm2.a"));
+  CHECK(txt.find("sm2.a") < txt.find("sm10.a"));
+}
+
+TEST_CASE("stats: GPGPU-Sim's figures from a kernel's counters", "[common][stats]") {
+  std::map<std::string, double> c{{"l1d.hits", 3}, {"l1d.misses", 1}, {"sm.resident_warp_cycles", 960},
+                                  {"sm.active_cycles", 40}};
+  add_gpgpusim_figures(c, 200, 5000, 48, false);
+  CHECK(c.at("gpu_sim_cycle") == 200);
+  CHECK(c.at("gpu_sim_insn") == 5000);
+  CHECK(c.at("gpu_ipc") == 25);
+  CHECK(c.at("L1D_total_cache_miss_rate") == 0.25);
+  CHECK(c.count("L2_total_cache_miss_rate") == 0);  // no L2 counters: no figure
+  CHECK(c.at("gpu_occupancy") == Approx(50.0));     // 960 warp-cycles over 40 cycles x 48 warps
+  std::map<std::string, double> t{{"l2.hits", 0}, {"l2.misses", 0}};
+  add_gpgpusim_figures(t, 0, 0, 48, true);
+  CHECK(t.at("gpu_tot_sim_cycle") == 0);
+  CHECK(t.at("gpu_tot_ipc") == 0);
+  CHECK(t.at("L2_total_cache_miss_rate") == 0);
+  CHECK(t.count("gpu_occupancy") == 0);  // no SM counters
+  const std::string txt = stats_txt({}, t, SimSpeed{});
+  CHECK(txt.find("gpu_tot_sim_cycle = ") == txt.rfind("gpu_tot_sim_cycle = "));  // once, not again among the counters
 }

@@ -328,6 +328,16 @@ class TestRealRuns(SweepTestCase):
         self.check(res, 0)
         for name in ("ipc.png", "speedup.png", "stalls.png", "conflicts.png"):
             self.check_png(os.path.join(png, name))
+            stem = os.path.join(png, name[:-4])
+            with open(stem + ".pdf", "rb") as f:
+                self.assertEqual(f.read(5), b"%PDF-", f"{stem}.pdf")
+            svg = read_text(stem + ".svg")
+            self.assertIn("<svg", svg)
+            # the title names the experiment, the config and the size (the SVG keeps text as text)
+            for part in ("experiment tiny", "config gtx480", "size tiny"):
+                self.assertIn(part, svg, f"{name}: '{part}' in the title")
+        # speedup bars start at 0 with the 1.0 line: the axis has a 0.0 tick
+        self.assertRegex(read_text(os.path.join(png, "speedup.svg")), r">0\.0<")
         self.assertFalse(os.path.exists(os.path.join(png, "timeseries.png")))
         self.assertIn("skip timeseries.png", res.stderr)
         # the csv itself works as input too

@@ -518,6 +518,39 @@ TEST_CASE("trace: include and exclude globs select signals by hierarchy", "[trac
   CHECK(run.vcd.at("sm1.sched0.issue_cycles").changes.size() == counter(run, "sm1.sched0.issued"));
 }
 
+TEST_CASE("trace: trace.include takes the list form params shows, and a filter or window selecting nothing warns", "[trace]") {
+  TempDir t("warptlm_trace");
+  // the list form, quotes and all (warptlm params: e.g. ["sm0.*", "dram*"])
+  const TracedRun run = traced_run(t, "list", "--set 'trace.include=[\"sm1.*\", \"dram0*\"]'");
+  REQUIRE(!run.vcd.signals.empty());
+  bool dram = false;
+  for (auto& s : run.vcd.signals) {
+    INFO(s.first);
+    CHECK((s.first.rfind("sm1.", 0) == 0 || s.first.rfind("dram0", 0) == 0));
+    dram = dram || s.first.rfind("dram0", 0) == 0;
+  }
+  CHECK(dram);
+  CHECK(run.vcd.has("sm1.sched0.issue_cycles"));
+  // nothing selected: the run says so
+  auto r = warptlm(t, "run --workload transpose_naive --size tiny --config gtx480 -q --vcd " + q(t / "none.vcd") +
+                          " --out " + q(t / "none_out") + " --set 'trace.include=[\"nosuch.*\"]'");
+  INFO(r.out);
+  CHECK(r.code == 0);
+  CHECK(contains(r.out, "warning: trace.include [nosuch.*]"));
+  CHECK(contains(r.out, "select no signal"));
+  // a window after the run's end: the run says so, naming its last cycle
+  r = warptlm(t, "run --workload transpose_naive --size tiny --config gtx480 -q --vcd " + q(t / "late.vcd") +
+                     " --out " + q(t / "late_out") + " --set 'trace.window=[900000000, 900000100]'");
+  INFO(r.out);
+  CHECK(r.code == 0);
+  CHECK(contains(r.out, "warning: trace.window [900000000, 900000100] saw no change"));
+  // a window inside the run does not warn
+  r = warptlm(t, "run --workload transpose_naive --size tiny --config gtx480 -q --vcd " + q(t / "win.vcd") +
+                     " --out " + q(t / "win_out") + " --set 'trace.window=[100, 200]'");
+  CHECK(r.code == 0);
+  CHECK(!contains(r.out, "warning"));
+}
+
 // ============================================================ errors and run files
 
 namespace {

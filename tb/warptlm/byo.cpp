@@ -132,9 +132,15 @@ bool run_byo_kernel(Device& dev, const ByoKernel& k, const std::string& out_dir,
   for (size_t i = 0; i < k.launches.size(); ++i) {
     const ByoLaunch& l = k.launches[i];
     dev.set_launch_hint(l.hint);
-    for (uint32_t r = 0; r < l.repeat; ++r)
-      dev.launch(planned[i].first->name, Dim3(l.grid[0], l.grid[1], l.grid[2]), Dim3(l.block[0], l.block[1], l.block[2]),
-                 planned[i].second, l.shared);
+    try {
+      for (uint32_t r = 0; r < l.repeat; ++r)
+        dev.launch(planned[i].first->name, Dim3(l.grid[0], l.grid[1], l.grid[2]), Dim3(l.block[0], l.block[1], l.block[2]),
+                   planned[i].second, l.shared);
+    } catch (const InputError& e) {
+      if (!e.where().file.empty()) throw;
+      // a launch the platform refuses (a block too large, too much shared memory): the launch's lines
+      throw InputError(at(l.line, l.key), "'" + l.key + "': " + e.what());
+    }
   }
 
   bool ok = true;

@@ -1,7 +1,9 @@
 // warptlm: the command-line front end (sc_main).
 //   warptlm run [RUN.yaml] [--workload NAME] [--size S] [--config C] [--overlay O ...] [--set k=v ...] [--out DIR] [--vcd F]
+//   warptlm exec [--config C] [--overlay O ...] [--set k=v ...] [--out DIR] [-q] -- APP ARGS   (a CUDA application)
 //   warptlm demo | workloads | params
 //   warptlm ptx-opt IN.ptx [-o OUT.ptx] [--threshold T]   (scratchpad-sharing compiler passes)
+//   warptlm ptx-info IN.ptx [--regs NAME.regs | --haws]   warptlm topology [--dot] [--platform gpu|spu] [...]
 // Exit 0 on success, 1 when a run fails (fault, deadlock, wrong result), 2 on bad usage or input,
 // 3 when a run limit stops it, 128 + the signal when interrupted (130, 143).
 #include <boost/program_options.hpp>

@@ -100,7 +100,7 @@ int run_command(const RunOptions& cli) {
   for (auto& o : rf.overlays) cfg.merge_file(resolve_scenario(relative_to(opt.run_file, o), "overlays"));
   for (auto& o : cli.overlays) cfg.merge_file(resolve_scenario(o, "overlays"));
   if (!opt.run_file.empty()) cfg.merge_file(opt.run_file, kRunKeys);
-  for (auto& s : rf.sets) cfg.set(s.first, s.second, opt.run_file);
+  for (auto& s : rf.sets) cfg.set(s.key, s.value, opt.run_file + ":" + std::to_string(s.line));  // errors name the line
   for (auto& s : cli.sets) cfg.apply_set(s);
   if (opt.platform != "gpu" && opt.platform != "spu")
     throw InputError("unknown platform '" + opt.platform + "': gpu (the default) or spu (the Stencil Processing Unit's mesh)");
@@ -179,14 +179,18 @@ int run_command(const RunOptions& cli) {
     rs.status = "wrong_result";
     rs.message = "result mismatch: " + detail;
   }
+  // the verdict on the results (a run that stopped before its check has none)
+  rs.verdict = rs.status == "wrong_result" ? "wrong_result" : rs.status == "ok" && verified ? "verified" : "not_checked";
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const auto counters = stats.values();
+  auto counters = stats.values();
+  tb.platform().finish_samples();  // the last, partial interval, before draining writes back anything
   // Conservation: every memory request of the run got exactly one response
   // (checked after the counters were read: the write-backs it lets finish are not the run's).
   if (rs.status == "ok" || rs.status == "wrong_result") {
     const std::vector<std::string> lost = tb.platform().check_conservation();
     if (!lost.empty()) {
       rs.status = "fault";
+      if (rs.verdict == "verified") rs.verdict = "not_checked";  // a run that broke conservation verifies nothing
       rs.message = "memory conservation broken: requests without exactly one response in";
       for (const std::string& l : lost) rs.message += " " + l + ";";
     }
@@ -195,6 +199,7 @@ int run_command(const RunOptions& cli) {
 
   std::vector<KernelStats> ks;
   uint64_t cycles = 0, winst = 0, tinst = 0;
+  const uint32_t max_warps = uint32_t(cfg.get_int("sm.max_warps"));
   for (auto& l : gpu.launches()) {
     KernelStats k;
     k.name = l.kernel;
@@ -204,11 +209,13 @@ int run_command(const RunOptions& cli) {
     k.verified = verified;
     if (!l.status.empty()) k.status = l.status;
     k.counters = l.counters;
+    add_gpgpusim_figures(k.counters, k.cycles, k.thread_instructions, max_warps, false);
     cycles += l.cycles;
     winst += l.warp_instructions;
     tinst += l.thread_instructions;
     ks.push_back(std::move(k));
   }
+  add_gpgpusim_figures(counters, cycles, tinst, max_warps, true);
   // Speed of the simulator itself: time inside launches (inputs and CPU reference excluded).
   SimSpeed sp;
   sp.wall_seconds = wall;
@@ -231,8 +238,19 @@ int run_command(const RunOptions& cli) {
   if (rs.status == "fault" || rs.status == "deadlock") throw RunError(rs.message);
   if (!opt.quiet) {
     std::ostringstream os;
-    os << label << ": " << (verified ? "verified" : compared ? "WRONG RESULT" : "not checked (no reference)") << ", "
-       << ks.size() << " launch" << (ks.size() == 1 ? "" : "es") << ", " << winst << " warp instructions, " << tinst
+    // what ran on what: the config (or that none was given) and its overlays
+    std::string machine = opt.config.empty() ? "the built-in defaults (no --config)" : fs::path(opt.config).stem().string();
+    for (const std::string& o : rf.overlays) machine += " + " + fs::path(o).stem().string();
+    for (const std::string& o : cli.overlays) machine += " + " + fs::path(o).stem().string();
+    os << label << " on " << machine << ": "
+       << (verified ? "verified" : compared ? "WRONG RESULT" : "not checked (no reference)") << ", " << ks.size()
+       << " launch" << (ks.size() == 1 ? "" : "es") << ", ";
+    if (cfg.get_string("sim.mode") == "timing")
+      os << cycles << " cycles, IPC " << std::fixed << std::setprecision(2) << (cycles ? double(tinst) / double(cycles) : 0.0)
+         << ", ";
+    else
+      os << "functional (no cycles), ";
+    os << winst << " warp instructions, " << tinst
        << " thread instructions, " << std::fixed << std::setprecision(3) << wall << " s ("
        << std::setprecision(1) << (wall > 0 ? double(tinst) / wall / 1e6 : 0.0) << " M thread-inst/s); stats in "
        << out_dir << "/";

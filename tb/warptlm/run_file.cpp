@@ -140,7 +140,7 @@ RunFile read_run_file(const std::string& text, const std::string& origin, RunOpt
       if (!v.IsMap()) r.fail(v, key, "'set' must be a map of parameter: value");
       for (auto s = v.begin(); s != v.end(); ++s) {
         const std::string name = r.key_of(s->first, "set");
-        rf.sets.push_back({name, r.str(s->second, name)});
+        rf.sets.push_back({name, r.str(s->second, name), yaml_line(s->second)});
       }
     }
   }
@@ -212,6 +212,7 @@ ByoKernel read_byo_kernel(const std::string& run_file, const YAML::Node& root) {
               "kernel", "the kernel section");
   if (!n["ptx"]) r.fail(n, "kernel.ptx", "kernel section needs 'ptx'");
   k.ptx = r.path(r.str(n["ptx"], "kernel.ptx"));
+  if (!fs::is_regular_file(k.ptx)) r.fail(n["ptx"], "kernel.ptx", "cannot open PTX file '" + k.ptx + "'");
   if (n["registers"]) {
     k.registers = r.u32(n["registers"], "kernel.registers");
     if (k.registers == 0 || k.registers > 255)

@@ -21,7 +21,11 @@ extern const std::vector<std::string> kRunKeys;
 struct RunFile {
   YAML::Node root;
   bool has_kernel = false;
-  std::vector<std::pair<std::string, std::string>> sets;  // set: {key: value}, in order
+  struct Set {
+    std::string key, value;
+    int line = 0;  // of the value in the run file
+  };
+  std::vector<Set> sets;  // set: {key: value}, in order
   std::vector<std::string> overlays;
 };
 
