@@ -103,6 +103,7 @@ KernelArg launch_arg(const ByoLaunch& l, const ByoArg& a, size_t i, const ParamI
 bool run_byo_kernel(Device& dev, const ByoKernel& k, const std::string& out_dir, std::string& detail, bool& compared) {
   const std::string& run_file = k.file;
   const auto at = [&](int line, const std::string& key) { return Place{run_file, line, key}; };
+  if (!fs::is_regular_file(k.ptx)) throw InputError(at(k.ptx_line, "kernel.ptx"), "cannot open PTX file '" + k.ptx + "'");
   dev.load_ptx_file(k.ptx);
   if (k.registers) dev.set_registers_per_thread(k.registers);
 

@@ -212,7 +212,7 @@ ByoKernel read_byo_kernel(const std::string& run_file, const YAML::Node& root) {
               "kernel", "the kernel section");
   if (!n["ptx"]) r.fail(n, "kernel.ptx", "kernel section needs 'ptx'");
   k.ptx = r.path(r.str(n["ptx"], "kernel.ptx"));
-  if (!fs::is_regular_file(k.ptx)) r.fail(n["ptx"], "kernel.ptx", "cannot open PTX file '" + k.ptx + "'");
+  k.ptx_line = yaml_line(n["ptx"]);
   if (n["registers"]) {
     k.registers = r.u32(n["registers"], "kernel.registers");
     if (k.registers == 0 || k.registers > 255)

@@ -70,6 +70,7 @@ struct ByoLaunch {
 struct ByoKernel {
   std::string file;  // the run file
   std::string ptx;   // resolved against the run file
+  int ptx_line = 0;  // of `ptx:` in the run file
   uint32_t registers = 0;  // 0: not given
   std::vector<ByoBuffer> buffers;  // in the file's order
   // In order, over the same buffers: the section's own name/grid/block/args are one launch; `launches:`
