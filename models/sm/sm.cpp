@@ -200,7 +200,7 @@ BlockUsage Sm::usage_of(const LaunchState& L, uint32_t regs_per_thread) const {
   per_warp = (per_warp + p_.reg_alloc_unit - 1) / p_.reg_alloc_unit * p_.reg_alloc_unit;
   u.registers = per_warp * u.warps;
   const KernelInfo& k = *L.kernel;
-  uint32_t smem = L.dynamic_smem ? ((k.static_smem + 15) & ~15u) + L.dynamic_smem : k.static_smem;
+  const uint32_t smem = SmParams::block_shared_bytes(k.static_smem, L.dynamic_smem);
   u.shared = smem ? (smem + p_.smem_alloc_unit - 1) / p_.smem_alloc_unit * p_.smem_alloc_unit : 0;
   return u;
 }

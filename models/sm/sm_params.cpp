@@ -236,6 +236,18 @@ void SmParams::declare(ParamTable& t) {
                "data cache, each parameter a word of the call frame laid out after the thread's local variables");
 }
 
+SmLimits SmParams::occupancy_limits() const {
+  SmLimits l;
+  l.max_threads = max_threads;
+  l.max_warps = max_warps;
+  l.max_blocks = max_blocks;
+  l.registers = registers;
+  l.reg_alloc_unit = reg_alloc_unit;
+  l.shared_mem = shared_mem;
+  l.smem_alloc_unit = smem_alloc_unit;
+  return l;
+}
+
 SmParams SmParams::from(const Config& c) {
   SmParams p;
   p.max_threads = uint32_t(c.get_int("sm.max_threads"));

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/config.hpp"
+#include "gpu/occupancy.hpp"
 #include "isa/ir.hpp"
 
 namespace warptlm {
@@ -97,6 +98,13 @@ struct SmParams {
 
   static void declare(ParamTable& t);
   static SmParams from(const Config& c);
+  // These limits as the occupancy calculator takes them (gpu/occupancy.hpp), counted as Sm::can_accept does.
+  SmLimits occupancy_limits() const;
+  // The shared memory a block takes before rounding: the kernel's static bytes, then the dynamic ones from the
+  // next 16-byte boundary.
+  static uint32_t block_shared_bytes(uint32_t static_bytes, uint32_t dynamic_bytes) {
+    return dynamic_bytes ? ((static_bytes + 15) & ~15u) + dynamic_bytes : static_bytes;
+  }
 };
 
 }  // namespace warptlm

@@ -188,13 +188,8 @@ void GpuPlatform::start_timing(const KernelInfo& k, LaunchState& L, uint64_t fir
   Sm& sm0 = *sms[0];
   usage_ = std::make_unique<BlockUsage>(sm0.usage_of(L, regs));
   if (!sm0.can_accept(*usage_) && sm0.resident_blocks() == 0) {
-    const SmParams& sp = sm0.params();
-    SmLimits lim;
-    lim.max_threads = sp.max_threads; lim.max_warps = sp.max_warps; lim.max_blocks = sp.max_blocks;
-    lim.registers = sp.registers; lim.reg_alloc_unit = sp.reg_alloc_unit;
-    lim.shared_mem = sp.shared_mem; lim.smem_alloc_unit = sp.smem_alloc_unit;
     BlockFootprint fp{L.threads_per_block, regs, usage_->shared};
-    Occupancy o = compute_occupancy(lim, fp);
+    Occupancy o = compute_occupancy(sm0.params().occupancy_limits(), fp);
     throw InputError("a block of kernel '" + k.name + "' (" + std::to_string(L.threads_per_block) + " threads, " +
                      std::to_string(regs) + " registers per thread, " + std::to_string(usage_->shared) +
                      " bytes of shared memory) does not fit on an SM: " + occupancy_limit_name(o.limit) + " limit");

@@ -373,21 +373,11 @@ class CudaServer {
       }
       case Call::Occupancy: {
         const KernelInfo& k = kernel_named(p);
-        const SmParams sp = SmParams::from(cfg_);  // the SM's own limits (Sm::can_accept)
-        SmLimits sm;
-        sm.max_threads = sp.max_threads;
-        sm.max_warps = sp.max_warps;
-        sm.max_blocks = sp.max_blocks;
-        sm.registers = sp.registers;
-        sm.reg_alloc_unit = sp.reg_alloc_unit;
-        sm.shared_mem = sp.shared_mem;
-        sm.smem_alloc_unit = sp.smem_alloc_unit;
-        BlockFootprint b;  // as the SM counts a block (Sm::usage_of)
+        BlockFootprint b;  // as the SM counts a block (Sm::usage_of, Sm::can_accept)
         b.threads = uint32_t(std::min<uint64_t>(r.a[0], 1u << 20));
         b.regs_per_thread = registers_of(k);
-        const uint64_t dynamic = std::min<uint64_t>(r.a[1], 1u << 30);
-        b.shared_bytes = uint32_t(dynamic ? ((k.static_smem + 15) & ~15u) + dynamic : k.static_smem);
-        rep.v[0] = compute_occupancy(sm, b).blocks_per_sm;
+        b.shared_bytes = SmParams::block_shared_bytes(k.static_smem, uint32_t(std::min<uint64_t>(r.a[1], 1u << 30)));
+        rep.v[0] = compute_occupancy(SmParams::from(cfg_).occupancy_limits(), b).blocks_per_sm;
         return true;
       }
       case Call::Unsupported:
