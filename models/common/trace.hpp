@@ -1,9 +1,12 @@
 // Waveform probes. A block owns Probe members and calls set(value) where the
 // hardware value changes; when tracing is off (no Tracer, or the signal is
 // filtered out) that is one compare. The Tracer writes value changes as VCD
-// with time in core cycles, limited to a cycle window and to hierarchy globs,
-// plus a GTKWave save file (.gtkw) that groups signals per module and decodes
-// enumerations (stall reasons, warp states) through translate files.
+// in real time (SystemC's resolution; a core cycle is the core clock's period),
+// limited to a cycle window and to hierarchy globs, plus a GTKWave save file
+// (.gtkw) that opens on the first traced SM's issue activity and the memory
+// path's occupancy, shows every signal under its full hierarchical name, and
+// decodes enumerations (stall reasons, warp states) and sentinel values ("none",
+// "closed") through translate files.
 #pragma once
 #include <cstdint>
 #include <cstdio>
@@ -26,6 +29,15 @@ struct TraceConfig {
 class ParamTable;
 void declare_trace_params(ParamTable& t);
 
+// How the viewer shows a probe's values: numbers in decimal or hexadecimal, an
+// enumeration (value i is names[i]), and named sentinel values (a "none" that
+// is not a number: issued_warp 255, open_row 2^20 - 1).
+struct ProbeView {
+  std::vector<std::string> names;                          // an enumeration: value i decodes as names[i]
+  std::vector<std::pair<uint64_t, std::string>> special;  // single values decoded by name, the rest shown as numbers
+  bool hex = false;                                        // addresses and lane masks
+};
+
 class Tracer {
  public:
   static constexpr uint32_t kOff = UINT32_MAX;
@@ -37,9 +49,9 @@ class Tracer {
   // Writes out what is buffered and the .gtkw file; ends tracing.
   static void finish();
 
-  // A signal `name` (dotted hierarchy) of `width` bits; `enum_names` decodes
-  // its values in the viewer. kOff when filtered out.
-  uint32_t declare(const std::string& name, unsigned width, const std::vector<std::string>& enum_names = {});
+  // A signal `name` (dotted hierarchy) of `width` bits, shown as `view` says.
+  // kOff when filtered out.
+  uint32_t declare(const std::string& name, unsigned width, const ProbeView& view = {});
   void change(uint32_t id, uint64_t value);
   // A change known in advance (a busy resource freeing at a known time): kept
   // here and written when the trace reaches `at`, with no simulation event
@@ -58,6 +70,7 @@ class Tracer {
   void emit(uint32_t id, uint64_t value, uint64_t cycle);
   void flush_until(uint64_t cycle);  // writes the scheduled changes up to `cycle`
   void write_value(uint32_t id, uint64_t v);
+  void write_time(uint64_t cycle);
   void write_gtkw() const;
 
   struct Signal {
@@ -65,7 +78,10 @@ class Tracer {
     unsigned width;
     std::string code;  // VCD identifier
     uint64_t value;
-    int enum_id;       // -1 = plain number
+    int table;         // its translate table (enumeration or sentinels), -1 = plain number
+    bool hex;
+    uint64_t initial;  // its value until the first change (UINT64_MAX: unknown, shown as x)
+    uint64_t first_change;  // the first cycle it changed after the trace began (UINT64_MAX: never)
     uint64_t later_seq = 0, later_cycle = 0;  // its scheduled change (0: none)
   };
   struct Later {
@@ -78,10 +94,11 @@ class Tracer {
   TraceConfig cfg_;
   double period_ps_;
   std::vector<Signal> signals_;
-  std::vector<std::vector<std::string>> enums_;
+  std::vector<std::vector<std::pair<uint64_t, std::string>>> tables_;  // value -> name, one per distinct table
   std::FILE* out_ = nullptr;
   bool header_done_ = false, window_open_ = false, past_window_ = false;
   uint64_t last_seen_ = 0;  // the latest cycle a change was made at (a window past it warns)
+  uint64_t first_written_ = UINT64_MAX, last_written_ = 0;  // the cycles the VCD holds
   mutable uint64_t period_units_ = 0;  // the core clock period in SystemC time units
   uint64_t last_cycle_ = UINT64_MAX, written_ = 0;
   std::vector<Later> later_;  // min-heap of scheduled changes
@@ -93,7 +110,10 @@ class Probe {
  public:
   Probe() = default;
   void declare(const std::string& name, unsigned width, const std::vector<std::string>& enum_names = {}) {
-    if (Tracer* t = Tracer::active()) id_ = t->declare(name, width, enum_names);
+    if (Tracer* t = Tracer::active()) id_ = t->declare(name, width, ProbeView{enum_names, {}, false});
+  }
+  void declare(const std::string& name, unsigned width, const ProbeView& view) {
+    if (Tracer* t = Tracer::active()) id_ = t->declare(name, width, view);
   }
   void set(uint64_t v) {
     if (id_ != Tracer::kOff && v != last_) {

@@ -48,7 +48,14 @@ DramChannel::DramChannel(sc_core::sc_module_name name, uint32_t id, const DramPa
 
   queue_probe_.declare(inst + ".queue", bits_for(p_.queue));
   row_probes_.resize(p_.banks);
-  for (uint32_t b = 0; b < p_.banks; ++b) row_probes_[b].declare(inst + ".bank" + std::to_string(b) + ".open_row", 20);
+  for (uint32_t b = 0; b < p_.banks; ++b)
+    row_probes_[b].declare(inst + ".bank" + std::to_string(b) + ".open_row", 20, ProbeView{{}, {{kClosedRow, "closed"}}, false});
+  static const std::vector<std::string> kinds = {"idle", "read", "write"};
+  req_probe_.declare(inst + ".req", 2, kinds);
+  req_addr_probe_.declare(inst + ".req_addr", 64, ProbeView{{}, {}, true});
+  req_sm_probe_.declare(inst + ".req_sm", 16);
+  resp_probe_.declare(inst + ".resp", 2, kinds);
+  resp_latency_probe_.declare(inst + ".resp_latency", 32);
 
   socket.register_nb_transport_fw(this, &DramChannel::nb_transport_fw);
   drop_write_acks_ = test_fault("dram_drop_write_ack");
@@ -185,6 +192,12 @@ void DramChannel::admit(tlm::tlm_generic_payload& p, int64_t sent, int64_t arriv
   e.write = p.is_write();
   e.activated = false;
   ++*(e.write ? writes_ : reads_);
+  if (req_probe_.on()) {
+    req_probe_.set(e.write ? 2 : 1);
+    req_probe_.set_at(edge_time(period_, cycle() + 1), 0);
+    req_addr_probe_.set(p.get_address());
+    req_sm_probe_.set(gpu_ext(p).sm);
+  }
   order_.push_back(slot);
   queue_probe_.set(order_.size());
   quiet_until_ = kNever;  // a new candidate: the scheduler looks again
@@ -223,6 +236,11 @@ void DramChannel::respond(int64_t now) {
     }
     ++*responses_;
     *latency_ += uint64_t(f.done - f.sent);
+    if (resp_probe_.on()) {
+      resp_probe_.set(f.payload->is_write() ? 2 : 1);
+      resp_probe_.set_at(edge_time(period_, uint64_t(now) + 1), 0);
+      resp_latency_probe_.set(uint64_t(f.done - f.sent));
+    }
     f.payload->set_response_status(tlm::TLM_OK_RESPONSE);
     tlm::tlm_phase ph = tlm::BEGIN_RESP;
     sc_core::sc_time t = sc_core::SC_ZERO_TIME;

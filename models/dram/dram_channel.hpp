@@ -161,9 +161,12 @@ class DramChannel : public sc_core::sc_module {
   // Waveform probes: "dram<c>.queue" (requests queued) and per bank
   // "dram<c>.bank<b>.open_row" (the open row's low 20 bits; kClosedRow when
   // precharged; a closed-page auto-precharge shows at the cycle it may issue).
+  // Transactions: "dram<c>.req" (read or write), its address and SM in the cycle the queue takes it,
+  // "dram<c>.resp" and its latency in DRAM cycles (arrival to last data beat) in the cycle it is answered.
   static constexpr uint64_t kClosedRow = (1u << 20) - 1;
   Probe queue_probe_;
   std::vector<Probe> row_probes_;
+  Probe req_probe_, req_addr_probe_, req_sm_probe_, resp_probe_, resp_latency_probe_;
 };
 
 }  // namespace warptlm

@@ -381,6 +381,7 @@ bool Sm::send_one(RequestQueue& q, Socket& s) {
   tlm::tlm_phase ph = tlm::BEGIN_REQ;
   sc_core::sc_time t = sc_core::SC_ZERO_TIME;
   q.pop();
+  if (&q == &gq_ && mem_probes_.req.on()) probe_request(*p);
   const tlm::tlm_sync_enum r = s->nb_transport_fw(*p, ph, t);
   if (r == tlm::TLM_ACCEPTED) {  // back-pressure: END_REQ (or the response itself) comes later
     q.waiting_end_req = true;
@@ -421,11 +422,33 @@ void Sm::end_request(RequestQueue& q, const tlm::tlm_generic_payload& p, const t
 tlm::tlm_sync_enum Sm::backward(RequestQueue& q, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph) {
   end_request(q, p, ph);
   if (ph != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
+  if (&q == &gq_ && mem_probes_.resp.on()) probe_response(p);
   const uint32_t mo = uint32_t(gpu_ext(p).tag);
   p.release();
   responses_in_.arrive(&q == &gq_ ? 0 : &q == &sq_ ? 1 : 2, mo);
   wake_at(now_cycle() + 1);
   return tlm::TLM_COMPLETED;
+}
+
+// The global port's waveform: a transaction shows for the cycle it passes, "idle" from the next edge.
+static uint64_t probe_kind(MemKind k) { return k == MemKind::Store ? 2 : k == MemKind::Atomic ? 3 : 1; }
+
+void Sm::probe_request(tlm::tlm_generic_payload& p) {
+  const GpuExtension& e = gpu_ext(p);
+  mem_probes_.req.set(probe_kind(e.kind));
+  mem_probes_.req.set_at(edge_time(period_, cycle_ + 1), 0);
+  mem_probes_.req_addr.set(p.get_address());
+  mem_probes_.req_warp.set(e.warp);
+}
+
+void Sm::probe_response(tlm::tlm_generic_payload& p) {
+  const GpuExtension& e = gpu_ext(p);
+  const uint64_t now = now_cycle();
+  mem_probes_.resp.set(probe_kind(e.kind));
+  mem_probes_.resp.set_at(edge_time(period_, now + 1), 0);
+  mem_probes_.resp_addr.set(p.get_address());
+  mem_probes_.resp_warp.set(e.warp);
+  mem_probes_.resp_latency.set(now - e.issue_cycle);
 }
 
 tlm::tlm_sync_enum Sm::mem_bw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time&) { return backward(gq_, p, ph); }

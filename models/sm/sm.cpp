@@ -95,9 +95,22 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
   static const std::vector<std::string> states = {"empty", "ready", "long_mem", "data", "fetch", "barrier", "done", "other"};
   for (uint32_t s = 0; s < p_.num_schedulers; ++s) {
     const std::string sn = inst + ".sched" + std::to_string(s);
-    sched_probes_[s].issued_warp.declare(sn + ".issued_warp", 8);
+    sched_probes_[s].issued_warp.declare(sn + ".issued_warp", 8, ProbeView{{}, {{255, "none"}}, false});
     sched_probes_[s].outcome.declare(sn + ".outcome", 3, outcomes);
+    sched_probes_[s].pc.declare(sn + ".pc", 32, ProbeView{{}, {{kNoPc, "none"}}, false});
+    sched_probes_[s].active_mask.declare(sn + ".active_mask", 32, ProbeView{{}, {}, true});
     sched_probes_[s].issue_cycles.declare(sn + ".issue_cycles", 32);
+  }
+  {
+    static const std::vector<std::string> kinds = {"idle", "load", "store", "atomic"};
+    const std::string mn = inst + ".mem.";
+    mem_probes_.req.declare(mn + "req", 2, kinds);
+    mem_probes_.req_addr.declare(mn + "req_addr", 64, ProbeView{{}, {}, true});
+    mem_probes_.req_warp.declare(mn + "req_warp", 8);
+    mem_probes_.resp.declare(mn + "resp", 2, kinds);
+    mem_probes_.resp_addr.declare(mn + "resp_addr", 64, ProbeView{{}, {}, true});
+    mem_probes_.resp_warp.declare(mn + "resp_warp", 8);
+    mem_probes_.resp_latency.declare(mn + "resp_latency", 32);
   }
   warp_state_.resize(p_.max_warps);
   for (uint32_t w = 0; w < p_.max_warps; ++w) warp_state_[w].declare(inst + ".warp" + std::to_string(w) + ".state", 3, states);
@@ -454,6 +467,8 @@ void Sm::probe_issue(uint32_t sid, Stall outcome, const WarpSlot* issued) {
   SchedProbes& p = sched_probes_[sid];
   p.outcome.set(uint64_t(outcome));
   p.issued_warp.set(issued ? issued->slot : 255);
+  p.pc.set(issued ? issued_pc_ : kNoPc);
+  p.active_mask.set(issued ? issued_mask_ : 0);
   if (outcome == Stall::Issued) p.issue_cycles.set(++p.issue_count);
 }
 
@@ -485,7 +500,11 @@ uint32_t Sm::issue_in_order(WarpScheduler& s, Stall& why, WarpSlot*& first_issue
         exited_at_decode_ = true;
         continue;
       }
-      if (!first_issued) first_issued = w;
+      if (!first_issued) {
+        first_issued = w;
+        issued_pc_ = in->pc;
+        issued_mask_ = w->fw->active_mask();
+      }
       execute(*w, *in, unit, true);
       s.ordering().issued(w);
       if (p_.dual_issue) issue_second(s, *w);

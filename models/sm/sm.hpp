@@ -277,6 +277,7 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   // Per unit of a kind: the scheduler owning it (kAnyScheduler: shared, fixed priority) and the cycles a warp
   // holds it per initiation interval, ceil(32 / its lanes). Private units come first, so a scheduler takes its own.
   static constexpr uint32_t kAnyScheduler = UINT32_MAX;
+  static constexpr uint32_t kNoPc = UINT32_MAX;  // the PC probe's "none": nothing issued
   std::array<std::vector<uint32_t>, size_t(UnitKind::Count)> unit_owner_, unit_groups_;
   void build_units();
   std::array<Counter*, size_t(UnitKind::Count)> unit_busy_cycles_{};  // with partitioned units (sm.unit.<kind>.private, sm.shared_units: even)
@@ -363,10 +364,16 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   void count_issue_outcome(Stall s);
 
   // waveform probes (one compare each when tracing is off)
-  struct SchedProbes { Probe issued_warp, outcome, issue_cycles; uint64_t issue_count = 0; };
+  struct SchedProbes { Probe issued_warp, outcome, pc, active_mask, issue_cycles; uint64_t issue_count = 0; };
   std::vector<SchedProbes> sched_probes_;
   std::vector<Probe> warp_state_;  // per slot: a WarpState
+  uint32_t issued_pc_ = 0, issued_mask_ = 0;  // the first instruction issued in this look (the probes' PC and mask)
   void probe_issue(uint32_t sid, Stall outcome, const WarpSlot* issued);
+  // the global memory port's transactions: a request's kind, line address and warp in the cycle it leaves;
+  // a response's kind, address, warp and round trip in the cycle it returns ("idle" between them)
+  struct PortProbes { Probe req, req_addr, req_warp, resp, resp_addr, resp_warp, resp_latency; } mem_probes_;
+  void probe_request(tlm::tlm_generic_payload& p);
+  void probe_response(tlm::tlm_generic_payload& p);
 
   // stats
   Counter *warp_insts_, *thread_insts_, *lane_insts_, *active_cycles_, *resident_warp_cycles_, *mem_requests_, *mem_responses_, *blocks_done_;

@@ -39,7 +39,9 @@ struct Signal {
 
 struct Vcd {
   std::map<std::string, Signal> signals;  // by dotted name (scopes joined with '.')
-  std::vector<uint64_t> times;            // every #time, in file order
+  std::vector<uint64_t> times;            // every #time, in file order, as core cycles (time / period)
+  std::string timescale;                  // the $timescale text
+  uint64_t period = 0;                    // time units per core cycle, from the header's comment
   bool has_dumpvars = false;
   std::string error;                      // empty when the file parsed
   uint64_t value_changes = 0;
@@ -108,7 +110,16 @@ Vcd parse_vcd(const std::string& path) {
       ++i;
       skip_to_end();
       defs_done = true;
-    } else if (!t.empty() && t[0] == '$') {  // $date, $version, $timescale, $comment
+    } else if (t == "$timescale") {
+      ++i;
+      while (i < tok.size() && tok[i] != "$end") vcd.timescale += (vcd.timescale.empty() ? "" : " ") + tok[i++];
+      ++i;
+    } else if (t == "$comment") {  // "core clock period N time units ..."
+      ++i;
+      for (; i < tok.size() && tok[i] != "$end"; ++i)
+        if (tok[i] == "period" && i + 1 < tok.size() && vcd.period == 0) vcd.period = std::stoull(tok[i + 1]);
+      ++i;
+    } else if (!t.empty() && t[0] == '$') {  // $date, $version
       ++i;
       skip_to_end();
     } else {
@@ -116,6 +127,7 @@ Vcd parse_vcd(const std::string& path) {
     }
   }
   if (!defs_done && vcd.error.empty()) vcd.error = "no $enddefinitions";
+  if (vcd.period == 0 && vcd.error.empty()) vcd.error = "no core clock period in the header";
   if (!scope.empty() && vcd.error.empty()) vcd.error = "unclosed $scope";
   // value changes
   bool have_time = false;
@@ -146,7 +158,12 @@ Vcd parse_vcd(const std::string& path) {
   while (i < tok.size() && vcd.error.empty()) {
     const std::string& t = tok[i];
     if (t[0] == '#') {
-      const uint64_t nt = std::stoull(t.substr(1));
+      const uint64_t time = std::stoull(t.substr(1));
+      if (time % vcd.period) {
+        vcd.error = "time " + t + " is not a core clock edge";
+        break;
+      }
+      const uint64_t nt = time / vcd.period;
       if (have_time && nt <= now) vcd.error = "time does not increase: " + t;
       now = nt;
       have_time = true;
@@ -270,7 +287,10 @@ TEST_CASE("trace: a traced run agrees with its counters and every value fits its
     REQUIRE(v.has(sig));
     const uint64_t issued = counter(run, "sm0.sched0.issued");
     CHECK(issued > 0);
-    CHECK(v.at(sig).changes.size() == issued);
+    const auto& ch = v.at(sig).changes;
+    REQUIRE(!ch.empty());
+    CHECK(ch.front().second == 0);  // the count before the first issue
+    CHECK(ch.size() == issued + 1);
     CHECK(last_value(v, sig) == issued);
   }
 
@@ -399,21 +419,30 @@ TEST_CASE("trace: tracing every signal changes no counter and no cycle count", "
 
 // ============================================================ GTKWave save file
 
-TEST_CASE("trace: the gtkw file names only traced signals and its translate files decode values", "[trace]") {
+TEST_CASE("trace: the gtkw file opens on the first SM's issue activity under full names, and decodes values", "[trace]") {
   TempDir t("warptlm_trace");
   const TracedRun run = traced_run(t, "view");
   const std::string gtkw = t / "view.gtkw";
   REQUIRE(fs::exists(gtkw));
-  std::set<std::string> named;
+  std::vector<std::string> named;                                        // signals in view order
+  std::vector<std::pair<std::string, std::string>> groups;               // (name, flags) of each group opened
+  std::map<std::string, std::string> group_of;                           // signal -> group
   std::map<std::string, std::map<uint64_t, std::string>> translations;  // file -> value -> name
   std::istringstream in(slurp(gtkw));
-  bool dumpfile = false;
+  bool dumpfile = false, zoom = false;
+  std::string flags, group;
+  uint64_t timestart = UINT64_MAX;
   for (std::string line; std::getline(in, line);) {
     if (line.empty()) continue;
     INFO("gtkw line: " << line);
     if (line.rfind("[dumpfile]", 0) == 0) {
       dumpfile = true;
       CHECK(contains(line, t / "view.vcd"));
+    }
+    if (line.rfind("[timestart] ", 0) == 0) timestart = std::stoull(line.substr(12));
+    if (line[0] == '*') {  // *zoom marker: 2^zoom pixels per time unit
+      zoom = true;
+      continue;
     }
     if (line[0] == '^') {  // ^N translate-file
       const size_t sp = line.find(' ');
@@ -437,35 +466,149 @@ TEST_CASE("trace: the gtkw file names only traced signals and its translate file
       CHECK(!map.empty());
       continue;
     }
-    if (line[0] == '@' || line[0] == '-' || line[0] == '[' || line[0] == '*') continue;
-    // a signal: dotted.name[msb:lsb] (no suffix for one bit)
-    std::string name = line;
-    unsigned width = 1;
-    const size_t br = line.find('[');
-    if (br != std::string::npos) {
-      name = line.substr(0, br);
-      const size_t colon = line.find(':', br);
-      REQUIRE(colon != std::string::npos);
-      width = unsigned(std::stoul(line.substr(br + 1, colon - br - 1))) + 1;
-      CHECK(line.substr(colon) == ":0]");
+    if (line[0] == '@') {
+      flags = line.substr(1);
+      continue;
     }
+    if (line[0] == '-') {  // a group's begin or end, as the flags before it say
+      const uint64_t f = std::stoull(flags, nullptr, 16);
+      if (f & 0x800000) {  // TR_GRP_BEGIN
+        group = line.substr(1);
+        groups.emplace_back(group, flags);
+      } else {
+        CHECK((f & 0x1000000));  // TR_GRP_END, of the group open
+        CHECK(line.substr(1) == group);
+        group.clear();
+      }
+      continue;
+    }
+    if (line[0] == '[') continue;
+    // a signal, under its full name: +{\dotted.name} dotted.name[msb:lsb] (no suffix for one bit)
+    REQUIRE(line.rfind("+{", 0) == 0);
+    const size_t close = line.find("} ");
+    REQUIRE(close != std::string::npos);
+    const std::string alias = line.substr(2, close - 2), sig = line.substr(close + 2);
+    std::string name = sig;
+    unsigned width = 1;
+    const size_t br = sig.find('[');
+    if (br != std::string::npos) {
+      name = sig.substr(0, br);
+      const size_t colon = sig.find(':', br);
+      REQUIRE(colon != std::string::npos);
+      width = unsigned(std::stoul(sig.substr(br + 1, colon - br - 1))) + 1;
+      CHECK(sig.substr(colon) == ":0]");
+    }
+    CHECK(alias == "\\" + name);  // escaped: GTKWave shows an escaped name whole, not cut at its last dot
     CHECK(run.vcd.has(name));
     CHECK(run.vcd.at(name).width == width);
-    named.insert(name);
+    CHECK(!group.empty());  // every signal sits in a group
+    named.push_back(name);
+    group_of[name] = group;
   }
   CHECK(dumpfile);
-  // every traced signal has its place in the view
+  CHECK(zoom);
+  CHECK(group.empty());  // every group closed
+  // every traced signal has exactly one place in the view
+  std::set<std::string> once(named.begin(), named.end());
+  CHECK(once.size() == named.size());
   for (auto& s : run.vcd.signals) {
     INFO(s.first);
-    CHECK(named.count(s.first) == 1);
+    CHECK(once.count(s.first) == 1);
   }
-  // the enumerations decode: the L1 outcome's and the scheduler outcome's names are there
+  // the view opens 10 cycles before sm0's first issue
+  uint64_t first_issue = UINT64_MAX;
+  for (auto& c : run.vcd.at("sm0.sched0.issued_warp").changes)
+    if (c.second != 255) {
+      first_issue = c.first;
+      break;
+    }
+  REQUIRE(first_issue != UINT64_MAX);
+  CHECK(timestart == (first_issue - 10) * run.vcd.period);
+  // sm0's issue activity first, in the order an architect reads it; then its transactions, the memory path, its warps
+  REQUIRE(groups.size() >= 5);
+  CHECK(groups[0].first == "sm0 issue");
+  CHECK(groups[1].first == "sm0 memory transactions");
+  CHECK(groups[2].first == "memory path");
+  CHECK(groups[3].first == "sm0 warps");
+  REQUIRE(named.size() >= 5);
+  CHECK(named[0] == "sm0.sched0.issued_warp");
+  CHECK(named[1] == "sm0.sched0.outcome");
+  CHECK(named[2] == "sm0.sched0.pc");
+  CHECK(named[3] == "sm0.sched0.active_mask");
+  CHECK(group_of["sm0.mem.req_addr"] == "sm0 memory transactions");
+  CHECK(group_of["sm0.l1d.mshrs"] == "memory path");
+  CHECK(group_of["dram0.queue"] == "memory path");
+  CHECK(group_of["icn.to_part0.queue"] == "memory path");
+  CHECK(group_of["dram0.bank0.open_row"] == "dram0");
+  CHECK(group_of["sm1.l1d.mshrs"] == "sm1");
+  // the open groups are sm0's and the memory path; every other block's is closed (TR_CLOSED)
+  for (auto& g : groups) {
+    INFO(g.first << " @" << g.second);
+    const bool closed = (std::stoull(g.second, nullptr, 16) & 0x400000) != 0;
+    CHECK(closed == (g.first != "memory path" && g.first.rfind("sm0 ", 0) != 0));
+  }
+  // warps in natural order
+  auto pos = [&](const std::string& n) { return std::find(named.begin(), named.end(), n) - named.begin(); };
+  CHECK(pos("sm0.warp2.state") < pos("sm0.warp10.state"));
+  // the enumerations and the sentinels decode
   std::set<std::string> decoded;
   for (auto& f : translations)
     for (auto& e : f.second) decoded.insert(std::to_string(e.first) + " " + e.second);
   CHECK(decoded.count("0 idle") == 1);
   CHECK(decoded.count("4 reservation_fail") == 1);
   CHECK(decoded.count("0 issued") == 1);
+  CHECK(decoded.count("255 none") == 1);         // issued_warp: no warp issued
+  CHECK(decoded.count("4294967295 none") == 1);  // pc: nothing issued
+  CHECK(decoded.count("1048575 closed") == 1);   // open_row: the bank is precharged
+  CHECK(decoded.count("1 load") == 1);           // a memory transaction's kind
+}
+
+TEST_CASE("trace: time is real time, a core cycle the core clock's period", "[trace]") {
+  TempDir t("warptlm_trace");
+  const TracedRun run = traced_run(t, "clock");
+  CHECK(run.vcd.timescale == "1 ps");
+  const double mhz = run.config["gpu"]["core_clock_mhz"].as<double>();
+  INFO("core clock " << mhz << " MHz, period " << run.vcd.period);
+  CHECK(std::abs(double(run.vcd.period) - 1e6 / mhz) <= 0.5);  // SystemC's picoseconds, rounded
+  // the same run at twice the clock: the same cycles, half the time per cycle
+  const TracedRun fast = traced_run(t, "fast", "--set gpu.core_clock_mhz=" + std::to_string(int(2 * mhz)));
+  CHECK(std::abs(double(fast.vcd.period) - 1e6 / (2 * mhz)) <= 0.5);
+}
+
+TEST_CASE("trace: PC, active mask and the memory transactions agree with the counters", "[trace]") {
+  TempDir t("warptlm_trace");
+  const TracedRun run = traced_run(t, "txn", "--set l2.preload_copies=false");
+  const Vcd& v = run.vcd;
+  // PC and mask show for exactly the cycles the scheduler issued
+  const uint64_t none = 0xFFFFFFFFull;
+  CHECK(integral(v, "sm0.sched0.pc", [&](uint64_t pc) { return uint64_t(pc != none); }) == counter(run, "sm0.sched0.issued"));
+  CHECK(integral(v, "sm0.sched0.active_mask", [](uint64_t m) { return uint64_t(m != 0); }) ==
+        counter(run, "sm0.sched0.issued"));
+  // a request shows for the cycle it leaves: one a cycle at most, every line request to the L1
+  CHECK(integral(v, "sm0.mem.req", [](uint64_t k) { return uint64_t(k != 0); }) == counter(run, "sm0.l1d.requests"));
+  CHECK(max_value(v, "sm0.mem.req") <= 3);
+  CHECK(last_value(v, "sm0.mem.req") == 0);
+  CHECK(max_value(v, "sm0.mem.req_warp") < run.config["sm"]["max_warps"].as<uint64_t>());
+  // responses: several may return in one cycle (the trace shows the last), none without a request
+  const uint64_t resp_cycles = integral(v, "sm0.mem.resp", [](uint64_t k) { return uint64_t(k != 0); });
+  CHECK(resp_cycles > 0);
+  CHECK(resp_cycles <= counter(run, "sm0.l1d.responses"));
+  // a round trip takes at least the L1's hit latency
+  uint64_t min_latency = UINT64_MAX;
+  const auto& lat = v.at("sm0.mem.resp_latency").changes;
+  REQUIRE(lat.size() > 1);
+  CHECK(lat.front().second == 0);  // before the first response
+  for (size_t k = 1; k < lat.size(); ++k) min_latency = std::min(min_latency, lat[k].second);
+  CHECK(min_latency >= run.config["l1d"]["hit_latency"].as<uint64_t>());
+  // DRAM: a request shows in the cycle the queue takes it, its answer with the channel's latency
+  uint64_t dram_reqs = 0;
+  const auto& dq = v.at("dram0.req").changes;
+  for (size_t k = 0; k < dq.size(); ++k)
+    if (dq[k].second != 0 && (k == 0 || dq[k - 1].second == 0)) ++dram_reqs;
+  CHECK(dram_reqs > 0);
+  CHECK(dram_reqs <= counter(run, "dram0.requests"));
+  CHECK(max_value(v, "dram0.resp_latency") > 0);
+  CHECK(last_value(v, "dram0.req") == 0);
 }
 
 // ============================================================ window and filters
@@ -499,7 +642,7 @@ TEST_CASE("trace: trace.window keeps only its cycles and agrees with a full trac
     }
   }
   CHECK(compared > 0);
-  CHECK(contains(slurp(t / "win.gtkw"), "[timestart] 1000"));
+  CHECK(contains(slurp(t / "win.gtkw"), "[timestart] " + std::to_string(1000 * w.period)));
 }
 
 TEST_CASE("trace: include and exclude globs select signals by hierarchy", "[trace]") {
@@ -515,7 +658,7 @@ TEST_CASE("trace: include and exclude globs select signals by hierarchy", "[trac
     INFO(n);
     CHECK(run.vcd.has(n));
   }
-  CHECK(run.vcd.at("sm1.sched0.issue_cycles").changes.size() == counter(run, "sm1.sched0.issued"));
+  CHECK(run.vcd.at("sm1.sched0.issue_cycles").changes.size() == counter(run, "sm1.sched0.issued") + 1);  // from 0
 }
 
 TEST_CASE("trace: trace.include takes the list form params shows, and a filter or window selecting nothing warns", "[trace]") {
