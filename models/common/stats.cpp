@@ -248,11 +248,20 @@ void add_gpgpusim_figures(std::map<std::string, double>& c, uint64_t cycles, uin
   };
   miss_rate("l1d.hits", "l1d.misses", "L1D_total_cache_miss_rate");
   miss_rate("l2.hits", "l2.misses", "L2_total_cache_miss_rate");
+  auto ratio = [&](const char* num, const char* den, const char* name) {
+    bool found = true;
+    const double n = get(num, found), d = get(den, found);
+    if (found) c[name] = d > 0 ? n / d : 0.0;
+  };
+  ratio("l1d.fill_cycles", "l1d.fills", "averagemflatency");                      // an L1 miss's round trip
+  ratio("ldst.global_latency_cycles", "ldst.global_responses", "avg_mem_latency");  // every global access's
+  ratio("dram.busy_cycles", "dram.active_cycles", "dram_eff");
 }
 
 const std::vector<std::string>& gpgpusim_kernel_figures() {
   static const std::vector<std::string> names = {"gpu_sim_cycle", "gpu_sim_insn", "gpu_ipc", "gpu_occupancy",
-                                                 "L1D_total_cache_miss_rate", "L2_total_cache_miss_rate"};
+                                                 "L1D_total_cache_miss_rate", "L2_total_cache_miss_rate",
+                                                 "averagemflatency", "avg_mem_latency", "dram_eff"};
   return names;
 }
 

@@ -139,7 +139,10 @@ std::string stats_txt(const std::vector<KernelStats>& kernels, const std::map<st
 // gpu_sim_cycle, gpu_sim_insn (thread instructions) and gpu_ipc for a kernel, gpu_tot_sim_cycle,
 // gpu_tot_sim_insn and gpu_tot_ipc for the run (`total`); both get gpu_occupancy (achieved occupancy in
 // percent: sm.resident_warp_cycles over sm.active_cycles x max_warps), L1D_total_cache_miss_rate and
-// L2_total_cache_miss_rate (misses over hits + misses, 0 without accesses), each where its counters exist.
+// L2_total_cache_miss_rate (misses over hits + misses, 0 without accesses), averagemflatency (an L1 miss's
+// round trip in core cycles: l1d.fill_cycles over l1d.fills), avg_mem_latency (every global or local
+// access's round trip, hits included: ldst.global_latency_cycles over ldst.global_responses) and dram_eff
+// (data-bus busy cycles over cycles with a request in a channel), each where its counters exist.
 void add_gpgpusim_figures(std::map<std::string, double>& counters, uint64_t cycles, uint64_t thread_instructions,
                           uint32_t max_warps, bool total);
 // The figures of add_gpgpusim_figures a kernel's stats.txt lines show, in order.

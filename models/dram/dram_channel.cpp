@@ -34,6 +34,7 @@ DramChannel::DramChannel(sc_core::sc_module_name name, uint32_t id, const DramPa
   row_misses_ = &g.counter("row_misses", "requests that needed an activate (bank closed or another row open)");
   latency_ = &g.counter("latency_cycles", "sum over requests of DRAM cycles from BEGIN_REQ to BEGIN_RESP");
   busy_ = &g.counter("busy_cycles", "DRAM cycles the data bus carried data");
+  active_ = &g.counter("active_cycles", "DRAM cycles with a request in the channel (taken from its input, not yet answered)");
   activates_ = &g.counter("activates", "activate commands");
   precharges_ = &g.counter("precharges", "precharges, explicit and automatic (closed page)");
   stats.derived(
@@ -43,6 +44,10 @@ DramChannel::DramChannel(sc_core::sc_module_name name, uint32_t id, const DramPa
         return n ? double(latency_->value) / double(n) : 0.0;
       },
       "average DRAM cycles from request to response");
+  stats.derived(
+      inst + ".efficiency",
+      [this] { return active_->value ? double(busy_->value) / double(active_->value) : 0.0; },
+      "DRAM efficiency: data-bus busy cycles over the cycles with a request in the channel (0..1)");
   stats.derived(inst + ".bw_util", [this] { return bw_util(); },
                 "data-bus busy cycles / DRAM cycles since the first request (0..1)");
 
@@ -151,6 +156,7 @@ void DramChannel::take_requests(int64_t now) {
       last_port_ = port;
       gpu_ext(*p).push_route(int16_t(port));
       ++*requests_;
+      if (outstanding_++ == 0) active_since_ = now;  // the channel becomes active
       if (first_request_ < 0) {
         first_request_ = sent;
         for (Probe& r : row_probes_) r.set(kClosedRow);  // every bank starts precharged
@@ -236,6 +242,7 @@ void DramChannel::respond(int64_t now) {
     }
     ++*responses_;
     *latency_ += uint64_t(f.done - f.sent);
+    if (--outstanding_ == 0) *active_ += uint64_t(now - active_since_);  // the last request answered: idle
     if (resp_probe_.on()) {
       resp_probe_.set(f.payload->is_write() ? 2 : 1);
       resp_probe_.set_at(edge_time(period_, uint64_t(now) + 1), 0);

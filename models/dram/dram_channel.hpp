@@ -155,7 +155,9 @@ class DramChannel : public sc_core::sc_module {
   int64_t quiet_until_ = kNever;
 
   Counter *requests_, *responses_, *reads_, *writes_, *row_hits_, *row_misses_;
-  Counter *latency_, *busy_, *activates_, *precharges_;
+  Counter *latency_, *busy_, *active_, *activates_, *precharges_;
+  uint32_t outstanding_ = 0;   // requests taken from the input and not yet answered
+  int64_t active_since_ = 0;   // the cycle outstanding_ last left 0
   bool drop_write_acks_ = false;  // WARPTLM_TEST_FAULT=dram_drop_write_ack: the conservation check must see it
 
   // Waveform probes: "dram<c>.queue" (requests queued) and per bank

@@ -422,7 +422,11 @@ void Sm::end_request(RequestQueue& q, const tlm::tlm_generic_payload& p, const t
 tlm::tlm_sync_enum Sm::backward(RequestQueue& q, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph) {
   end_request(q, p, ph);
   if (ph != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
-  if (&q == &gq_ && mem_probes_.resp.on()) probe_response(p);
+  if (&q == &gq_) {
+    ++*global_responses_;
+    *global_latency_ += now_cycle() - gpu_ext(p).issue_cycle;
+    if (mem_probes_.resp.on()) probe_response(p);
+  }
   const uint32_t mo = uint32_t(gpu_ext(p).tag);
   p.release();
   responses_in_.arrive(&q == &gq_ ? 0 : &q == &sq_ ? 1 : 2, mo);

@@ -76,6 +76,9 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
   global_load_lanes_ = &ls.counter("global_load_lanes", "lanes of ld and ldu that read global memory (a vector access counts once per lane)");
   global_store_lanes_ = &ls.counter("global_store_lanes", "lanes of st that write global memory (a vector access counts once per lane)");
   mem_responses_ = &ls.counter("responses", "memory responses received");
+  global_responses_ = &ls.counter("global_responses", "responses on the global port (global and local accesses, L1 hits included)");
+  global_latency_ = &ls.counter("global_latency_cycles", "sum over ldst.global_responses of core cycles from the request's "
+                                                         "issue to its response (their ratio is the average memory latency)");
   stall_.resize(p_.num_schedulers);
   for (uint32_t s = 0; s < p_.num_schedulers; ++s) {
     StatGroup sg(stats, inst + ".sched" + std::to_string(s), "sched");

@@ -378,6 +378,7 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   // stats
   Counter *warp_insts_, *thread_insts_, *lane_insts_, *active_cycles_, *resident_warp_cycles_, *mem_requests_, *mem_responses_, *blocks_done_;
   Counter *global_load_lanes_, *global_store_lanes_;  // the kernel's global traffic in lane accesses
+  Counter *global_responses_, *global_latency_;       // the global port's round trips (avg_mem_latency)
   // a read-only cache's outcomes (merged and reservation fails only when it fills from memory)
   struct CacheCounters {
     Counter *hits = nullptr, *misses = nullptr, *merged = nullptr, *fails = nullptr;

@@ -100,6 +100,12 @@ TEST_CASE("dram: a row hit takes tCL plus the transfer after a row miss took tRC
   CHECK(b.stat("dram0.latency_cycles") == total);
   CHECK(b.stat("dram0.avg_latency") == Approx(total / 4));
   CHECK(b.dram.busy_cycles() == 3 * line_cycles(p) + p.burst_length / p.data_rate);
+  // One request at a time: the channel is active from taking each (kIn after it is sent) to its answer,
+  // and its efficiency is the data bus's share of those cycles.
+  const double active = total - 4 * kIn;
+  CHECK(b.stat("dram0.active_cycles") == active);
+  CHECK(b.stat("dram0.efficiency") == Approx(double(b.dram.busy_cycles()) / active));
+  CHECK(b.stat("dram0.efficiency") < 0.5);  // mostly waiting for activates and CAS latency
   b.check_conservation();
 }
 
@@ -269,6 +275,9 @@ TEST_CASE("dram: streaming reads of consecutive lines keep the data bus at least
   CHECK(b.dram.elapsed_cycles() == b.l2.done.back().responded - b.l2.done.front().sent);
   CHECK(b.dram.bw_util() >= 0.9);
   CHECK(b.stat("dram0.bw_util") == Approx(b.dram.bw_util()));
+  // every request arrived at once: active from the first take to the last answer, and efficient
+  CHECK(b.stat("dram0.active_cycles") == double(b.dram.elapsed_cycles() - kIn));
+  CHECK(b.stat("dram0.efficiency") >= 0.9);
   // After warm-up (the first row's activate), the bus should hardly idle.
   const size_t warm = 32;
   const double window = double(b.l2.done.back().responded - b.l2.done[warm].responded);

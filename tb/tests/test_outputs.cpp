@@ -99,6 +99,10 @@ TEST_CASE("outputs: GPGPU-Sim's names per kernel and in total agree with the cou
       const double h = c[hits].as<double>(), m = c[misses].as<double>();
       return h + m > 0 ? m / (h + m) : 0.0;
     };
+    auto ratio = [](const YAML::Node& c, const char* num, const char* den) {
+      const double n = c[num].as<double>(), d = c[den].as<double>();
+      return d > 0 ? n / d : 0.0;
+    };
     for (const auto& k : st["kernels"]) {
       const YAML::Node c = k["counters"];
       CHECK(c["gpu_sim_cycle"].as<uint64_t>() == k["cycles"].as<uint64_t>());
@@ -106,6 +110,11 @@ TEST_CASE("outputs: GPGPU-Sim's names per kernel and in total agree with the cou
       CHECK(c["gpu_ipc"].as<double>() == Approx(k["ipc"].as<double>()));
       CHECK(c["L1D_total_cache_miss_rate"].as<double>() == Approx(rate(c, "l1d.hits", "l1d.misses")));
       CHECK(c["L2_total_cache_miss_rate"].as<double>() == Approx(rate(c, "l2.hits", "l2.misses")));
+      CHECK(c["averagemflatency"].as<double>() == Approx(ratio(c, "l1d.fill_cycles", "l1d.fills")));
+      CHECK(c["avg_mem_latency"].as<double>() == Approx(ratio(c, "ldst.global_latency_cycles", "ldst.global_responses")));
+      CHECK(c["dram_eff"].as<double>() == Approx(ratio(c, "dram.busy_cycles", "dram.active_cycles")));
+      CHECK(c["avg_mem_latency"].as<double>() >= 35);  // gtx480's L1 hit latency at least
+      CHECK((c["dram_eff"].as<double>() >= 0 && c["dram_eff"].as<double>() <= 1));
       const double occ = c["gpu_occupancy"].as<double>();
       CHECK(occ == Approx(100.0 * c["sm.resident_warp_cycles"].as<double>() / (c["sm.active_cycles"].as<double>() * max_warps)));
       CHECK((occ > 0 && occ <= 100));
@@ -117,14 +126,27 @@ TEST_CASE("outputs: GPGPU-Sim's names per kernel and in total agree with the cou
     CHECK(c["gpu_tot_sim_insn"].as<uint64_t>() == tinst);
     CHECK(c["gpu_tot_ipc"].as<double>() == Approx(double(tinst) / double(cycles)));
     CHECK(c["L1D_total_cache_miss_rate"].as<double>() == Approx(rate(c, "l1d.hits", "l1d.misses")));
+    CHECK(c["averagemflatency"].as<double>() == Approx(ratio(c, "l1d.fill_cycles", "l1d.fills")));
+    CHECK(c["avg_mem_latency"].as<double>() == Approx(ratio(c, "ldst.global_latency_cycles", "ldst.global_responses")));
+    CHECK(c["dram_eff"].as<double>() == Approx(ratio(c, "dram.busy_cycles", "dram.active_cycles")));
+    CHECK(c["dram_eff"].as<double>() > 0);  // DRAM served requests
+    CHECK(c["dram.active_cycles"].as<double>() >= c["dram.busy_cycles"].as<double>());
     CHECK(c["gpu_occupancy"].as<double>() ==
           Approx(100.0 * c["sm.resident_warp_cycles"].as<double>() / (c["sm.active_cycles"].as<double>() * max_warps)));
     // conservation: the summed counters are the per-SM ones added up
-    double conflicts = 0, resident = 0;
+    double conflicts = 0, resident = 0, responses = 0, latency = 0, active = 0;
     for (int i = 0; i < 15; ++i) {
       conflicts += c["sm" + std::to_string(i) + ".smem.bank_conflicts"].as<double>();
       resident += c["sm" + std::to_string(i) + ".resident_warp_cycles"].as<double>();
+      responses += c["sm" + std::to_string(i) + ".ldst.global_responses"].as<double>();
+      latency += c["sm" + std::to_string(i) + ".ldst.global_latency_cycles"].as<double>();
     }
+    for (int i = 0; i < 6; ++i) active += c["dram" + std::to_string(i) + ".active_cycles"].as<double>();
+    CHECK(c["ldst.global_responses"].as<double>() == responses);
+    CHECK(c["ldst.global_latency_cycles"].as<double>() == latency);
+    CHECK(c["dram.active_cycles"].as<double>() == active);
+    // every global request is answered on the global port: the L1's responses are the SM's
+    CHECK(responses == c["l1d.responses"].as<double>());
     CHECK(c["shmem_bank_conflicts"].as<double>() == conflicts);
     CHECK(c["sm.resident_warp_cycles"].as<double>() == resident);
     if (std::string(wl) == "transpose_naive") CHECK(conflicts > 0);

@@ -42,7 +42,11 @@ TEST_CASE("ssp system: a kernel not limited by scratchpad runs cycle-identical w
   TempDir t;
   // The paper's Set-3 (Table 2): limited by registers (BFS, b+tree), blocks (DCT5, NN) or threads (gaussian);
   // and our own: by threads (jacobi2d, scan), blocks (dct8x8) or using no scratchpad (bfs).
+#ifndef WARPTLM_SANITIZED
   for (const char* w : {"ss_bfs", "ss_btree", "ss_dct5", "ss_gaussian", "ss_nn", "bfs", "dct8x8", "jacobi2d", "scan"}) {
+#else  // under the sanitizers one kernel per limit, registers, blocks and threads (CI time; the release build runs all)
+  for (const char* w : {"ss_btree", "ss_nn", "scan"}) {
+#endif
     INFO(w);
     auto ulrr = run(t, w, kUnsharedLrr), ugto = run(t, w, kUnsharedGto);
     for (const Label* l : {&kSharedLrr, &kSharedLrrOpt, &kSharedGto, &kSharedGtoOpt}) {
@@ -107,12 +111,19 @@ TEST_CASE("ssp system: every workload verifies with exit retired at decode under
   int n = 0;
   for (std::string w; std::getline(names, w);) {
     if (w.rfind("spu_", 0) == 0) continue;  // the SPU mesh's: refused with sharing (below)
+#ifdef WARPTLM_SANITIZED
+    if (w.rfind("ss_", 0) != 0) continue;  // under the sanitizers the sharing set, where sharing acts (CI time)
+#endif
     if (!w.empty()) {
       run(t, w, decode);  // requires exit 0: verified against the CPU reference
       ++n;
     }
   }
+#ifndef WARPTLM_SANITIZED
   CHECK(n >= 27);
+#else
+  CHECK(n >= 20);
+#endif
   // Scratchpad sharing with the SPU mesh is refused, naming the key and why.
   for (const char* key : {"ss.enabled", "ss.compiler_passes"}) {
     INFO(key);
@@ -145,6 +156,11 @@ TEST_CASE("ssp system: every Set-1/Set-2 verify run has lock waits and partners 
   // the owner's retirement; both verify (run() requires it) with no violation.
   TempDir t;
   for (const auto& [w, size] : kContending) {
+#ifdef WARPTLM_SANITIZED  // under the sanitizers four kernels of the two sets (CI time; the release build runs all)
+    if (std::string(w) != "ss_backprop" && std::string(w) != "ss_nqu" && std::string(w) != "ss_histogram" &&
+        std::string(w) != "ss_nw")
+      continue;
+#endif
     INFO(w << " at " << size);
     auto opt = run(t, w, kSharedOwfOpt, size);
     CHECK(opt["ssp.lock_denials"] > 0);               // a warp waited for the partner's lock
