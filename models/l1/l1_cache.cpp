@@ -47,7 +47,10 @@ L1DataCache::L1DataCache(sc_core::sc_module_name name, uint32_t sm_id, const L1P
   hits_ = &g.counter("hits", "loads and stores that found every requested sector valid");
   misses_ = &g.counter("misses", "loads and stores that lacked a requested sector (merged misses included)");
   merges_ = &g.counter("mshr_merges", "misses merged into an MSHR entry already holding their line");
-  reservation_fails_ = &g.counter("reservation_fails", "requests refused (END_REQ withheld) for lack of an MSHR, merge slot or miss-queue entry");
+  reservation_fails_ = &g.counter("reservation_fails", "requests refused (END_REQ withheld) for lack of an MSHR, merge slot, "
+                                                     "miss-queue entry or (allocating on miss) a way not awaiting a fill");
+  line_alloc_fails_ = &g.counter("line_alloc_fails", "lookups of a missing line refused because every way of its set "
+                                                     "awaited a fill (l1d.allocate: on_miss; a request may count more than once)");
   writebacks_ = &g.counter("writebacks", "dirty lines written back below");
   evictions_ = &g.counter("evictions", "valid lines replaced");
   fill_requests_ = &g.counter("fill_requests", "fill reads sent below (one per MSHR entry)");
@@ -227,6 +230,7 @@ bool L1DataCache::miss(tlm::tlm_generic_payload& p, uint64_t line, uint32_t need
     outcome_ = kMerge;
   } else {
     if (free_mshrs_.empty() || !queue_room(1)) return false;
+    if (p_.allocate == L1Allocate::OnMiss && !side && !reserve_line(line, e)) return false;
     const uint32_t idx = allocate_mshr(line, need, e, c);
     mshrs_[idx].side = side;
     mshrs_[idx].waiting.push_back(&p);
@@ -244,7 +248,7 @@ bool L1DataCache::side_load(tlm::tlm_generic_payload& p, uint64_t line, uint32_t
   const uint64_t due = c + p_.hit_latency + side_->access_latency();
   if (Line* l = lookup(line)) {
     if (!(want & ~l->valid) && !l->dirty) {  // migrate: L1 -> response queue -> side store, no request below
-      l->present = false;
+      l->present = l->reserved = false;
       side_->fill(line << line_bits_, e.warp);
       ++*migrations_;
       outcome_ = kHit;
@@ -276,15 +280,19 @@ bool L1DataCache::store(tlm::tlm_generic_payload& p, uint64_t line, uint32_t wan
   if (side_ && e.space != kLocalSpace) {
     if (side_->holds(line << line_bits_)) side_->written(line << line_bits_);
     if (e.l1_redirect && l && !l->dirty) {  // one copy: the redirected warp's line leaves the L1
-      l->present = false;
+      l->present = l->reserved = false;
       l = nullptr;
     }
   }
-  const bool hit = l && !(want & ~l->valid);
+  const bool hit = l && !l->reserved && !(want & ~l->valid);
   Line* victim = nullptr;
   size_t below = (!back || (!l && !alloc)) ? 1 : 0;  // the store itself goes below
   if (!l && alloc) {
-    victim = &choose_victim(line);
+    victim = choose_victim(line);
+    if (!victim) {  // every way awaits a fill (on_miss): retried when one arrives
+      ++*line_alloc_fails_;
+      return false;
+    }
     if (victim->present && victim->dirty) ++below;  // its write-back
   }
   if (!queue_room(below)) return false;
@@ -318,7 +326,7 @@ bool L1DataCache::atomic(tlm::tlm_generic_payload& p, uint64_t line) {
   if (!queue_room(1 + (l && l->dirty ? 1 : 0))) return false;
   if (l) {
     if (l->dirty) enqueue_writeback(*l);
-    l->present = false;
+    l->present = l->reserved = false;
     l->valid = l->dirty = 0;
   }
   ++*bypasses_;
@@ -340,14 +348,14 @@ void L1DataCache::fill(uint32_t m, uint64_t c) {
   Line* l = lookup(M.line_addr);
   if (M.side && !l && side_) {  // the extra MSHR field: the data goes into the side store
     side_->fill(M.line_addr << line_bits_, M.warp);
-  } else if (l) {
+  } else if (l) {  // allocated at the miss (on_miss), or the tag still present: the sectors arrive
     l->valid |= M.fetch;
-  } else {
-    Line& v = choose_victim(M.line_addr);
-    evict(v, M.warp);
-    install(v, M.line_addr, M.fetch, 0, M.warp, M.space);
-    l = &v;
-  }
+    l->reserved = false;
+  } else if (Line* v = choose_victim(M.line_addr)) {
+    evict(*v, M.warp);
+    install(*v, M.line_addr, M.fetch, 0, M.warp, M.space);
+    l = v;
+  }  // else every way awaits another fill (a reserved line invalidated meanwhile): the data is not kept
   if (l) {
     touch(*l);
     for (L1Observer* o : observers_) o->line_filled(M.line_addr << line_bits_, M.warp);
@@ -379,28 +387,50 @@ const L1DataCache::Line* L1DataCache::lookup(uint64_t line) const {
 
 // An invalid way if there is one, else the least recently used (lru) or the
 // earliest filled (fifo) line of the set.
-L1DataCache::Line& L1DataCache::choose_victim(uint64_t line) {
+L1DataCache::Line* L1DataCache::choose_victim(uint64_t line) {
   Line* set = &lines_[size_t(l1_set_index(p_, line << line_bits_)) * p_.ways];
   Line* best = nullptr;
   for (uint32_t w = 0; w < p_.ways; ++w) {
     Line& l = set[w];
-    if (!l.present) return l;
+    if (!l.present) return &l;
+    if (l.reserved) continue;  // its fill is outstanding
     const uint64_t age = p_.replacement == L1Replacement::Lru ? l.last_use : l.filled;
     if (!best || age < (p_.replacement == L1Replacement::Lru ? best->last_use : best->filled)) best = &l;
   }
-  return *best;
+  return best;
+}
+
+// Allocate on miss (l1d.allocate: on_miss): the missing line takes a way now, its victim leaving at once, and
+// the way stays reserved until the fill. False when every way of the set is reserved (a reservation fail).
+// A line whose tag is present (a sector miss) is reserved in place.
+bool L1DataCache::reserve_line(uint64_t line, const GpuExtension& e) {
+  if (Line* l = lookup(line)) {
+    l->reserved = true;
+    return true;
+  }
+  Line* v = choose_victim(line);
+  if (!v) {
+    ++*line_alloc_fails_;
+    return false;
+  }
+  if (v->present && v->dirty && !queue_room(2)) return false;  // its write-back and the fill
+  evict(*v, e.warp);
+  install(*v, line, 0, 0, e.warp, e.space);
+  v->reserved = true;
+  return true;
 }
 
 void L1DataCache::evict(Line& l, uint16_t evicting_warp) {
   if (!l.present) return;
   ++*evictions_;
   if (l.dirty) enqueue_writeback(l);  // may exceed miss_queue by the write-backs of fills (see README)
-  l.present = false;
+  l.present = l.reserved = false;
   for (L1Observer* o : observers_) o->line_evicted(l.line_addr << line_bits_, l.owner, evicting_warp);
 }
 
 void L1DataCache::install(Line& l, uint64_t line, uint32_t valid, uint32_t dirty, uint16_t owner, uint8_t space) {
   l.present = true;
+  l.reserved = false;
   l.line_addr = line;
   l.valid = valid;
   l.dirty = dirty;
@@ -431,14 +461,14 @@ bool L1DataCache::invalidate(uint64_t addr) {
     enqueue_writeback(*l);
     wake_.notify(sc_core::SC_ZERO_TIME);
   }
-  l->present = false;
+  l->present = l->reserved = false;
   l->valid = l->dirty = 0;
   return true;
 }
 
 void L1DataCache::invalidate_all() {
   for (auto& l : lines_) {
-    l.present = false;
+    l.present = l.reserved = false;
     l.valid = l.dirty = 0;
   }
 }

@@ -94,6 +94,7 @@ class L1DataCache : public sc_core::sc_module {
 
   struct Line {
     bool present = false;
+    bool reserved = false;   // allocated at a miss, its fill outstanding (l1d.allocate: on_miss): never a victim
     uint64_t line_addr = 0;  // byte address >> line bits
     uint32_t valid = 0;      // sectors present
     uint32_t dirty = 0;      // sectors written and not yet below
@@ -161,7 +162,8 @@ class L1DataCache : public sc_core::sc_module {
   // tag array
   Line* lookup(uint64_t line);
   const Line* lookup(uint64_t line) const;
-  Line& choose_victim(uint64_t line);
+  Line* choose_victim(uint64_t line);  // nullptr: every way of the set is reserved
+  bool reserve_line(uint64_t line, const GpuExtension& e);
   void evict(Line& l, uint16_t evicting_warp);
   void install(Line& l, uint64_t line, uint32_t valid, uint32_t dirty, uint16_t owner, uint8_t space);
   void touch(Line& l) { l.last_use = ++use_clock_; }
@@ -231,6 +233,7 @@ class L1DataCache : public sc_core::sc_module {
   std::vector<L1Observer*> observers_;
   L1SideStore* side_ = nullptr;
   Counter *side_hits_ = nullptr, *side_misses_ = nullptr, *migrations_ = nullptr;
+  Counter* line_alloc_fails_;  // misses refused because every way of their set awaited a fill (on_miss)
   Counter *requests_, *responses_, *hits_, *misses_, *merges_, *reservation_fails_, *writebacks_, *evictions_,
       *fill_requests_, *write_throughs_, *bypasses_, *readonly_requests_, *readonly_responses_, *fills_done_, *fill_cycles_, *no_allocate_misses_;
 };

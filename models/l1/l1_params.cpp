@@ -30,6 +30,9 @@ void L1Params::declare(ParamTable& t) {
   t.int_param("l1d.sector", 32, 4, 4096,
               "L1D sector bytes (power of two, at most 32 per line): valid/dirty bits per sector, a miss fetches only the missing sectors");
   t.enum_param("l1d.replacement", "lru", {"lru", "fifo"}, "L1D victim choice: least recently used or oldest fill");
+  t.enum_param("l1d.allocate", "on_fill", {"on_fill", "on_miss"},
+               "when a missing line takes its way: at the fill, or at the miss (the victim leaves at once and the way "
+               "is reserved until the fill; a miss finding every way of its set reserved is refused)");
   t.enum_param("l1d.hash", "xor", {"linear", "xor"},
                "L1D set index: line number modulo sets, or Fermi's XOR hash (Nugteren et al. HPCA 2014)");
   t.int_param("l1d.hit_latency", 1, 1, 10000, "cycles from accepting a hit to its response (also fill to response of a miss)");
@@ -49,6 +52,7 @@ L1Params L1Params::from(const Config& c) {
   p.sector = uint32_t(c.get_int("l1d.sector"));
   p.replacement = c.get_string("l1d.replacement") == "fifo" ? L1Replacement::Fifo : L1Replacement::Lru;
   p.hash = c.get_string("l1d.hash") == "xor" ? L1Hash::Xor : L1Hash::Linear;
+  p.allocate = c.get_string("l1d.allocate") == "on_miss" ? L1Allocate::OnMiss : L1Allocate::OnFill;
   p.hit_latency = uint32_t(c.get_int("l1d.hit_latency"));
   p.mshr_entries = uint32_t(c.get_int("l1d.mshr_entries"));
   p.mshr_merges = uint32_t(c.get_int("l1d.mshr_merges"));

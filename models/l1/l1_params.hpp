@@ -10,6 +10,10 @@ namespace warptlm {
 
 enum class L1Replacement : uint8_t { Lru, Fifo };
 enum class L1Hash : uint8_t { Linear, Xor };
+// When a missing line takes its way: at the fill (the way's old line stays hittable meanwhile), or at the
+// miss (GPGPU-Sim's allocate-on-miss: the victim leaves at once and the way is reserved until the fill; a
+// miss whose set has every way reserved is refused).
+enum class L1Allocate : uint8_t { OnFill, OnMiss };
 // What a store does: write-through sends every store below, write-back keeps
 // it in a dirty line; allocate installs the line on a store miss (without
 // fetching it: the written sectors become valid), no-allocate leaves the
@@ -23,6 +27,7 @@ struct L1Params {
   uint32_t sector = 32;   // bytes; valid and dirty bits are kept per sector
   L1Replacement replacement = L1Replacement::Lru;
   L1Hash hash = L1Hash::Xor;
+  L1Allocate allocate = L1Allocate::OnFill;
   uint32_t hit_latency = 1;
   uint32_t mshr_entries = 32;
   uint32_t mshr_merges = 8;  // requests one MSHR entry can hold, the one that allocated it included

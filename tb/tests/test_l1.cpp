@@ -306,6 +306,75 @@ TEST_CASE("l1d: LRU replacement evicts the least recently used line", "[l1d]") {
   CHECK(b.l1.holds(A[0]));
 }
 
+// One set (linear index), 4 ways, full with A0..A3 (A1 the least recently used). A4 misses at 150 and its fill
+// returns 40 cycles later; A1, A4's victim, is loaded at 160, between the two.
+static void allocate_sequence(Bench& b, const L1Params& p, uint64_t (&A)[5]) {
+  for (int i = 0; i < 5; ++i) A[i] = 0x100000 + uint64_t(i) * p.sets * p.line;
+  for (int i = 0; i < 4; ++i) b.lsu.add(load(A[i], uint64_t(30 * i)));
+  b.lsu.add(load(A[0], 120));
+  b.lsu.add(load(A[4], 150));
+  b.lsu.add(load(A[1], 160));
+}
+
+TEST_CASE("l1d: allocating on fill keeps the victim hittable until the fill", "[l1d]") {
+  L1Params p = linear_params();
+  p.allocate = L1Allocate::OnFill;
+  Bench b(p, 40);
+  uint64_t A[5];
+  allocate_sequence(b, p, A);
+  sc_core::sc_start();
+  REQUIRE(b.lsu.done.size() == 7);
+  CHECK(b.stat("sm0.l1d.hits") == 2);  // A0 at 120, and A1 at 160: A4 has not taken its way yet
+  CHECK(b.done(6).responded == 160 + kIn + p.hit_latency);
+  REQUIRE(b.evicted.size() == 1);
+  CHECK(b.evicted[0].addr == A[2]);    // chosen at A4's fill, after A1's hit made A2 the least recently used
+  CHECK(b.stat("sm0.l1d.line_alloc_fails") == 0);
+}
+
+TEST_CASE("l1d: allocating on miss evicts the victim at the miss and reserves its way until the fill", "[l1d]") {
+  L1Params p = linear_params();
+  p.allocate = L1Allocate::OnMiss;
+  Bench b(p, 40);
+  uint64_t A[5];
+  allocate_sequence(b, p, A);
+  sc_core::sc_start();
+  REQUIRE(b.lsu.done.size() == 7);
+  CHECK(b.stat("sm0.l1d.hits") == 1);  // A0 only: A1 left at A4's miss
+  CHECK(b.stat("sm0.l1d.misses") == 6);
+  REQUIRE(b.evicted.size() == 2);
+  CHECK(b.evicted[0].addr == A[1]);    // by A4, at its miss
+  CHECK(b.evicted[0].evictor == 0);
+  CHECK(b.evicted[1].addr == A[2]);    // by A1 coming back; A4's reserved way is not a victim
+  CHECK(b.done(6).responded == 160 + kIn + b.mem_latency + kIn + p.hit_latency);
+  CHECK(b.l1.holds(A[4]));
+  CHECK(b.l1.holds(A[1]));
+}
+
+TEST_CASE("l1d: allocating on miss refuses a miss whose set has every way reserved until a fill frees one", "[l1d]") {
+  L1Params p = linear_params();
+  p.allocate = L1Allocate::OnMiss;
+  p.hit_latency = 1;
+  Bench b(p, 40);
+  // five lines of one set at once: four take the ways and wait for their fills; the fifth is refused
+  // (a reservation fail) although MSHRs are free, and is looked up again when the first fill arrives
+  uint64_t A[5];
+  for (int i = 0; i < 5; ++i) A[i] = 0x100000 + uint64_t(i) * p.sets * p.line;
+  for (int i = 0; i < 5; ++i) b.lsu.add(load(A[i], uint64_t(i)));
+  b.run_until(30);
+  CHECK(b.l1.mshrs_in_use() == 4);
+  CHECK(b.stat("sm0.l1d.reservation_fails") == 1);
+  CHECK(b.stat("sm0.l1d.line_alloc_fails") == 1);
+  sc_core::sc_start();
+  REQUIRE(b.lsu.done.size() == 5);
+  // A0 looked up at kIn, filled kIn after its memory latency; A4 is looked up in the edge that fill frees its way
+  const uint64_t a0_fill = 0 + kIn + b.mem_latency + kIn;
+  CHECK(b.done(4).responded == a0_fill + b.mem_latency + kIn + p.hit_latency);
+  CHECK(b.stat("sm0.l1d.misses") == 5);
+  CHECK(b.mem.seen.size() == 5);
+  CHECK(b.stat("sm0.l1d.responses") == 5);
+  CHECK(b.l1.mshrs_in_use() == 0);
+}
+
 TEST_CASE("l1d: FIFO replacement evicts the earliest filled line", "[l1d]") {
   L1Params p = linear_params();
   p.replacement = L1Replacement::Fifo;
