@@ -226,7 +226,24 @@ TEST_CASE("run summary: the line names the workload, config and overlays and giv
   r = warptlm(t, "run --workload vecadd --size tiny --set sim.mode=functional --out " + q(t / "b"));
   INFO(r.out);
   REQUIRE(r.code == 0);
-  CHECK(contains(r.out, "vecadd (tiny) on the built-in defaults (no --config): verified, 1 launch, functional (no cycles), "));
+  CHECK(contains(r.out, "vecadd (tiny) on gtx480 (the default GPU: no --config): verified, 1 launch, functional (no cycles), "));
+}
+
+TEST_CASE("run without --config elaborates the named default GPU, gtx480, cycle for cycle; --config builtin the bare defaults", "[cli]") {
+  TempDir t;
+  auto plain = warptlm(t, "run --workload matmul --size tiny -q --out " + q(t / "d"));
+  auto named = warptlm(t, "run --workload matmul --size tiny --config gtx480 -q --out " + q(t / "g"));
+  auto bare = warptlm(t, "run --workload matmul --size tiny --config builtin -q --out " + q(t / "b"));
+  INFO(plain.out << named.out << bare.out);
+  REQUIRE(plain.code == 0);
+  REQUIRE(named.code == 0);
+  REQUIRE(bare.code == 0);
+  YAML::Node d = YAML::LoadFile(t / "d/stats.json"), g = YAML::LoadFile(t / "g/stats.json"), b = YAML::LoadFile(t / "b/stats.json");
+  CHECK(d["counters"]["gpu_tot_sim_cycle"].as<uint64_t>() == g["counters"]["gpu_tot_sim_cycle"].as<uint64_t>());
+  CHECK(d["counters"]["gpu_tot_sim_cycle"].as<uint64_t>() != b["counters"]["gpu_tot_sim_cycle"].as<uint64_t>());
+  // where each value came from: gtx480's file, also when it was not named
+  CHECK(contains(slurp(t / "d/config.resolved.yaml"), "gtx480.yaml"));
+  CHECK(!contains(slurp(t / "b/config.resolved.yaml"), "gtx480.yaml"));
 }
 
 TEST_CASE("run vecadd tiny (functional): exit 0, stats.json, stats.txt, config.resolved.yaml", "[cli]") {

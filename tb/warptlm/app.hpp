@@ -24,6 +24,8 @@ void declare_all_params();
 
 // A config or overlay NAME -> scenarios/<kind>/NAME.yaml; a path is used as is.
 std::string resolve_scenario(const std::string& name_or_path, const std::string& kind);
+// The GPU a run or a topology elaborates when no config is named: scenarios/configs/gtx480.yaml.
+constexpr const char* kDefaultGpu = "gtx480";
 
 // Exit code of a run stopped by sim.max_cycles, sim.max_instructions or
 // sim.max_wall_seconds; an interrupted run exits 128 + the signal (130, 143).

@@ -97,7 +97,7 @@ int run_main(int argc, char* argv[]) {
       ("run-file", po::value<std::string>(&opt.run_file), "run YAML")
       ("workload", po::value<std::string>(&opt.workload), "workload name (see 'warptlm workloads')")
       ("size", po::value<std::string>(&opt.size), "tiny|small|medium|large")
-      ("config", po::value<std::string>(&opt.config), "base config: NAME in scenarios/configs or a FILE")
+      ("config", po::value<std::string>(&opt.config), "base config: NAME in scenarios/configs or a FILE (default gtx480)")
       ("overlay", po::value<std::vector<std::string>>(&opt.overlays)->composing(), "overlay NAME or FILE (repeatable)")
       ("set", po::value<std::vector<std::string>>(&opt.sets)->composing(), "key=value (repeatable)")
       ("out", po::value<std::string>(&opt.out), "output directory (default out/)")

@@ -95,8 +95,12 @@ int run_command(const RunOptions& cli) {
   if (!opt.run_file.empty()) rf = load_run_file(opt.run_file, opt);
   if (!opt.out.empty()) forget_old_outputs(opt.out);
 
+  // Without --config (or a run file's config:), a named GPU: the calibrated GTX 480 (kDefaultGpu), said in
+  // the summary; `warptlm params` lists the built-in value of every parameter beneath it.
+  const bool default_gpu = opt.config.empty();
+  if (default_gpu) opt.config = kDefaultGpu;
   Config cfg;
-  if (!opt.config.empty()) cfg.merge_file(resolve_scenario(relative_to(cli.config.empty() ? opt.run_file : "", opt.config), "configs"));
+  cfg.merge_file(resolve_scenario(relative_to(cli.config.empty() ? opt.run_file : "", opt.config), "configs"));
   for (auto& o : rf.overlays) cfg.merge_file(resolve_scenario(relative_to(opt.run_file, o), "overlays"));
   for (auto& o : cli.overlays) cfg.merge_file(resolve_scenario(o, "overlays"));
   if (!opt.run_file.empty()) cfg.merge_file(opt.run_file, kRunKeys);
@@ -159,7 +163,7 @@ int run_command(const RunOptions& cli) {
         verified = r.verified;
         detail = r.detail;
       } else if (!opt.exec_argv.empty()) {
-        verified = serve_cuda_app(dev, cfg, opt.exec_argv, "WarpTLM " + (opt.config.empty() ? std::string("default") : fs::path(opt.config).stem().string()), detail);
+        verified = serve_cuda_app(dev, cfg, opt.exec_argv, "WarpTLM " + fs::path(opt.config).stem().string(), detail);
       } else {
         verified = run_byo_kernel(dev, *byo, out_dir, detail, compared);
       }
@@ -239,7 +243,7 @@ int run_command(const RunOptions& cli) {
   if (!opt.quiet) {
     std::ostringstream os;
     // what ran on what: the config (or that none was given) and its overlays
-    std::string machine = opt.config.empty() ? "the built-in defaults (no --config)" : fs::path(opt.config).stem().string();
+    std::string machine = fs::path(opt.config).stem().string() + (default_gpu ? " (the default GPU: no --config)" : "");
     for (const std::string& o : rf.overlays) machine += " + " + fs::path(o).stem().string();
     for (const std::string& o : cli.overlays) machine += " + " + fs::path(o).stem().string();
     os << label << " on " << machine << ": "

@@ -137,7 +137,7 @@ void print_dot(const GpuPlatform& p, const sc_core::sc_module& host, const std::
 
 int topology_command(int argc, char* argv[]) {
   declare_all_params();
-  std::string config = "gtx480", platform = "gpu";
+  std::string config = kDefaultGpu, platform = "gpu";
   std::vector<std::string> overlays, sets;
   bool dot = false;
   po::options_description desc("warptlm topology");
