@@ -370,6 +370,69 @@ class TestRealRuns(SweepTestCase):
             self.check_png(os.path.join(png, name))
 
 
+class TestSeeds(SweepTestCase):
+    """An experiment that repeats its runs over input seeds: per-seed runs, speedups paired by seed, the
+    spread in the summary, error bars and per-seed points in the plot."""
+
+    def test_seeds_runs_summary_and_plot(self):
+        exp = write(os.path.join(self.tmp, "seeds.yaml"), """\
+            name: seeds
+            baseline: LRR
+            seeds: [1, 2]
+            defaults: {config: gtx480, size: tiny}
+            labels:
+              - {name: LRR, set: {sm.warp_scheduler: lrr}}
+              - {name: GTO, overlays: [gto]}
+            workloads:
+              - {name: histogram, group: atomics}
+            """)
+        out = os.path.join(self.tmp, "out")
+        res = sweep(exp, "--out", out, "-j", "2")
+        self.check(res, 0)
+        rows = read_csv(os.path.join(out, "results.csv"))
+        self.assertEqual(len(rows), 4)
+        self.assertEqual(sorted((r["label"], r["seed"]) for r in rows),
+                         [("GTO", "1"), ("GTO", "2"), ("LRR", "1"), ("LRR", "2")])
+        for r in rows:
+            self.assertTrue(r["run_id"].endswith("__seed" + r["seed"]), r["run_id"])
+            self.assertIn(f"sim.seed={r['seed']}", " ".join(load(os.path.join(out, r["run_dir"], "run.json"))["argv"]))
+            self.assertEqual(r["verified"], "true")
+        cyc = {(r["label"], r["seed"]): int(r["cycles"]) for r in rows}
+        # the seeds give the workload other inputs, and so other cycle counts
+        self.assertNotEqual(cyc[("LRR", "1")], cyc[("LRR", "2")])
+        per_seed = [cyc[("LRR", s)] / cyc[("GTO", s)] for s in ("1", "2")]
+        text = read_text(os.path.join(out, "summary.txt"))
+        row = [l.split() for l in text.splitlines() if l.startswith("histogram")][0]
+        self.assertAlmostEqual(float(row[-1]), math.sqrt(per_seed[0] * per_seed[1]), places=3)  # geometric mean
+        spread = text.split("spread over the seeds 1, 2")[1].splitlines()
+        cells = [l.split() for l in spread if l.startswith("histogram")][0]
+        self.assertEqual(cells[-1], f"{min(per_seed):.3f}..{max(per_seed):.3f}")
+        self.assertEqual(cells[-2], "1.000..1.000")
+        # the plot: bars at the geometric mean, an error bar and a dot per seed, the seeds in the title
+        png = os.path.join(self.tmp, "png")
+        res = subprocess.run([PLOT, out, "-o", png], capture_output=True, text=True, timeout=120)
+        self.check(res, 0)
+        svg = read_text(os.path.join(png, "speedup.svg"))
+        self.assertIn("seed-spread", svg)
+        self.assertIn("seed-points", svg)
+        self.assertIn("seeds 1, 2", svg)
+        # a sweep without seeds draws neither
+        flat = write(os.path.join(self.tmp, "flat.yaml"), read_text(exp).replace("seeds: [1, 2]\n", ""))
+        out2 = os.path.join(self.tmp, "out2")
+        self.check(sweep(flat, "--out", out2, "-j", "2"), 0)
+        self.assertEqual({r["seed"] for r in read_csv(os.path.join(out2, "results.csv"))}, {""})
+        png2 = os.path.join(self.tmp, "png2")
+        self.check(subprocess.run([PLOT, out2, "-o", png2], capture_output=True, text=True, timeout=120), 0)
+        self.assertNotIn("seed-spread", read_text(os.path.join(png2, "speedup.svg")))
+
+    def test_bad_seeds_exit_2(self):
+        for bad in ("seeds: 3", "seeds: []", "seeds: [1, 1]", "seeds: [-1]", "seeds: [a]"):
+            exp = write(os.path.join(self.tmp, "bad.yaml"), TINY + bad + "\n")
+            res = sweep(exp, "--out", os.path.join(self.tmp, "o"), "--dry-run")
+            self.check(res, 2)
+            self.assertIn("seeds", res.stderr + res.stdout, bad)
+
+
 class TestResume(SweepTestCase):
     def test_only_missing_runs_are_recomputed(self):
         exp = write(os.path.join(self.tmp, "tiny.yaml"), TINY)
