@@ -187,6 +187,7 @@ void StatsRegistry::sample_counter(const std::string& summed_name, const std::st
 }
 
 std::map<std::string, double> StatsRegistry::values() const {
+  for (const auto& fn : before_read_) fn();
   std::map<std::string, double> out;
   for (const auto& e : counters_) {
     const double v = double(e.c->value);

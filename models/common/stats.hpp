@@ -46,6 +46,10 @@ class StatsRegistry {
                        const std::string& meaning = "");
   // A value computed when stats are read (e.g. dram.bw_util); appears under `name`.
   void derived(const std::string& name, std::function<double()> fn, const std::string& meaning = "");
+  // Called before every read (values(), snapshot()): a block brings a counter it accumulates by interval up
+  // to now (e.g. a DRAM channel's active cycles while a request is still in it). It must change only
+  // counters, and only so that their final values are the same however often they are read.
+  void before_read(std::function<void()> fn) { before_read_.push_back(std::move(fn)); }
 
   // Every counter, histogram bucket total and derived value by name: per-instance
   // names and summed names, sorted. Histograms appear as "name.bucketN" entries
@@ -84,6 +88,7 @@ class StatsRegistry {
   std::vector<CounterEntry> counters_;
   std::vector<HistEntry> hists_;
   std::vector<DerivedEntry> derived_;
+  std::vector<std::function<void()>> before_read_;
   std::vector<Series> series_;
   std::map<std::string, size_t> counter_index_, hist_index_;
 };

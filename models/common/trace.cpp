@@ -106,7 +106,7 @@ uint32_t Tracer::declare(const std::string& name, unsigned width, const ProbeVie
   // whose first name is a rest state that state; an enumeration of outcomes is unknown until its block acts.
   const bool rest = !view.names.empty() && (view.names[0] == "idle" || view.names[0] == "empty");
   const uint64_t initial = !view.special.empty() ? view.special.front().first : view.names.empty() || rest ? 0 : UINT64_MAX;
-  Signal s{name, width ? width : 1, "", UINT64_MAX, -1, view.hex, initial, UINT64_MAX, 0, 0};
+  Signal s{name, width ? width : 1, "", UINT64_MAX, -1, view.hex, initial, UINT64_MAX, UINT64_MAX, 0, 0};
   // VCD identifiers: printable ASCII 33..126, base 94
   uint32_t n = uint32_t(signals_.size());
   do { s.code += char(33 + n % 94); n /= 94; } while (n);
@@ -188,6 +188,7 @@ void Tracer::change(uint32_t id, uint64_t value) {
   }
   Signal& s = signals_[id];
   if (s.later_seq && s.later_cycle >= cycle) s.later_seq = 0;  // replaced by this change
+  s.last_set = cycle;
   flush_until(cycle);
   emit(id, value, cycle);
 }
@@ -197,7 +198,10 @@ void Tracer::change_at(uint32_t id, uint64_t value, const sc_core::sc_time& at) 
   if (!header_done_) begin_dump();
   Signal& s = signals_[id];
   s.later_seq = ++later_seq_;
-  s.later_cycle = cycle_of(at);
+  // The trace's resolution is the core cycle: a value set in this core cycle shows for at least one, even
+  // when it ends sooner (a pulse of one DRAM cycle, shorter than a core cycle, would otherwise vanish).
+  const uint64_t now = cycle_of(sc_core::sc_time_stamp());
+  s.later_cycle = std::max(cycle_of(at), s.last_set == now ? now + 1 : 0);
   later_.push_back(Later{s.later_cycle, s.later_seq, id, value});
   std::push_heap(later_.begin(), later_.end(), std::greater<Later>());
 }
@@ -222,6 +226,7 @@ void Tracer::emit(uint32_t id, uint64_t value, uint64_t cycle) {
   if (!window_open_) {
     // The window opens: every signal's value at that cycle.
     window_open_ = true;
+    signals_[id].first_change = cycle;
     write_time(cycle);
     std::fprintf(out_, "$dumpvars\n");
     for (uint32_t i = 0; i < signals_.size(); ++i) {

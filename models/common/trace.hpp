@@ -82,6 +82,7 @@ class Tracer {
     bool hex;
     uint64_t initial;  // its value until the first change (UINT64_MAX: unknown, shown as x)
     uint64_t first_change;  // the first cycle it changed after the trace began (UINT64_MAX: never)
+    uint64_t last_set = UINT64_MAX;  // the core cycle of its last change() (a change_at() lands after it)
     uint64_t later_seq = 0, later_cycle = 0;  // its scheduled change (0: none)
   };
   struct Later {
@@ -128,6 +129,13 @@ class Probe {
     if (id_ != Tracer::kOff) {
       Tracer::active()->change_at(id_, v, at);
       last_ = UINT64_MAX;  // the next set() goes to the tracer, which knows the value then
+    }
+  }
+  // A value for one clock period: v now, `rest` from `until` (the next edge), with no simulation event.
+  void pulse(uint64_t v, const sc_core::sc_time& until, uint64_t rest = 0) {
+    if (id_ != Tracer::kOff) {
+      set(v);
+      set_at(until, rest);
     }
   }
   bool on() const { return id_ != Tracer::kOff; }

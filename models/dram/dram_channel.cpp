@@ -44,6 +44,16 @@ DramChannel::DramChannel(sc_core::sc_module_name name, uint32_t id, const DramPa
         return n ? double(latency_->value) / double(n) : 0.0;
       },
       "average DRAM cycles from request to response");
+  // A busy period open when stats are read (a kernel's end while a write-back is still in the channel) is
+  // counted up to now, so each kernel's active cycles hold its own busy cycles.
+  stats.before_read([this] {
+    if (!outstanding_) return;
+    const int64_t now = int64_t(cycle());
+    if (now > active_since_) {
+      *active_ += uint64_t(now - active_since_);
+      active_since_ = now;
+    }
+  });
   stats.derived(
       inst + ".efficiency",
       [this] { return active_->value ? double(busy_->value) / double(active_->value) : 0.0; },
@@ -199,8 +209,7 @@ void DramChannel::admit(tlm::tlm_generic_payload& p, int64_t sent, int64_t arriv
   e.activated = false;
   ++*(e.write ? writes_ : reads_);
   if (req_probe_.on()) {
-    req_probe_.set(e.write ? 2 : 1);
-    req_probe_.set_at(edge_time(period_, cycle() + 1), 0);
+    req_probe_.pulse(e.write ? 2 : 1, edge_time(period_, cycle() + 1));
     req_addr_probe_.set(p.get_address());
     req_sm_probe_.set(gpu_ext(p).sm);
   }
@@ -244,8 +253,7 @@ void DramChannel::respond(int64_t now) {
     *latency_ += uint64_t(f.done - f.sent);
     if (--outstanding_ == 0) *active_ += uint64_t(now - active_since_);  // the last request answered: idle
     if (resp_probe_.on()) {
-      resp_probe_.set(f.payload->is_write() ? 2 : 1);
-      resp_probe_.set_at(edge_time(period_, uint64_t(now) + 1), 0);
+      resp_probe_.pulse(f.payload->is_write() ? 2 : 1, edge_time(period_, uint64_t(now) + 1));
       resp_latency_probe_.set(uint64_t(f.done - f.sent));
     }
     f.payload->set_response_status(tlm::TLM_OK_RESPONSE);

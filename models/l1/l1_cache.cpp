@@ -103,10 +103,8 @@ void L1DataCache::tick() {
     Arrival& a = in_.front();
     tlm::tlm_generic_payload* p = a.p;
     const bool ok = access(*p, c);
-    if (outcome_probe_.on()) {  // the result shows for this cycle: idle from the next unless it looks up again
-      outcome_probe_.set(ok ? outcome_ : uint8_t(kReservationFail));
-      outcome_probe_.set_at(edge(c + 1), kIdle);
-    }
+    // the result shows for this cycle: idle from the next unless it looks up again
+    outcome_probe_.pulse(ok ? outcome_ : uint8_t(kReservationFail), edge(c + 1), kIdle);
     if (ok) {
       in_.pop_front();
       lookup_cycle_ = c;
@@ -284,7 +282,7 @@ bool L1DataCache::store(tlm::tlm_generic_payload& p, uint64_t line, uint32_t wan
       l = nullptr;
     }
   }
-  const bool hit = l && !l->reserved && !(want & ~l->valid);
+  const bool hit = l && !(want & ~l->valid);  // as for a load: the sectors it writes are valid here
   Line* victim = nullptr;
   size_t below = (!back || (!l && !alloc)) ? 1 : 0;  // the store itself goes below
   if (!l && alloc) {
@@ -441,7 +439,7 @@ void L1DataCache::install(Line& l, uint64_t line, uint32_t valid, uint32_t dirty
 
 bool L1DataCache::holds(uint64_t addr, uint32_t sector_mask) const {
   const Line* l = lookup(addr >> line_bits_);
-  return l && !(sector_mask & ~l->valid);
+  return l && l->valid && !(sector_mask & ~l->valid);  // a way reserved for a fill holds no data yet
 }
 
 bool L1DataCache::is_dirty(uint64_t addr) const {

@@ -439,8 +439,7 @@ static uint64_t probe_kind(MemKind k) { return k == MemKind::Store ? 2 : k == Me
 
 void Sm::probe_request(tlm::tlm_generic_payload& p) {
   const GpuExtension& e = gpu_ext(p);
-  mem_probes_.req.set(probe_kind(e.kind));
-  mem_probes_.req.set_at(edge_time(period_, cycle_ + 1), 0);
+  mem_probes_.req.pulse(probe_kind(e.kind), edge_time(period_, cycle_ + 1));
   mem_probes_.req_addr.set(p.get_address());
   mem_probes_.req_warp.set(e.warp);
 }
@@ -448,8 +447,7 @@ void Sm::probe_request(tlm::tlm_generic_payload& p) {
 void Sm::probe_response(tlm::tlm_generic_payload& p) {
   const GpuExtension& e = gpu_ext(p);
   const uint64_t now = now_cycle();
-  mem_probes_.resp.set(probe_kind(e.kind));
-  mem_probes_.resp.set_at(edge_time(period_, now + 1), 0);
+  mem_probes_.resp.pulse(probe_kind(e.kind), edge_time(period_, now + 1));
   mem_probes_.resp_addr.set(p.get_address());
   mem_probes_.resp_warp.set(e.warp);
   mem_probes_.resp_latency.set(now - e.issue_cycle);

@@ -350,6 +350,27 @@ TEST_CASE("l1d: allocating on miss evicts the victim at the miss and reserves it
   CHECK(b.l1.holds(A[1]));
 }
 
+TEST_CASE("l1d: allocating on miss never takes a reserved way as a victim, even the least recently used", "[l1d]") {
+  L1Params p = linear_params();
+  p.allocate = L1Allocate::OnMiss;
+  Bench b(p, 40);
+  uint64_t A[6];
+  for (int i = 0; i < 6; ++i) A[i] = 0x100000 + uint64_t(i) * p.sets * p.line;
+  for (int i = 0; i < 4; ++i) b.lsu.add(load(A[i], uint64_t(30 * i)));  // A0..A3 fill the set
+  b.lsu.add(load(A[4], 150));  // misses: A0 (least recently used) leaves, A4's way waits for its fill
+  for (int i = 1; i < 4; ++i) b.lsu.add(load(A[i], uint64_t(154 + i)));  // hits: A4's way is now the oldest
+  b.lsu.add(load(A[5], 165));  // misses while A4 still waits: its victim is A1, not A4's reserved way
+  sc_core::sc_start();
+  REQUIRE(b.lsu.done.size() == 9);
+  CHECK(b.stat("sm0.l1d.hits") == 3);
+  REQUIRE(b.evicted.size() == 2);
+  CHECK(b.evicted[0].addr == A[0]);
+  CHECK(b.evicted[1].addr == A[1]);
+  CHECK(b.l1.holds(A[4]));
+  CHECK(b.l1.holds(A[5]));
+  CHECK(b.stat("sm0.l1d.line_alloc_fails") == 0);
+}
+
 TEST_CASE("l1d: allocating on miss refuses a miss whose set has every way reserved until a fill frees one", "[l1d]") {
   L1Params p = linear_params();
   p.allocate = L1Allocate::OnMiss;

@@ -431,6 +431,12 @@ class TestSeeds(SweepTestCase):
             res = sweep(exp, "--out", os.path.join(self.tmp, "o"), "--dry-run")
             self.check(res, 2)
             self.assertIn("seeds", res.stderr + res.stdout, bad)
+        # tables that compare one run per label and workload do not take seeds
+        exp = write(os.path.join(self.tmp, "bad.yaml"), TINY.replace("group: smem,", "group: smem, analytic: {r: 0.1, cd: 2},")
+                    + "seeds: [1, 2]\n")
+        res = sweep(exp, "--out", os.path.join(self.tmp, "o"), "--dry-run")
+        self.check(res, 2)
+        self.assertIn("seeds cannot go with analytic", res.stderr)
 
 
 class TestResume(SweepTestCase):
