@@ -98,4 +98,30 @@ class ClockDomain : public sc_core::sc_module {
   sc_core::sc_event wake_;
 };
 
+// A block that takes its edges from a clock domain it shares with its peers
+// (the L2 slices, the DRAM channels: one SystemC wake-up per edge for all of
+// them, not one per block), once the platform joins it to one; until then, as
+// when a component test builds it alone, from its own SystemC process woken
+// by `own`. Either way it asks for an edge with ask_edge(), always a later one
+// than the edge now (what it hears from other blocks is a registered input),
+// and does the edge's work in clock_edge().
+class SharedClockMember : public ClockedBlock {
+ public:
+  // `d` runs at the block's own clock period.
+  void join_domain(ClockDomain& d) {
+    domain_ = &d;
+    member_ = d.join(*this);
+  }
+
+ protected:
+  void ask_edge(sc_core::sc_event& own, const sc_core::sc_time& period, uint64_t cycle) {
+    if (domain_) domain_->request(member_, cycle);
+    else wake_at_edge(own, period, cycle);
+  }
+
+ private:
+  ClockDomain* domain_ = nullptr;
+  uint32_t member_ = 0;
+};
+
 }  // namespace warptlm

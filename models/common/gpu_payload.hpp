@@ -67,10 +67,30 @@ inline uint32_t request_sectors_of(uint32_t cache_mask, uint32_t sector) {
   return m;
 }
 
+// A payload of the pool keeps its extension's address beside the generic
+// payload, so that the blocks find it without a call into the TLM library on
+// every access; the extension stays attached as well, for any TLM block.
+struct PooledPayload : tlm::tlm_generic_payload {
+  explicit PooledPayload(tlm::tlm_mm_interface* mm) : tlm::tlm_generic_payload(mm), ext(new GpuExtension) { set_extension(ext); }
+  GpuExtension* ext;
+};
+
+// The request's GPU extension. PayloadPool is the only memory manager in the
+// model, and a block that initiates GPU requests takes its payloads from one
+// (docs/mechanisms.md), so a payload with a memory manager is a PooledPayload;
+// one without carries its extension in the TLM way. (UBSan's vptr check, in
+// the sanitizer build, would report a payload of another manager here.)
 inline GpuExtension& gpu_ext(tlm::tlm_generic_payload& p) {
+  if (p.has_mm()) return *static_cast<PooledPayload&>(p).ext;
   GpuExtension* e = nullptr;
   p.get_extension(e);
   return *e;
+}
+
+// The extension if the payload has one (nullptr otherwise).
+inline const GpuExtension* find_gpu_ext(const tlm::tlm_generic_payload& p) {
+  if (p.has_mm()) return static_cast<const PooledPayload&>(p).ext;
+  return p.get_extension<GpuExtension>();
 }
 
 // Payloads are recycled: acquire() hands one out with its extension attached
@@ -83,8 +103,7 @@ class PayloadPool : public tlm::tlm_mm_interface {
   tlm::tlm_generic_payload* acquire() {
     tlm::tlm_generic_payload* p;
     if (free_.empty()) {
-      p = new tlm::tlm_generic_payload(this);
-      p->set_extension(new GpuExtension);
+      p = new PooledPayload(this);
       all_.push_back(p);
     } else {
       p = free_.back();

@@ -142,7 +142,7 @@ tlm::tlm_sync_enum DramChannel::nb_transport_fw(int port, tlm::tlm_generic_paylo
   // wakes the channel anyway (either order in this instant gives that same next edge).
   // A request refused by a full buffer is admitted into it at an edge where a slot is free.
   const bool taken = in_[size_t(port)].offer(p, cycle());  // into the port's input buffer
-  if (!free_.empty() || !taken) wake_.notify(edge_time(period_, next_edge_after_now(period_)) - sc_core::sc_time_stamp());
+  if (!free_.empty() || !taken) ask_edge(wake_, period_, next_edge_after_now(period_));
   return answer_offer(taken, ph);
 }
 
@@ -222,6 +222,18 @@ void DramChannel::admit(tlm::tlm_generic_payload& p, int64_t sent, int64_t arriv
 
 void DramChannel::tick() {
   const int64_t now = int64_t(cycle());
+  const int64_t next = step();
+  if (next == kNone) next_trigger(wake_);  // idle: sleep until a request arrives
+  else next_trigger(period_ * double(next - now), wake_);
+}
+
+uint64_t DramChannel::clock_edge(uint64_t) {
+  const int64_t next = step();
+  return next == kNone ? ClockedBlock::kNever : uint64_t(next);
+}
+
+int64_t DramChannel::step() {
+  const int64_t now = int64_t(cycle());
   respond(now);
   take_requests(now);
   int64_t next = order_.empty() ? kNone : schedule(now);
@@ -231,12 +243,7 @@ void DramChannel::tick() {
   for (const RequestBuffer& b : in_)
     if ((!b.empty() && !free_.empty()) || (b.has_waiting() && b.size() < RequestBuffer::kDepth)) next = std::min(next, now + 1);
   if (!delay_.empty() && !free_.empty()) next = std::min(next, std::max(delay_.front().ready, now + 1));
-  if (next == kNone) {
-    next_trigger(wake_);  // idle: sleep until a request arrives
-    return;
-  }
-  next = std::max(next, now + 1);
-  next_trigger(period_ * double(next - now), wake_);
+  return next == kNone ? kNone : std::max(next, now + 1);
 }
 
 // The last data beat of a request has crossed the bus: answer it.

@@ -16,9 +16,10 @@
 // request a cycle from them, round robin from the slice after the one served
 // last, and answers each on the port it came from.
 //
-// Smart ticking: tick() runs only at DRAM clock edges where a command may
+// Smart ticking: the channel takes only DRAM clock edges where a command may
 // issue or a response is due, computed from the timing state; an idle channel
-// has no pending event.
+// has no pending edge. In the platform the channels share one clock domain
+// (common/clock_domain.hpp); built alone, a channel runs its own process.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -28,6 +29,7 @@
 #include <vector>
 
 #include "common/clock.hpp"
+#include "common/clock_domain.hpp"
 #include "common/gpu_payload.hpp"
 #include "common/input_register.hpp"
 #include "common/ring.hpp"
@@ -37,7 +39,7 @@
 
 namespace warptlm {
 
-class DramChannel : public sc_core::sc_module {
+class DramChannel : public sc_core::sc_module, public SharedClockMember {
  public:
   tlm_utils::multi_passthrough_target_socket<DramChannel> socket;  // one binding per L2 slice above
 
@@ -108,6 +110,9 @@ class DramChannel : public sc_core::sc_module {
   tlm::tlm_sync_enum nb_transport_fw(int port, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
   void end_of_elaboration() override;
   void tick();
+  uint64_t clock_edge(uint64_t) override;  // an edge of the channels' shared clock domain
+  // The edge's work; returns the next cycle the channel needs (kNone: none until a request arrives).
+  int64_t step();
   void admit(tlm::tlm_generic_payload& p, int64_t sent, int64_t arrive);
   void respond(int64_t now);
   // Picks and issues at most one command this cycle; returns the earliest

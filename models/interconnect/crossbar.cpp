@@ -56,7 +56,7 @@ void Crossbar::end_of_elaboration() {
 
 // Reads send a header only; writes and atomics carry their data (data_length bytes).
 uint32_t Crossbar::request_beats(const tlm::tlm_generic_payload& p) const {
-  const GpuExtension* e = p.get_extension<GpuExtension>();
+  const GpuExtension* e = find_gpu_ext(p);
   const bool data = (e && e->kind == MemKind::Atomic) || p.is_write();
   if (!data) return 1;
   return std::max(1u, (p.get_data_length() + p_.port_width - 1) / p_.port_width);
@@ -64,7 +64,7 @@ uint32_t Crossbar::request_beats(const tlm::tlm_generic_payload& p) const {
 
 // Read and atomic responses carry data; write acknowledgements are a header.
 uint32_t Crossbar::response_beats(const tlm::tlm_generic_payload& p) const {
-  const GpuExtension* e = p.get_extension<GpuExtension>();
+  const GpuExtension* e = find_gpu_ext(p);
   const bool data = (e && e->kind == MemKind::Atomic) || !p.is_write();
   if (!data) return 1;
   return std::max(1u, (p.get_data_length() + p_.port_width - 1) / p_.port_width);

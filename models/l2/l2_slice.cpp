@@ -123,7 +123,7 @@ uint32_t L2Slice::sectors_covering(uint64_t addr, uint64_t bytes) const {
 
 // A request's sectors: its sector mask, or the sectors its bytes cover.
 uint32_t L2Slice::sectors_of(const tlm::tlm_generic_payload& p) const {
-  const GpuExtension* e = p.get_extension<GpuExtension>();
+  const GpuExtension* e = find_gpu_ext(p);
   const uint32_t asked = e && e->sector_mask ? cache_sectors_of(e->sector_mask, p_.sector, all_sectors_) : 0;
   return asked ? asked : sectors_covering(p.get_address(), p.get_data_length());
 }

@@ -45,6 +45,7 @@
 
 #include "common/clock.hpp"
 #include "common/gpu_payload.hpp"
+#include "common/clock_domain.hpp"
 #include "common/input_register.hpp"
 #include "common/ring.hpp"
 #include "common/stats.hpp"
@@ -54,7 +55,7 @@
 
 namespace warptlm {
 
-class L2Slice : public sc_core::sc_module {
+class L2Slice : public sc_core::sc_module, public SharedClockMember {
  public:
   tlm_utils::multi_passthrough_target_socket<L2Slice> up;  // from the crossbar (or any initiator)
   tlm_utils::simple_initiator_socket<L2Slice> down;        // to this partition's DRAM channel
@@ -121,6 +122,10 @@ class L2Slice : public sc_core::sc_module {
   tlm::tlm_sync_enum nb_transport_fw(int port, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
   void tick();
+  uint64_t clock_edge(uint64_t) override {  // an edge of the slices' shared clock domain
+    tick();
+    return kNever;  // tick() asked for its next edge
+  }
   // hardware steps
   void take_inputs(uint64_t now);
   void lookup_oldest(uint64_t now);
@@ -143,7 +148,7 @@ class L2Slice : public sc_core::sc_module {
   void touch(Line& l, bool allocate);
   uint32_t sectors_of(const tlm::tlm_generic_payload& p) const;
   uint32_t sectors_covering(uint64_t addr, uint64_t bytes) const;
-  void wake_at(uint64_t cycle) { wake_at_edge(wake_, period_, cycle); }
+  void wake_at(uint64_t cycle) { ask_edge(wake_, period_, cycle); }
   void resources_freed(uint64_t now);
 
   uint32_t id_;

@@ -228,6 +228,8 @@ void GpuPlatform::build_memory(const Config& cfg, StatsRegistry& stats) {
   icn = std::make_unique<Crossbar>("icn", icn_p, p_.partitions, sc_core::sc_time(icn_p.period_ps(), sc_core::SC_PS), stats, subs);
   clock_of("interconnect", icn_p.clock_mhz, *icn);
   const PartitionMap& map = icn->map();
+  l2_clock = std::make_unique<ClockDomain>("l2_clock", sc_core::sc_time(l2_p.period_ps(), sc_core::SC_PS));
+  dram_clock = std::make_unique<ClockDomain>("dram_clock", sc_core::sc_time(dram_p.period_ps(), sc_core::SC_PS));
   for (uint32_t q = 0; q < p_.partitions; ++q) {
     const std::string n = std::to_string(q);
     partitions.push_back(std::make_unique<MemoryPartition>(("part" + n).c_str(), [&] {
@@ -243,8 +245,10 @@ void GpuPlatform::build_memory(const Config& cfg, StatsRegistry& stats) {
       connect(icn->part_socket[q * subs + s], l2.up);
       connect(l2.down, drams.back()->socket);
       l2.on_run_error = [this](const std::string& msg) { fault(msg); };
+      l2.join_domain(*l2_clock);
       clock_of("l2", l2_p.clock_mhz, l2);
     }
+    drams.back()->join_domain(*dram_clock);
     clock_of("dram", dram_p.clock_mhz, *drams.back());
     drams.back()->local_address = [&map](uint64_t a) { return map.local_address(a); };
   }

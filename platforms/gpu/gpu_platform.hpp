@@ -10,6 +10,7 @@
 //   gpu.icn                       crossbar (hierarchy)
 //   gpu.part<p>.l2                the L2 slice of memory partition p (hierarchy)
 //   gpu.dram<p>                   DRAM channel p (hierarchy)
+//   gpu.l2_clock, gpu.dram_clock  the clock domains the L2 slices and the DRAM channels share (hierarchy)
 //   gpu.memory                    flat fixed-latency memory (mem.model: flat)
 //   gpu.dispatcher                thread-block dispatcher
 //   gpu.monitor, gpu.run_control  watchers: sampled statistics and progress; limits and the watchdog
@@ -145,6 +146,7 @@ class GpuPlatform : public sc_core::sc_module {
   std::vector<std::unique_ptr<sc_core::sc_module>> partitions;
   std::vector<std::unique_ptr<L2Slice>> l2s;
   std::vector<std::unique_ptr<DramChannel>> drams;
+  std::unique_ptr<ClockDomain> l2_clock, dram_clock;  // one wake-up per edge for all slices, for all channels
   std::unique_ptr<FlatMemory> flat;
   std::unique_ptr<BlockDispatcher> dispatcher;
   std::unique_ptr<Monitor> monitor;

@@ -214,7 +214,8 @@ TEST_CASE("topology: the elaborated platform's hierarchical modules, sockets, bi
   REQUIRE(r.code == 0);
   // gtx480: each partition has two L2 slices (sub-partitions) sharing its DRAM channel
   for (const char* m : {"host ", "gpu ", "gpu.sm0 ", "gpu.sm0.smem ", "gpu.sm0.l1d ", "gpu.sm0.ssp ", "gpu.sm1.l1d ", "gpu.icn ", "gpu.part1.l2_0 ",
-                        "gpu.part1.l2_1 ", "gpu.dram1 ", "gpu.dispatcher ", "gpu.core_clock ", "gpu.run_control "})
+                        "gpu.part1.l2_1 ", "gpu.dram1 ", "gpu.dispatcher ", "gpu.core_clock ", "gpu.l2_clock ", "gpu.dram_clock ",
+                        "gpu.run_control "})
     CHECK(contains(r.out, m));
   CHECK_FALSE(contains(r.out, "gpu.sm2"));
   CHECK(contains(r.out, "    gpu.sm0.l1d             L1DataCache  [core, 700 MHz]  sockets: upstream, downstream, readonly_upstream\n"));
