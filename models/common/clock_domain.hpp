@@ -61,6 +61,7 @@ class ClockDomain : public sc_core::sc_module {
     }
   }
   const sc_core::sc_time& period() const { return period_; }
+  uint64_t edges() const { return edges_; }  // edges taken so far
   // Stop taking edges for good (a launch that stopped or faulted halts the SMs).
   void halt() { halted_ = true; }
 
@@ -70,6 +71,7 @@ class ClockDomain : public sc_core::sc_module {
     const uint64_t c = cycle_now(period_);
     armed_ = ClockedBlock::kNever;
     running_ = true;
+    ++edges_;
     for (size_t i = 0; i < members_.size(); ++i) {
       turn_ = uint32_t(i);
       if (due_[i] > c) continue;
@@ -95,6 +97,7 @@ class ClockDomain : public sc_core::sc_module {
   bool running_ = false;  // inside tick(), at member turn_
   bool halted_ = false;
   uint32_t turn_ = 0;
+  uint64_t edges_ = 0;
   sc_core::sc_event wake_;
 };
 
@@ -107,11 +110,14 @@ class ClockDomain : public sc_core::sc_module {
 // and does the edge's work in clock_edge().
 class SharedClockMember : public ClockedBlock {
  public:
-  // `d` runs at the block's own clock period.
+  // `d` must run at the block's own clock period.
   void join_domain(ClockDomain& d) {
+    if (d.period() != clock_period()) SC_REPORT_ERROR(d.name(), "a block joined a clock domain of another period");
     domain_ = &d;
     member_ = d.join(*this);
   }
+
+  virtual const sc_core::sc_time& clock_period() const = 0;
 
  protected:
   void ask_edge(sc_core::sc_event& own, const sc_core::sc_time& period, uint64_t cycle) {

@@ -376,8 +376,8 @@ void DramChannel::issue_column(size_t pos, int64_t now) {
   // A line is several bursts: one column command per burst to the same bank,
   // tCCD (tCCDL within a bank group) and a burst's bus time apart, modelled
   // here as one command of that length.
-  const int64_t step = int64_t(std::max({p_.tCCD, bc, p_.bank_groups > 1 ? p_.tCCDL : 0u}));
-  const int64_t last = now + int64_t(bursts - 1) * step;  // the last burst's column command
+  const int64_t burst_spacing = int64_t(std::max({p_.tCCD, bc, p_.bank_groups > 1 ? p_.tCCDL : 0u}));
+  const int64_t last = now + int64_t(bursts - 1) * burst_spacing;  // the last burst's column command
   const int64_t start = now + int64_t(e.write ? p_.tWL : p_.tCL);
   const int64_t end = start + (last - now) + int64_t(bc);  // the last burst's data
   last_cmd_ = now;

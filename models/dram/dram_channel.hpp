@@ -68,6 +68,7 @@ class DramChannel : public sc_core::sc_module, public SharedClockMember {
   double bw_util() const;
 
   uint64_t cycle() const { return cycle_now(period_); }  // the current DRAM cycle
+  const sc_core::sc_time& clock_period() const override { return period_; }
   uint32_t queued() const { return uint32_t(order_.size()); }
   const DramParams& params() const { return p_; }
 

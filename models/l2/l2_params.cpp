@@ -37,6 +37,7 @@ void L2Params::declare(ParamTable& t) {
 
 void L2Params::check() const {
   auto bad = [](const char* key, const std::string& why) { throw InputError(Place{"", 0, key}, why); };
+  if (latency == 0) bad("l2.latency", "an L2 hit takes at least one cycle");  // its answer leaves at a later edge
   if (line % sector != 0) bad("l2.sector", "l2.line " + std::to_string(line) + " is not a multiple of l2.sector " + std::to_string(sector));
   if (line / sector > 32) bad("l2.sector", "an L2 line may have at most 32 sectors");
   if (rop_latency && input_queue < sectors_per_line())

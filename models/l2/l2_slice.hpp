@@ -81,6 +81,7 @@ class L2Slice : public sc_core::sc_module, public SharedClockMember {
   bool preload(uint64_t addr, uint64_t bytes);
   uint32_t mshrs_in_use() const { return p_.mshr_entries - uint32_t(free_mshrs_.size()); }
   uint64_t cycle() const { return cycle_now(period_); }
+  const sc_core::sc_time& clock_period() const override { return period_; }
 
  private:
   struct Line {
