@@ -47,12 +47,7 @@ DramChannel::DramChannel(sc_core::sc_module_name name, uint32_t id, const DramPa
   // A busy period open when stats are read (a kernel's end while a write-back is still in the channel) is
   // counted up to now, so each kernel's active cycles hold its own busy cycles.
   stats.before_read([this] {
-    if (!outstanding_) return;
-    const int64_t now = int64_t(cycle());
-    if (now > active_since_) {
-      *active_ += uint64_t(now - active_since_);
-      active_since_ = now;
-    }
+    if (outstanding_) count_active_until(int64_t(cycle()));
   });
   stats.derived(
       inst + ".efficiency",
@@ -246,6 +241,13 @@ int64_t DramChannel::step() {
   return next == kNone ? kNone : std::max(next, now + 1);
 }
 
+// The open busy period (a request in the channel since active_since_) counted up to `now`.
+void DramChannel::count_active_until(int64_t now) {
+  if (now <= active_since_) return;
+  *active_ += uint64_t(now - active_since_);
+  active_since_ = now;
+}
+
 // The last data beat of a request has crossed the bus: answer it.
 void DramChannel::respond(int64_t now) {
   while (ring_count_ && ring_[ring_head_].done <= now) {
@@ -258,7 +260,7 @@ void DramChannel::respond(int64_t now) {
     }
     ++*responses_;
     *latency_ += uint64_t(f.done - f.sent);
-    if (--outstanding_ == 0) *active_ += uint64_t(now - active_since_);  // the last request answered: idle
+    if (--outstanding_ == 0) count_active_until(now);  // the last request answered: idle
     if (resp_probe_.on()) {
       resp_probe_.pulse(f.payload->is_write() ? 2 : 1, edge_time(period_, uint64_t(now) + 1));
       resp_latency_probe_.set(uint64_t(f.done - f.sent));

@@ -116,6 +116,7 @@ class DramChannel : public sc_core::sc_module, public SharedClockMember {
   int64_t step();
   void admit(tlm::tlm_generic_payload& p, int64_t sent, int64_t arrive);
   void respond(int64_t now);
+  void count_active_until(int64_t now);
   // Picks and issues at most one command this cycle; returns the earliest
   // later cycle at which some command could issue (kNone when none waits).
   int64_t schedule(int64_t now);

@@ -286,11 +286,8 @@ bool L1DataCache::store(tlm::tlm_generic_payload& p, uint64_t line, uint32_t wan
   Line* victim = nullptr;
   size_t below = (!back || (!l && !alloc)) ? 1 : 0;  // the store itself goes below
   if (!l && alloc) {
-    victim = choose_victim(line);
-    if (!victim) {  // every way awaits a fill (on_miss): retried when one arrives
-      ++*line_alloc_fails_;
-      return false;
-    }
+    victim = victim_for_miss(line);
+    if (!victim) return false;  // every way awaits a fill (on_miss): retried when one arrives
     if (victim->present && victim->dirty) ++below;  // its write-back
   }
   if (!queue_room(below)) return false;
@@ -398,6 +395,13 @@ L1DataCache::Line* L1DataCache::choose_victim(uint64_t line) {
   return best;
 }
 
+// A miss's victim; nullptr, counted as a line allocation fail, when every way of the set awaits a fill.
+L1DataCache::Line* L1DataCache::victim_for_miss(uint64_t line) {
+  Line* v = choose_victim(line);
+  if (!v) ++*line_alloc_fails_;
+  return v;
+}
+
 // Allocate on miss (l1d.allocate: on_miss): the missing line takes a way now, its victim leaving at once, and
 // the way stays reserved until the fill. False when every way of the set is reserved (a reservation fail).
 // A line whose tag is present (a sector miss) is reserved in place.
@@ -406,11 +410,8 @@ bool L1DataCache::reserve_line(uint64_t line, const GpuExtension& e) {
     l->reserved = true;
     return true;
   }
-  Line* v = choose_victim(line);
-  if (!v) {
-    ++*line_alloc_fails_;
-    return false;
-  }
+  Line* v = victim_for_miss(line);
+  if (!v) return false;
   if (v->present && v->dirty && !queue_room(2)) return false;  // its write-back and the fill
   evict(*v, e.warp);
   install(*v, line, 0, 0, e.warp, e.space);

@@ -163,6 +163,7 @@ class L1DataCache : public sc_core::sc_module {
   Line* lookup(uint64_t line);
   const Line* lookup(uint64_t line) const;
   Line* choose_victim(uint64_t line);  // nullptr: every way of the set is reserved
+  Line* victim_for_miss(uint64_t line);  // choose_victim, counting a line allocation fail on nullptr
   bool reserve_line(uint64_t line, const GpuExtension& e);
   void evict(Line& l, uint16_t evicting_warp);
   void install(Line& l, uint64_t line, uint32_t valid, uint32_t dirty, uint16_t owner, uint8_t space);

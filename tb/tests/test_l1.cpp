@@ -278,13 +278,18 @@ TEST_CASE("l1d: a miss with every MSHR busy is a reservation fail served once on
   CHECK(b.l1.mshrs_in_use() == 0);
 }
 
-// One set (linear index, a stride of sets * line bytes), 4 ways:
-// A0 A1 A2 A3, A0 again, then A4 needs a victim.
-static void victim_sequence(Bench& b, const L1Params& p, uint64_t (&A)[5]) {
+// Five lines of one set (linear index, a stride of sets * line bytes), 4 ways: A0 A1 A2 A3 fill the
+// set, A0 again at 120 (A1 becomes the least recently used), then A4 at 150 needs a victim.
+static void fill_one_set(Bench& b, const L1Params& p, uint64_t (&A)[5]) {
   for (int i = 0; i < 5; ++i) A[i] = 0x100000 + uint64_t(i) * p.sets * p.line;
   for (int i = 0; i < 4; ++i) b.lsu.add(load(A[i], uint64_t(30 * i)));
   b.lsu.add(load(A[0], 120));
   b.lsu.add(load(A[4], 150));
+}
+
+// fill_one_set, then A0 and A1 again.
+static void victim_sequence(Bench& b, const L1Params& p, uint64_t (&A)[5]) {
+  fill_one_set(b, p, A);
   b.lsu.add(load(A[0], 200));
   b.lsu.add(load(A[1], 230));
 }
@@ -309,10 +314,7 @@ TEST_CASE("l1d: LRU replacement evicts the least recently used line", "[l1d]") {
 // One set (linear index), 4 ways, full with A0..A3 (A1 the least recently used). A4 misses at 150 and its fill
 // returns 40 cycles later; A1, A4's victim, is loaded at 160, between the two.
 static void allocate_sequence(Bench& b, const L1Params& p, uint64_t (&A)[5]) {
-  for (int i = 0; i < 5; ++i) A[i] = 0x100000 + uint64_t(i) * p.sets * p.line;
-  for (int i = 0; i < 4; ++i) b.lsu.add(load(A[i], uint64_t(30 * i)));
-  b.lsu.add(load(A[0], 120));
-  b.lsu.add(load(A[4], 150));
+  fill_one_set(b, p, A);
   b.lsu.add(load(A[1], 160));
 }
 
