@@ -22,6 +22,7 @@ DramChannel::DramChannel(sc_core::sc_module_name name, uint32_t id, const DramPa
   free_.reserve(p_.queue);
   for (uint32_t i = p_.queue; i-- > 0;) free_.push_back(uint16_t(i));
   order_.reserve(p_.queue);
+  busy_banks_.reserve(p_.banks);
   ring_.resize(size_t(p_.queue) + 8);
 
   const std::string inst = "dram" + std::to_string(id_);
@@ -208,7 +209,9 @@ void DramChannel::admit(tlm::tlm_generic_payload& p, int64_t sent, int64_t arriv
     req_addr_probe_.set(p.get_address());
     req_sm_probe_.set(gpu_ext(p).sm);
   }
+  e.age = admitted_++;
   order_.push_back(slot);
+  link_to_bank(slot);
   queue_probe_.set(order_.size());
   quiet_until_ = kNever;  // a new candidate: the scheduler looks again
 }
@@ -293,32 +296,62 @@ int64_t DramChannel::schedule(int64_t now) {
   const int64_t first_col = std::min(floor.read, floor.write);
   if (first_col > now) {
     next = first_col;
-  } else {
-    for (size_t i = 0; i < order_.size(); ++i) {
-      const Entry& e = entries_[order_[i]];
-      if (banks_[e.bank].open_row == int64_t(e.row)) {
-        const int64_t r = column_ready(e, floor);
-        if (r <= now) {
-          issue_column(i, now);
-          return now + 1;
-        }
-        next = std::min(next, r);
+  } else if (fifo) {
+    const Entry& e = entries_[order_.front()];
+    if (banks_[e.bank].open_row == int64_t(e.row)) {
+      const int64_t r = column_ready(e, floor);
+      if (r <= now) {
+        issue_column(0, now);
+        return now + 1;
       }
-      if (fifo) break;
+      next = r;
     }
+  } else if (const Entry* e = oldest_ready_hit(floor, now, next)) {
+    const uint16_t slot = uint16_t(e - entries_.data());
+    issue_column(size_t(std::find(order_.begin(), order_.end(), slot) - order_.begin()), now);
+    return now + 1;
   }
+  next = prepare_bank(fifo, now, next);
+  if (last_cmd_ != now) quiet_until_ = next;  // no command issued: nothing will change until one can
+  return next;
+}
 
-  // Row command for the oldest request of each bank, oldest bank first.
-  for (Bank& b : banks_) b.seen = false;
-  for (uint16_t s : order_) {
-    Entry& e = entries_[s];
-    if (e.arrive > now) continue;
-    Bank& b = banks_[e.bank];
-    if (b.seen) continue;
-    b.seen = true;
-    if (b.open_row == int64_t(e.row)) continue;  // waits for its column command
+// FR-FCFS's column command: the oldest queued row hit whose column command can
+// issue now, or null; `next` takes the earliest cycle one of them could. Within
+// a bank, requests are queued in age order and their column timing is the
+// bank's, so only its oldest read hit and oldest write hit (Bank::hit) can be the earliest.
+const DramChannel::Entry* DramChannel::oldest_ready_hit(const ColumnFloor& floor, int64_t now, int64_t& next) const {
+  const Entry* best = nullptr;
+  for (const Bank& b : banks_)
+    for (uint16_t s : b.hit) {
+      if (s == kNoSlot) continue;
+      const Entry& e = entries_[s];
+      const int64_t r = column_ready(e, floor);
+      if (r > now) next = std::min(next, r);
+      else if (!best || e.age < best->age) best = &e;
+    }
+  return best;
+}
+
+// Row command (precharge or activate) for the oldest request of each bank,
+// oldest bank first; returns `next` lowered to the earliest cycle one of them
+// could issue, or now + 1 after issuing one.
+int64_t DramChannel::prepare_bank(bool fifo, int64_t now, int64_t next) {
+  busy_banks_.clear();
+  for (uint32_t k = 0; k < banks_.size(); ++k) {
+    const Bank& b = banks_[k];
+    // requests arrive in queue order: when the oldest has not arrived, none of the bank's has
+    if (b.head == kNoSlot || entries_[b.head].arrive > now) continue;
+    if (b.open_row == int64_t(entries_[b.head].row)) continue;  // waits for its column command
+    busy_banks_.push_back(k);
+  }
+  std::sort(busy_banks_.begin(), busy_banks_.end(),
+            [&](uint32_t x, uint32_t y) { return entries_[banks_[x].head].age < entries_[banks_[y].head].age; });
+  for (uint32_t k : busy_banks_) {
+    Bank& b = banks_[k];
+    Entry& e = entries_[b.head];
     if (b.open_row >= 0) {
-      if (!fifo && has_queued_hit(e.bank, now)) continue;  // FR-FCFS: serve the open row's hits first
+      if (!fifo && has_queued_hit(k, now)) continue;  // FR-FCFS: serve the open row's hits first
       const int64_t r = std::max(b.pre_ok, groups_[b.group].pre_ok);
       if (r <= now) {
         precharge(b, now);
@@ -335,7 +368,6 @@ int64_t DramChannel::schedule(int64_t now) {
       next = std::min(next, r);
     }
   }
-  quiet_until_ = next;
   return next;
 }
 
@@ -360,12 +392,36 @@ int64_t DramChannel::column_ready(const Entry& e, const ColumnFloor& f) const {
 
 // A queued request (arrived by now) hits the open row of `bank`.
 bool DramChannel::has_queued_hit(uint32_t bank, int64_t now) const {
-  const int64_t row = banks_[bank].open_row;
-  for (uint16_t s : order_) {
-    const Entry& e = entries_[s];
-    if (e.bank == bank && e.arrive <= now && int64_t(e.row) == row) return true;
-  }
+  for (uint16_t s : banks_[bank].hit)
+    if (s != kNoSlot && entries_[s].arrive <= now) return true;
   return false;
+}
+
+// The oldest request of the kind from slot `from` on in the bank's queue that hits its open row.
+uint16_t DramChannel::next_hit(const Bank& b, uint16_t from, bool write) const {
+  for (uint16_t s = from; s != kNoSlot; s = entries_[s].next)
+    if (entries_[s].write == write && int64_t(entries_[s].row) == b.open_row) return s;
+  return kNoSlot;
+}
+
+// A bank's queue: a request joins at its tail and leaves when its column command issues.
+void DramChannel::link_to_bank(uint16_t slot) {
+  Entry& e = entries_[slot];
+  Bank& b = banks_[e.bank];
+  e.prev = b.tail;
+  e.next = kNoSlot;
+  if (int64_t(e.row) == b.open_row && b.hit[e.write] == kNoSlot) b.hit[e.write] = slot;
+  if (b.tail != kNoSlot) entries_[b.tail].next = slot; else b.head = slot;
+  b.tail = slot;
+}
+
+void DramChannel::unlink_from_bank(uint16_t slot) {
+  Entry& e = entries_[slot];
+  Bank& b = banks_[e.bank];
+  if (b.hit[e.write] == slot) b.hit[e.write] = next_hit(b, e.next, e.write);
+  if (e.prev != kNoSlot) entries_[e.prev].next = e.next; else b.head = e.next;
+  if (e.next != kNoSlot) entries_[e.next].prev = e.prev; else b.tail = e.prev;
+  e.prev = e.next = kNoSlot;
 }
 
 void DramChannel::issue_column(size_t pos, int64_t now) {
@@ -417,6 +473,7 @@ void DramChannel::issue_column(size_t pos, int64_t now) {
 
   e.payload = nullptr;
   order_.erase(order_.begin() + std::ptrdiff_t(pos));
+  unlink_from_bank(slot);
   queue_probe_.set(order_.size());
   free_.push_back(slot);
 }
@@ -425,6 +482,7 @@ void DramChannel::issue_column(size_t pos, int64_t now) {
 // precharge of a closed-page access once tRAS/write recovery allow it).
 void DramChannel::precharge(Bank& b, int64_t at) {
   b.open_row = -1;
+  b.hit[0] = b.hit[1] = kNoSlot;
   Probe& row = row_probes_[size_t(&b - banks_.data())];
   if (at > int64_t(cycle())) row.set_at(period_ * double(at), kClosedRow);  // closed page: precharges when allowed
   else row.set(kClosedRow);
@@ -435,6 +493,8 @@ void DramChannel::precharge(Bank& b, int64_t at) {
 void DramChannel::activate(Entry& e, int64_t now) {
   Bank& b = banks_[e.bank];
   b.open_row = int64_t(e.row);
+  b.hit[0] = next_hit(b, b.head, false);
+  b.hit[1] = next_hit(b, b.head, true);
   row_probes_[e.bank].set(e.row & kClosedRow);
   b.col_ok = now + p_.tRCD;
   b.pre_ok = now + p_.tRAS;

@@ -75,6 +75,7 @@ class DramChannel : public sc_core::sc_module, public SharedClockMember {
  private:
   static constexpr int64_t kNever = INT64_MIN / 4;
   static constexpr int64_t kNone = INT64_MAX / 4;
+  static constexpr uint16_t kNoSlot = UINT16_MAX;
 
   // One row buffer.
   struct Bank {
@@ -82,7 +83,9 @@ class DramChannel : public sc_core::sc_module, public SharedClockMember {
     int64_t col_ok = kNever;    // earliest column command (activate + tRCD)
     int64_t pre_ok = kNever;    // earliest precharge (tRAS, read-to-precharge, write recovery)
     int64_t act_ok = kNever;    // earliest activate (precharge + tRP, last activate + tRC)
-    bool seen = false;          // scratch: oldest request of this bank already looked at
+    uint16_t head = kNoSlot;    // the bank's queued requests, oldest first (Entry::next)
+    uint16_t tail = kNoSlot;
+    uint16_t hit[2] = {kNoSlot, kNoSlot};  // its oldest queued read [0] and write [1] for the open row
     uint32_t group = 0;         // bank group
   };
   // One bank group's column-command spacing (GDDR5).
@@ -100,6 +103,8 @@ class DramChannel : public sc_core::sc_module, public SharedClockMember {
     uint32_t bytes = 0;
     bool write = false;
     bool activated = false;  // an activate was issued for this request: a row miss
+    uint64_t age = 0;        // admission order: a smaller age is older
+    uint16_t prev = kNoSlot, next = kNoSlot;  // neighbours in its bank's queue
   };
   // A request whose column command has issued, waiting for its last data beat.
   struct InFlight {
@@ -124,6 +129,11 @@ class DramChannel : public sc_core::sc_module, public SharedClockMember {
   ColumnFloor column_floor() const;
   int64_t column_ready(const Entry& e, const ColumnFloor& f) const;
   bool has_queued_hit(uint32_t bank, int64_t now) const;
+  const Entry* oldest_ready_hit(const ColumnFloor& floor, int64_t now, int64_t& next) const;
+  int64_t prepare_bank(bool fifo, int64_t now, int64_t next);
+  void link_to_bank(uint16_t slot);
+  void unlink_from_bank(uint16_t slot);
+  uint16_t next_hit(const Bank& b, uint16_t from, bool write) const;
   void issue_column(size_t pos, int64_t now);
   void precharge(Bank& b, int64_t at);
   void activate(Entry& e, int64_t now);
@@ -160,6 +170,8 @@ class DramChannel : public sc_core::sc_module, public SharedClockMember {
   // before this cycle unless a request joins the queue (every other input of
   // its decision changes only by a command, which it issues itself).
   int64_t quiet_until_ = kNever;
+  uint64_t admitted_ = 0;  // requests admitted so far: the next one's age
+  std::vector<uint32_t> busy_banks_;  // scratch: banks whose oldest request wants a row command
 
   Counter *requests_, *responses_, *reads_, *writes_, *row_hits_, *row_misses_;
   Counter *latency_, *busy_, *active_, *activates_, *precharges_;

@@ -243,8 +243,11 @@ uint32_t Sm::read_constant_lines(WarpSlot& w, const Instr& in, Space sp, uint64_
   const uint32_t mo = alloc_memop(w, in, false);
   uint64_t lines[32];
   uint32_t n = 0;
+  uint64_t prev = 0;  // the previous lane's address (none before the first)
   for (uint32_t m = f.addr_mask; m; m &= m - 1) {
     const uint64_t a = f.addr[__builtin_ctz(m)];
+    if (m != f.addr_mask && a == prev) continue;  // a uniform load: every lane reads the line the first found
+    prev = a;
     const uint64_t line = ccache_->line_address(sp == Space::Param ? launch_->param_address + a : a);
     uint32_t j = 0;
     while (j < n && lines[j] != line) ++j;

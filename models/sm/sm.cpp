@@ -32,6 +32,7 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
       p_(p), period_(period), pool_(pool) {
   slots_.resize(p_.max_warps);
   for (uint32_t i = 0; i < p_.max_warps; ++i) slots_[i].slot = i;
+  unrecorded_.assign(p_.max_warps, 0);
   for (uint32_t s = 0; s < p_.num_schedulers; ++s) {
     scheds_.push_back(std::make_unique<WarpScheduler>(s, make_ordering(p_.warp_scheduler, p_)));
   }
@@ -116,7 +117,10 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
     mem_probes_.resp_latency.declare(mn + "resp_latency", 32);
   }
   warp_state_.resize(p_.max_warps);
-  for (uint32_t w = 0; w < p_.max_warps; ++w) warp_state_[w].declare(inst + ".warp" + std::to_string(w) + ".state", 3, states);
+  for (uint32_t w = 0; w < p_.max_warps; ++w) {
+    warp_state_[w].declare(inst + ".warp" + std::to_string(w) + ".state", 3, states);
+    warp_states_traced_ |= warp_state_[w].on();
+  }
   mem_socket.register_nb_transport_bw(this, &Sm::mem_bw);
   smem_socket.register_nb_transport_bw(this, &Sm::smem_bw);
   cb_socket.register_nb_transport_bw(this, &Sm::cb_bw);
@@ -294,6 +298,7 @@ void Sm::install_block(std::unique_ptr<Block> b, const BlockUsage& u) {
     w.issue_kind = WarpSlot::IssueKind::InOrder;
     w.ran_out_of_order = false;
     ++ready_[w.slot % p_.num_schedulers];
+    unrecorded_[w.slot] = 1;
     set_needs_fetch(w, true);
     scheds_[w.slot % p_.num_schedulers]->warps().push_back(&w);
     for (auto& m : mechs_)
@@ -336,6 +341,7 @@ void Sm::retire_warp(WarpSlot& w) {
   if (w.fetch_pending) { w.fetch_pending = false; --fetches_pending_; }
   set_blocked(w, Stall::Issued);
   --ready_[w.slot % p_.num_schedulers];
+  unrecorded_[w.slot] = 0;
   set_needs_fetch(w, false);
   w.resident = false;
   *resident_warp_cycles_ += cycle_ - w.installed_cycle + 1;
@@ -463,6 +469,7 @@ Stall Sm::set_blocked(WarpSlot& w, Stall s) {
   if (w.blocked == Stall::Issued) --ready_[sid]; else --blocked_[sid][size_t(w.blocked)];
   if (s == Stall::Issued) ++ready_[sid]; else ++blocked_[sid][size_t(s)];
   w.blocked = s;
+  unrecorded_[w.slot] = s == Stall::Issued;
   return s;
 }
 
@@ -491,7 +498,19 @@ static WarpState state_of(Stall r) {
 // the highest-ranked reason of those that could not.
 uint32_t Sm::issue_in_order(WarpScheduler& s, Stall& why, WarpSlot*& first_issued) {
   uint32_t issued = 0;
+  // A warp whose stall is recorded cannot issue (check() answers its record). When nothing else
+  // looks at it (no out-of-order issue, warp limit or filter, an ordering that ignores stalls, its
+  // state untraced), the look ends once every warp without a record has been considered, and the
+  // records rank by their counts: the same outcome, without visiting every stalled warp.
+  const bool skip_recorded = !has_ooo_ && !warp_states_traced_ && warp_limit_age_ == UINT64_MAX &&
+                             !s.has_filters() && !s.ordering().watches_stalls();
+  uint32_t unseen = ready_[s.id()];  // warps without a record not yet considered
   for (WarpSlot* w : order_) {
+    if (skip_recorded) {
+      if (unseen == 0) break;
+      if (!unrecorded_[size_t(w - slots_.data())]) continue;  // stalled as recorded, or retired this cycle
+      --unseen;
+    }
     if (!w->resident) continue;  // retired earlier this cycle (an exit at decode), before a second look
     const Instr* in = nullptr;
     uint32_t unit = 0;
@@ -518,7 +537,15 @@ uint32_t Sm::issue_in_order(WarpScheduler& s, Stall& why, WarpSlot*& first_issue
     if (s.ordering().stalled(w, r)) ordering_changed_ = true;
     if (stall_rank(r) < stall_rank(why)) why = r;
   }
+  if (skip_recorded && !issued) why = worst_recorded_stall(s.id(), why);
   return issued;
+}
+
+// The highest-ranked of `why` and the stalls recorded for the scheduler's warps.
+Stall Sm::worst_recorded_stall(uint32_t sid, Stall why) const {
+  for (size_t r = 0; r < size_t(Stall::Count); ++r)
+    if (blocked_[sid][r] && stall_rank(Stall(r)) < stall_rank(why)) why = Stall(r);
+  return why;
 }
 
 // Dual issue (sm.dual_issue; Kepler's second dispatch unit, spec 004 sec. 1.3 and 2.4): the warp's next
@@ -549,9 +576,7 @@ uint32_t Sm::issue(WarpScheduler& s) {
   }
   if (ready_[sid] == 0 && !has_ooo_) {
     // Every warp waits on its registers or its fetch, as already recorded.
-    Stall why = Stall::NoWarp;
-    for (size_t r = 0; r < size_t(Stall::Count); ++r)
-      if (blocked_[sid][r] && stall_rank(Stall(r)) < stall_rank(why)) why = Stall(r);
+    const Stall why = worst_recorded_stall(sid, Stall::NoWarp);
     ++*stall_[sid][size_t(why)];
     last_reason_[sid] = why;
     probe_issue(sid, why, nullptr);
@@ -833,15 +858,21 @@ void Sm::execute(WarpSlot& w, const Instr& in, uint32_t unit, bool on_unit) {
 // ---------------------------------------------------------------- front end
 
 void Sm::complete_fetches() {
-  if (!fetches_pending_) return;
-  for (auto& w : slots_)
-    if (w.fetch_pending && w.fetch_ready <= cycle_) {
-      w.fetch_pending = false;
-      --fetches_pending_;
-      w.ibuf_pc = w.fetch_pc;
-      w.ibuf_count = p_.ibuffer_entries;
-      set_blocked(w, Stall::Issued);
+  if (!fetches_pending_ || cycle_ < earliest_fetch_) return;
+  uint64_t earliest = UINT64_MAX;
+  for (auto& w : slots_) {
+    if (!w.fetch_pending) continue;
+    if (w.fetch_ready > cycle_) {
+      earliest = std::min(earliest, w.fetch_ready);
+      continue;
     }
+    w.fetch_pending = false;
+    --fetches_pending_;
+    w.ibuf_pc = w.fetch_pc;
+    w.ibuf_count = p_.ibuffer_entries;
+    set_blocked(w, Stall::Issued);
+  }
+  earliest_fetch_ = earliest;
 }
 
 uint32_t Sm::start_fetches() {
@@ -902,6 +933,7 @@ bool Sm::begin_fetch(WarpSlot& w) {
   w.fetch_pending = true;
   ++fetches_pending_;
   w.fetch_ready = ready;
+  earliest_fetch_ = std::min(earliest_fetch_, ready);
   w.fetch_pc = pc;
   w.ibuf_count = 0;
   set_needs_fetch(w, false);
@@ -956,6 +988,7 @@ void Sm::instruction_line_filled(uint64_t line) {
   for (auto& w : slots_)
     if (w.resident && w.fetch_pending && w.fetch_ready == UINT64_MAX && w.fetch_line == line) {
       w.fetch_ready = cycle_ + p_.icache_hit_latency + k / p_.fetch_warps_per_cycle;
+      earliest_fetch_ = std::min(earliest_fetch_, w.fetch_ready);
       ++k;
     }
 }
@@ -970,8 +1003,11 @@ void Sm::describe_warps(std::ostream& os, bool spinning) const {
     // a warp at a barrier has moved past it: name the barrier
     if (f.at_barrier && pc > 0 && (f.kernel.prog[pc - 1].op == Op::Bar || f.kernel.prog[pc - 1].op == Op::BarRed)) --pc;
     const Instr& in = f.kernel.prog[pc];
-    const char* now = w.blocked == Stall::LongMem || w.last_stall == Stall::LongMem ? "waits on a memory request"
-                      : w.last_stall == Stall::Other                          ? "is held by an issue gate (a mechanism's lock or filter)"
+    // the recorded stall (a warp the fast issue look skips keeps it, not last_stall), unless an issue
+    // gate held the warp when it was last considered; else the stall found then
+    const Stall last = w.blocked != Stall::Issued && w.last_stall != Stall::Other ? w.blocked : w.last_stall;
+    const char* now = w.blocked == Stall::LongMem || last == Stall::LongMem ? "waits on a memory request"
+                      : last == Stall::Other                          ? "is held by an issue gate (a mechanism's lock or filter)"
                       : w.inflight                                            ? "waits on results in flight"
                                                                               : "is ready to issue";
     std::string what = f.at_barrier ? "waits at a barrier" : spinning ? std::string("spins without progress (now ") + now + ")" : now;

@@ -178,6 +178,7 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   void writeback();
   uint32_t issue(WarpScheduler& s);
   uint32_t issue_in_order(WarpScheduler& s, Stall& why, WarpSlot*& first_issued);
+  Stall worst_recorded_stall(uint32_t sid, Stall why) const;
   // Can `w` issue now? A warp held by the warp limit or a filter, or still stalled
   // as last recorded, is answered here (inline: most warps, every cycle). The
   // warp limit lets a warp through while its block waits at a barrier (else a
@@ -306,6 +307,7 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   uint32_t fetches_pending_ = 0;
   std::vector<uint64_t> needs_fetch_;                                  // slots with an empty instruction buffer
   std::vector<uint32_t> ready_;                                        // per scheduler: warps not known to be stalled
+  std::vector<uint8_t> unrecorded_;  // per slot: a resident warp with no recorded stall (read without touching the slot)
   std::vector<std::array<uint32_t, size_t(Stall::Count)>> blocked_;    // per scheduler: warps stalled, by reason
   ClockDomain* clock_ = nullptr;
   uint32_t clock_index_ = 0;
@@ -367,6 +369,8 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   struct SchedProbes { Probe issued_warp, outcome, pc, active_mask, issue_cycles; uint64_t issue_count = 0; };
   std::vector<SchedProbes> sched_probes_;
   std::vector<Probe> warp_state_;  // per slot: a WarpState
+  uint64_t earliest_fetch_ = UINT64_MAX;  // no pending fetch completes before this cycle (a lower bound)
+  bool warp_states_traced_ = false;  // some slot's state probe is on: issue shows it every warp it considers
   uint32_t issued_pc_ = 0, issued_mask_ = 0;  // the first instruction issued in this look (the probes' PC and mask)
   void probe_issue(uint32_t sid, Stall outcome, const WarpSlot* issued);
   // the global memory port's transactions: a request's kind, line address and warp in the cycle it leaves;

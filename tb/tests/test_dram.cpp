@@ -530,3 +530,35 @@ TEST_CASE("dram: two L2 slices above one channel are served one request a cycle 
   CHECK(stats.values().at("dram0.requests") == 6);
   CHECK(stats.values().at("dram0.responses") == 6);
 }
+
+TEST_CASE("dram: FR-FCFS serves row hits oldest first across banks, and a bank's hits behind its own older miss") {
+  DramParams p = gtx480();
+  p.scheduler = DramScheduler::FrFcfs;
+  Bench b(p);
+  // Rows 10 (bank 1) and 20 (bank 0) open first. Later, one request a cycle reaches the
+  // queue: a conflict in bank 1 (held: its bank still has hits queued), then hits to
+  // bank 0, bank 1 and bank 0 again, and a write hit to bank 1 behind them. Every hit
+  // goes before the conflict, the hits in their age order whatever their bank, and the
+  // conflict is served once its bank has no hit left. All arrive while tRAS since bank
+  // 1's activate still holds its precharge, so the conflict cannot close the row first.
+  const uint64_t t1 = 20;
+  REQUIRE(t1 + kIn + 4 < kIn + p.tRAS);
+  b.l2.add(rd(0, addr_of(p, 1, 10)));
+  b.l2.add(rd(0, addr_of(p, 0, 20)));
+  b.l2.add(rd(t1, addr_of(p, 1, 11)));         // 2: conflict in bank 1
+  b.l2.add(rd(t1, addr_of(p, 0, 20, 128)));    // 3: hit, bank 0
+  b.l2.add(rd(t1, addr_of(p, 1, 10, 128)));    // 4: hit, bank 1
+  b.l2.add(rd(t1, addr_of(p, 0, 20, 256)));    // 5: hit, bank 0
+  b.l2.add(wr(t1, addr_of(p, 1, 10, 256)));    // 6: write hit, bank 1
+  sc_core::sc_start();
+  REQUIRE(b.l2.done.size() == 7);
+  CHECK(b.l2.done[3].responded < b.l2.done[4].responded);
+  CHECK(b.l2.done[4].responded < b.l2.done[5].responded);
+  CHECK(b.l2.done[5].responded < b.l2.done[6].responded);
+  CHECK(b.l2.done[6].responded < b.l2.done[2].responded);
+  // the conflict waited for the last hit of its bank, then a precharge and an activate
+  CHECK(b.l2.done[2].responded >= b.l2.done[6].responded + p.tRP + p.tRCD);
+  CHECK(b.stat("dram0.row_hits") == 4);
+  CHECK(b.stat("dram0.row_misses") == 3);
+  b.check_conservation();
+}

@@ -94,6 +94,7 @@ class TwoLevel : public WarpOrdering {
     inner_->order(act, out);
   }
   void issued(WarpSlot* w) override { inner_->issued(w); }
+  bool watches_stalls() const override { return true; }
   bool stalled(WarpSlot* w, Stall why) override {
     // A warp waiting on memory, or at a barrier (it cannot issue until the
     // pending warps arrive, so keeping it active could deadlock the block),

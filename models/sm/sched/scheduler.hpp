@@ -23,6 +23,9 @@ class WarpOrdering {
   // the ordering changed its own state (e.g. a demotion), so the SM looks
   // again next cycle instead of sleeping.
   virtual bool stalled(WarpSlot*, Stall) { return false; }
+  // True for an ordering that overrides stalled(): the SM then shows it every
+  // warp it considers, including those whose stall is already recorded.
+  virtual bool watches_stalls() const { return false; }
 };
 
 // A warp's class for class-ranked orderings, as the SM's mechanisms classify it (0 ranks first).
@@ -62,6 +65,7 @@ class WarpScheduler {
     }
     return true;
   }
+  bool has_filters() const { return !filters_.empty(); }
   // Soft filters: whether one refused a warp since the last call, and their second look.
   bool take_soft_refusal() {
     const bool r = soft_refusal_;
