@@ -33,6 +33,7 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
   slots_.resize(p_.max_warps);
   for (uint32_t i = 0; i < p_.max_warps; ++i) slots_[i].slot = i;
   unrecorded_.assign(p_.max_warps, 0);
+  exited_.assign(p_.num_schedulers, 0);
   for (uint32_t s = 0; s < p_.num_schedulers; ++s) {
     scheds_.push_back(std::make_unique<WarpScheduler>(s, make_ordering(p_.warp_scheduler, p_)));
   }
@@ -295,6 +296,7 @@ void Sm::install_block(std::unique_ptr<Block> b, const BlockUsage& u) {
     w.in_pipe = 0;
     w.last_stall = Stall::Issued;
     w.blocked = Stall::Issued;
+    w.exited = false;
     w.issue_kind = WarpSlot::IssueKind::InOrder;
     w.ran_out_of_order = false;
     ++ready_[w.slot % p_.num_schedulers];
@@ -342,6 +344,8 @@ void Sm::retire_warp(WarpSlot& w) {
   set_blocked(w, Stall::Issued);
   --ready_[w.slot % p_.num_schedulers];
   unrecorded_[w.slot] = 0;
+  if (w.exited) --exited_[w.slot % p_.num_schedulers];
+  w.exited = false;
   set_needs_fetch(w, false);
   w.resident = false;
   *resident_warp_cycles_ += cycle_ - w.installed_cycle + 1;
@@ -469,7 +473,7 @@ Stall Sm::set_blocked(WarpSlot& w, Stall s) {
   if (w.blocked == Stall::Issued) --ready_[sid]; else --blocked_[sid][size_t(w.blocked)];
   if (s == Stall::Issued) ++ready_[sid]; else ++blocked_[sid][size_t(s)];
   w.blocked = s;
-  unrecorded_[w.slot] = s == Stall::Issued;
+  unrecorded_[w.slot] = s == Stall::Issued && !w.exited;
   return s;
 }
 
@@ -504,7 +508,9 @@ uint32_t Sm::issue_in_order(WarpScheduler& s, Stall& why, WarpSlot*& first_issue
   // records rank by their counts: the same outcome, without visiting every stalled warp.
   const bool skip_recorded = !has_ooo_ && !warp_states_traced_ && warp_limit_age_ == UINT64_MAX &&
                              !s.has_filters() && !s.ordering().watches_stalls();
-  uint32_t unseen = ready_[s.id()];  // warps without a record not yet considered
+  // warps without a record not yet considered (an exited warp would find itself done: NoWarp, which
+  // ranks last, so passing over it changes nothing)
+  uint32_t unseen = ready_[s.id()] - exited_[s.id()];
   for (WarpSlot* w : order_) {
     if (skip_recorded) {
       if (unseen == 0) break;
@@ -852,7 +858,16 @@ void Sm::execute(WarpSlot& w, const Instr& in, uint32_t unit, bool on_unit) {
       if (m->active()) m->warp_exited(w);
     if (p_.warp_limit) update_warp_limit();
     if (w.ready_to_free()) retire_warp(w);
+    else mark_exited(w);
   }
+}
+
+// The warp ran its exit but still waits for results: it stays resident, and
+// the issue look passes over it (it would find it done).
+void Sm::mark_exited(WarpSlot& w) {
+  w.exited = true;
+  unrecorded_[w.slot] = 0;
+  ++exited_[w.slot % p_.num_schedulers];
 }
 
 // ---------------------------------------------------------------- front end

@@ -179,6 +179,7 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   uint32_t issue(WarpScheduler& s);
   uint32_t issue_in_order(WarpScheduler& s, Stall& why, WarpSlot*& first_issued);
   Stall worst_recorded_stall(uint32_t sid, Stall why) const;
+  void mark_exited(WarpSlot& w);
   // Can `w` issue now? A warp held by the warp limit or a filter, or still stalled
   // as last recorded, is answered here (inline: most warps, every cycle). The
   // warp limit lets a warp through while its block waits at a barrier (else a
@@ -307,7 +308,8 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   uint32_t fetches_pending_ = 0;
   std::vector<uint64_t> needs_fetch_;                                  // slots with an empty instruction buffer
   std::vector<uint32_t> ready_;                                        // per scheduler: warps not known to be stalled
-  std::vector<uint8_t> unrecorded_;  // per slot: a resident warp with no recorded stall (read without touching the slot)
+  std::vector<uint8_t> unrecorded_;  // per slot: a resident warp with no recorded stall, not exited (read without touching the slot)
+  std::vector<uint32_t> exited_;     // per scheduler: exited warps still resident (counted in ready_)
   std::vector<std::array<uint32_t, size_t(Stall::Count)>> blocked_;    // per scheduler: warps stalled, by reason
   ClockDomain* clock_ = nullptr;
   uint32_t clock_index_ = 0;

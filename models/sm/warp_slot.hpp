@@ -34,6 +34,8 @@ struct WarpSlot {
   // A warp stalled on its own registers or on fetch stays stalled until one of
   // its results returns or its fetch completes: the scheduler does not look again.
   Stall blocked = Stall::Issued;
+  // It ran its exit and waits for its last results before its slot frees: it never issues again.
+  bool exited = false;
   // Out-of-order issue (SmMechanism::instead_of_stall): how the instruction check() chose issues, and
   // whether the warp ran instructions off its program order since it last issued in order (its buffer
   // then holds those: it fetches its in-order instruction again).
