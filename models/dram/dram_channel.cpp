@@ -301,14 +301,13 @@ int64_t DramChannel::schedule(int64_t now) {
     if (banks_[e.bank].open_row == int64_t(e.row)) {
       const int64_t r = column_ready(e, floor);
       if (r <= now) {
-        issue_column(0, now);
+        issue_column(order_.front(), now);
         return now + 1;
       }
       next = r;
     }
   } else if (const Entry* e = oldest_ready_hit(floor, now, next)) {
-    const uint16_t slot = uint16_t(e - entries_.data());
-    issue_column(size_t(std::find(order_.begin(), order_.end(), slot) - order_.begin()), now);
+    issue_column(uint16_t(e - entries_.data()), now);
     return now + 1;
   }
   next = prepare_bank(fifo, now, next);
@@ -424,8 +423,7 @@ void DramChannel::unlink_from_bank(uint16_t slot) {
   e.prev = e.next = kNoSlot;
 }
 
-void DramChannel::issue_column(size_t pos, int64_t now) {
-  const uint16_t slot = order_[pos];
+void DramChannel::issue_column(uint16_t slot, int64_t now) {
   Entry& e = entries_[slot];
   Bank& b = banks_[e.bank];
   const uint32_t bc = p_.burst_cycles();
@@ -454,12 +452,8 @@ void DramChannel::issue_column(size_t pos, int64_t now) {
   ++*(e.activated ? row_misses_ : row_hits_);
 
   // Closed page: auto-precharge (RDA/WRA) unless another queued request wants this row.
-  if (p_.page_policy == DramPagePolicy::Closed) {
-    bool more = false;
-    for (uint16_t s : order_)
-      if (s != slot && entries_[s].arrive <= now && entries_[s].bank == e.bank && entries_[s].row == e.row) more = true;
-    if (!more) precharge(b, b.pre_ok);
-  }
+  unlink_from_bank(slot);
+  if (p_.page_policy == DramPagePolicy::Closed && !has_queued_hit(e.bank, now)) precharge(b, b.pre_ok);
 
   if (ring_count_ == ring_.size()) {  // never expected: the ring holds more than the queue
     std::vector<InFlight> bigger(ring_.size() * 2);
@@ -472,8 +466,7 @@ void DramChannel::issue_column(size_t pos, int64_t now) {
   ++ring_count_;
 
   e.payload = nullptr;
-  order_.erase(order_.begin() + std::ptrdiff_t(pos));
-  unlink_from_bank(slot);
+  order_.erase(std::find(order_.begin(), order_.end(), slot));
   queue_probe_.set(order_.size());
   free_.push_back(slot);
 }

@@ -134,7 +134,7 @@ class DramChannel : public sc_core::sc_module, public SharedClockMember {
   void link_to_bank(uint16_t slot);
   void unlink_from_bank(uint16_t slot);
   uint16_t next_hit(const Bank& b, uint16_t from, bool write) const;
-  void issue_column(size_t pos, int64_t now);
+  void issue_column(uint16_t slot, int64_t now);
   void precharge(Bank& b, int64_t at);
   void activate(Entry& e, int64_t now);
 
