@@ -23,9 +23,15 @@ Crossbar::Crossbar(sc_core::sc_module_name name, const IcnParams& p, uint32_t pa
   requests_ = &g.counter("requests", "requests taken from the SM side");
   responses_ = &g.counter("responses", "responses delivered to the SM side");
   queue_wait_ = &g.counter("queue_wait_cycles", "cycles requests waited in output FIFOs for their port");
-  resp_queue_wait_ = &g.counter("resp_queue_wait_cycles", "cycles responses waited for their SM return port");
+  resp_queue_wait_ = &g.counter("resp_queue_wait_cycles",
+                                "cycles responses waited for their SM return port (input-queued replies: in their input buffer)");
   backpressured_ = &g.counter("backpressure_stalls", "requests whose END_REQ was withheld (output FIFO full)");
   backpressure_cycles_ = &g.counter("backpressure_cycles", "cycles requests waited for an output FIFO slot");
+  reply_refused_ = &g.counter("reply_backpressure_stalls",
+                              "replies whose END_RESP was withheld (their L2 slice's reply input buffer full)");
+  reply_refused_cycles_ = &g.counter("reply_backpressure_cycles", "cycles replies waited for reply input buffer room");
+  rin_.resize(out_.size());
+  for (ReplyInput& in : rin_) in.fifo.reserve(p_.reply_buffer ? p_.reply_buffer : 1);
   for (uint32_t q = 0; q < out_.size(); ++q) {
     OutPort& o = out_[q];
     o.fifo.reserve(p_.queue);
@@ -52,6 +58,9 @@ void Crossbar::end_of_elaboration() {
   for (OutPort& o : out_) o.waiters.reserve(n);
   in_.resize(n);
   stalled_.assign(n, false);
+  grant_rr_.assign(n, 0);
+  grant_.assign(n, -1);
+  granted_ports_.reserve(n);
 }
 
 // Reads send a header only; writes and atomics carry their data (data_length bytes).
@@ -167,6 +176,7 @@ void Crossbar::partition_accepted(uint32_t q, uint64_t now) {
 tlm::tlm_sync_enum Crossbar::nb_transport_bw(int part, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph,
                                              sc_core::sc_time&) {
   if (ph != tlm::END_REQ && ph != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
+  if (ph == tlm::BEGIN_RESP && input_queued_replies()) return offer_reply(uint32_t(part), p, ph);
   from_parts_.arrive(uint32_t(part), Input{&p, ph});
   wake_at(next_edge_after_now(period_));
   return answer_recorded(ph);
@@ -179,7 +189,9 @@ void Crossbar::take_inputs(uint64_t now) {
     OutPort& o = out_[q];
     const bool is_head = o.awaiting_end_req && !o.fifo.empty() && o.fifo.front().p == in.p;
     if (is_head) partition_accepted(q, now);  // END_REQ, or a BEGIN_RESP that implies it
-    if (in.phase == tlm::BEGIN_RESP) enqueue_response(q, *in.p, now);
+    if (in.phase != tlm::BEGIN_RESP) return;
+    if (input_queued_replies()) queue_reply(q, *in.p, now);
+    else enqueue_response(q, *in.p, now);
   });
   from_sms_.take_before(edge_value(period_, now), [&](uint32_t i, const Input&) {
     ret_[i].awaiting_end_resp = false;  // END_RESP: the SM took a response it had left open
@@ -188,6 +200,8 @@ void Crossbar::take_inputs(uint64_t now) {
 }
 
 void Crossbar::enqueue_response(uint32_t, tlm::tlm_generic_payload& p, uint64_t at) {
+  if (input_queued_replies())  // an L2 slice answers on the backward path, after END_REQ
+    SC_REPORT_ERROR("Crossbar", "a partition answered a request with its reply; icn.reply_buffer > 0 needs replies sent as BEGIN_RESP");
   const uint32_t i = uint32_t(gpu_ext(p).pop_route());
   ReturnPort& r = ret_[i];
   const uint32_t beats = response_beats(p);
@@ -217,12 +231,137 @@ void Crossbar::deliver_response(uint32_t i, uint64_t now) {
   if (!r.fifo.empty() && !r.awaiting_end_resp) wake_at(std::max(r.fifo.front().deliver, now + 1));
 }
 
+// ---------------------------------------------------------------- input-queued return
+
+// Room for a reply of `beats` flits. Flits freed in this very cycle are not
+// counted, so the answer does not depend on whether the slice or the crossbar
+// runs first at a shared edge.
+bool Crossbar::reply_input_has_room(const ReplyInput& in, uint32_t beats, uint64_t now) const {
+  const uint32_t held = in.flits + (in.freed_at == now ? in.freed_flits : 0);
+  return held + beats <= p_.reply_buffer || held == 0;  // an empty buffer takes any reply
+}
+
+// An L2 slice offers a reply: taken (END_RESP with the call) when its input
+// buffer has room, refused until then. A slice offers one reply at a time.
+tlm::tlm_sync_enum Crossbar::offer_reply(uint32_t q, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph) {
+  ReplyInput& in = rin_[q];
+  const uint64_t now = cycle();
+  const uint32_t beats = response_beats(p);
+  wake_at(next_edge_after_now(period_));
+  if (in.refused) SC_REPORT_ERROR("Crossbar", "BEGIN_RESP from an L2 slice before END_RESP of its previous reply");
+  if (!reply_input_has_room(in, beats, now)) {
+    in.refused = &p;
+    in.refused_beats = beats;
+    in.refused_since = now;
+    ++*reply_refused_;
+    const OutPort& o = out_[q];  // a reply to the request the slice has not yet taken takes it all the same
+    if (o.awaiting_end_req && !o.fifo.empty() && o.fifo.front().p == &p) from_parts_.arrive(q, Input{&p, tlm::END_REQ});
+    return tlm::TLM_ACCEPTED;
+  }
+  in.flits += beats;
+  from_parts_.arrive(q, Input{&p, ph});
+  return answer_recorded(ph);
+}
+
+// A reply enters slice q's input buffer (its flits were counted when it was
+// taken: at its offer, or at its admission after a refusal).
+void Crossbar::queue_reply(uint32_t q, tlm::tlm_generic_payload& p, uint64_t now) {
+  rin_[q].fifo.push_back(Reply{&p, now, uint32_t(gpu_ext(p).pop_route()), response_beats(p)});
+}
+
+// One allocation round: every input whose head has arrived and who is not
+// still sending asks for the head's SM port; a free port grants the asking
+// input that comes first from its round-robin pointer, which then moves past it.
+void Crossbar::allocate_reply_switch(uint64_t now) {
+  const uint32_t inputs = uint32_t(rin_.size());
+  for (uint32_t q = 0; q < inputs; ++q) {
+    const ReplyInput& in = rin_[q];
+    if (in.fifo.empty() || in.busy_until > now || in.fifo.front().arrived > now) continue;
+    const uint32_t i = in.fifo.front().sm_port;
+    if (ret_[i].free_at > now) continue;  // the port still moves another reply's flits
+    int32_t& g = grant_[i];
+    if (g < 0) {
+      granted_ports_.push_back(i);
+      g = int32_t(q);
+      continue;
+    }
+    const uint32_t rr = grant_rr_[i];
+    if ((q + inputs - rr) % inputs < (uint32_t(g) + inputs - rr) % inputs) g = int32_t(q);
+  }
+  for (uint32_t i : granted_ports_) {
+    const uint32_t q = uint32_t(grant_[i]);
+    grant_[i] = -1;
+    grant_rr_[i] = (q + 1) % inputs;
+    send_reply(q, now);
+  }
+  granted_ports_.clear();
+}
+
+// The granted head crosses the switch: it holds its input and its SM port for
+// its flits, leaves the input buffer, and reaches the SM's return FIFO
+// `latency` cycles after its last flit.
+void Crossbar::send_reply(uint32_t q, uint64_t now) {
+  ReplyInput& in = rin_[q];
+  const Reply r = in.fifo.front();
+  in.fifo.pop_front();
+  if (in.freed_at != now) {
+    in.freed_at = now;
+    in.freed_flits = 0;
+  }
+  in.flits -= r.beats;
+  in.freed_flits += r.beats;
+  in.busy_until = now + r.beats;
+  ReturnPort& port = ret_[r.sm_port];
+  port.free_at = now + r.beats;
+  *port.busy += r.beats;
+  *resp_queue_wait_ += now - r.arrived;
+  const uint64_t deliver = now + r.beats - 1 + p_.latency;
+  port.fifo.push_back(Transfer{r.p, deliver});
+  port.depth.set(std::min<size_t>(port.fifo.size(), 0xFFFF));
+  if (port.fifo.size() == 1) wake_at(deliver);
+}
+
+// A reply refused in an earlier cycle enters once its buffer has room; the
+// slice gets its END_RESP.
+void Crossbar::admit_refused_reply(uint32_t q, uint64_t now) {
+  ReplyInput& in = rin_[q];
+  if (!in.refused || in.refused_since >= now) return;
+  if (in.flits + in.refused_beats > p_.reply_buffer && in.flits != 0) return;
+  tlm::tlm_generic_payload* p = in.refused;
+  in.refused = nullptr;
+  *reply_refused_cycles_ += now - in.refused_since;
+  in.flits += in.refused_beats;
+  queue_reply(q, *p, now);
+  tlm::tlm_phase ph = tlm::END_RESP;
+  sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+  part_socket[q]->nb_transport_fw(*p, ph, t);
+}
+
+// The next cycle at which a reply can move: a head's arrival, its input's
+// last flit or its port's, whichever is latest. A refused reply is tried at the
+// next edge, then in every tick that sends a reply (the only way room appears).
+uint64_t Crossbar::next_reply_event(uint64_t now) const {
+  uint64_t next = UINT64_MAX;
+  for (const ReplyInput& in : rin_) {
+    if (!in.fifo.empty()) {
+      const Reply& h = in.fifo.front();
+      next = std::min(next, std::max({h.arrived, in.busy_until, ret_[h.sm_port].free_at, now + 1}));
+    }
+    if (in.refused && in.refused_since >= now) next = std::min(next, now + 1);  // room comes only with a send
+  }
+  return next;
+}
+
 // ---------------------------------------------------------------- the cycle
 
 void Crossbar::tick() {
   const uint64_t now = cycle();
   take_inputs(now);
   for (uint32_t q = 0; q < out_.size(); ++q) deliver_request(q, now);
+  if (input_queued_replies()) {
+    allocate_reply_switch(now);
+    for (uint32_t q = 0; q < rin_.size(); ++q) admit_refused_reply(q, now);
+  }
   for (uint32_t i = 0; i < ret_.size(); ++i) deliver_response(i, now);
   // Sleep until the earliest transfer due; queues that wait on END_REQ/END_RESP wake us when it comes.
   uint64_t next = UINT64_MAX;
@@ -231,6 +370,7 @@ void Crossbar::tick() {
   for (const ReturnPort& r : ret_)
     if (!r.fifo.empty() && !r.awaiting_end_resp) next = std::min(next, std::max(r.fifo.front().deliver, now + 1));
   if (!from_sms_.empty() || !from_parts_.empty()) next = std::min(next, now + 1);
+  if (input_queued_replies()) next = std::min(next, next_reply_event(now));
   for (uint32_t i = 0; i < in_.size(); ++i)
     if ((!stalled_[i] && !in_[i].empty()) || (in_[i].has_waiting() && in_[i].size() < RequestBuffer::kDepth))
       next = std::min(next, now + 1);

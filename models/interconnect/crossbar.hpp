@@ -14,6 +14,12 @@
 // Return: each SM-side return port likewise moves one response at a time
 // (read and atomic responses carry data; write acknowledgements 1 cycle) and
 // adds `latency`. The SM port rides on the payload's route stack.
+// With `reply_buffer` > 0 the return network is input-queued: each L2 slice's
+// replies wait in its input buffer in arrival order, and each cycle a switch
+// allocator matches input heads to free SM ports (each port grants round-robin
+// among the heads asking for it). A head whose port is busy blocks the replies
+// behind it (head of line), and a slice whose buffer is full gets no END_RESP
+// until the buffer has room for its reply.
 //
 // Registered inputs (common/input_register.hpp): each SM port has a two-entry
 // input buffer (END_REQ at once while it has room); a request, an END_REQ or a
@@ -88,6 +94,23 @@ class Crossbar : public sc_core::sc_module {
     Counter* busy = nullptr;
     Probe depth;                    // "icn.to_sm<i>.queue": responses in the FIFO
   };
+  // From one L2 slice into the reply network (input-queued return, reply_buffer > 0).
+  struct Reply {
+    tlm::tlm_generic_payload* p = nullptr;
+    uint64_t arrived = 0;
+    uint32_t sm_port = 0;
+    uint32_t beats = 0;
+  };
+  struct ReplyInput {
+    Ring<Reply> fifo;                              // replies in arrival order; the head competes for its SM port
+    uint32_t flits = 0;                            // buffer flits held by queued or promised replies
+    uint64_t freed_at = UINT64_MAX;                // flits freed in this cycle are not yet seen by an offer
+    uint32_t freed_flits = 0;
+    uint64_t busy_until = 0;                       // the input sends one flit a cycle
+    tlm::tlm_generic_payload* refused = nullptr;   // reply offered while the buffer was full: END_RESP when room
+    uint32_t refused_beats = 0;
+    uint64_t refused_since = 0;
+  };
   void end_of_elaboration() override;
   tlm::tlm_sync_enum nb_transport_fw(int port, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
   tlm::tlm_sync_enum nb_transport_bw(int part, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
@@ -101,6 +124,14 @@ class Crossbar : public sc_core::sc_module {
   void partition_accepted(uint32_t part, uint64_t now);
   void enqueue_response(uint32_t part, tlm::tlm_generic_payload& p, uint64_t at);
   void deliver_response(uint32_t sm_port, uint64_t now);
+  bool reply_input_has_room(const ReplyInput& in, uint32_t beats, uint64_t now) const;
+  tlm::tlm_sync_enum offer_reply(uint32_t part, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph);
+  void queue_reply(uint32_t part, tlm::tlm_generic_payload& p, uint64_t now);
+  void allocate_reply_switch(uint64_t now);
+  void send_reply(uint32_t part, uint64_t now);
+  void admit_refused_reply(uint32_t part, uint64_t now);
+  uint64_t next_reply_event(uint64_t now) const;
+  bool input_queued_replies() const { return p_.reply_buffer > 0; }
   uint32_t request_beats(const tlm::tlm_generic_payload& p) const;
   uint32_t response_beats(const tlm::tlm_generic_payload& p) const;
   void wake_at(uint64_t cycle) { wake_at_edge(wake_, period_, cycle); }
@@ -119,8 +150,13 @@ class Crossbar : public sc_core::sc_module {
   InputRegister<Input> from_sms_, from_parts_;  // END_RESP from SM ports; END_REQ and responses from partitions
   std::vector<RequestBuffer> in_;                // per SM port: requests (common/input_register.hpp)
   std::vector<bool> stalled_;                    // per SM port: its head waits for an output FIFO slot
+  std::vector<ReplyInput> rin_;                  // per L2 slice: reply input buffer (input-queued return)
+  std::vector<uint32_t> grant_rr_;               // per SM port: the input its round-robin grant favours next
+  std::vector<int32_t> grant_;                   // per SM port: this cycle's winning input, -1 none
+  std::vector<uint32_t> granted_ports_;          // SM ports granted this cycle
 
   Counter *requests_, *responses_, *queue_wait_, *resp_queue_wait_, *backpressured_, *backpressure_cycles_;
+  Counter *reply_refused_, *reply_refused_cycles_;
 };
 
 }  // namespace warptlm

@@ -12,6 +12,10 @@ void IcnParams::declare(ParamTable& t) {
               "bytes per crossbar cycle on each port; a transfer of D bytes holds its port ceil(D/width) cycles");
   t.int_param("icn.queue", 32, 1, 65536,
               "request entries per output port; a full queue withholds END_REQ from the SM side");
+  t.int_param("icn.reply_buffer", 0, 0, 65536,
+              "flits of reply buffering at each L2 slice's input to the reply network; > 0 makes that network "
+              "input-queued (a reply waits at its slice's head until its SM port is free; a full buffer withholds "
+              "END_RESP from the slice); 0 queues replies at their SM port only");
   t.float_param("icn.clock_mhz", 700, 1, 100000, "interconnect clock in MHz");
   t.int_param("icn.interleave", 256, 32, 1 << 30, "bytes of consecutive addresses mapped to one memory partition");
   t.enum_param("icn.mapping", "linear", {"linear", "hash"},
@@ -23,6 +27,7 @@ IcnParams IcnParams::from(const Config& c) {
   p.latency = uint32_t(c.get_int("icn.latency"));
   p.port_width = uint32_t(c.get_int("icn.port_width"));
   p.queue = uint32_t(c.get_int("icn.queue"));
+  p.reply_buffer = uint32_t(c.get_int("icn.reply_buffer"));
   p.clock_mhz = c.get_float("icn.clock_mhz");
   p.interleave = uint64_t(c.get_int("icn.interleave"));
   p.mapping = c.get_string("icn.mapping");

@@ -17,6 +17,7 @@
 
 using namespace warptlm;
 using tb::FixedLatencySink;
+using tb::PacedSink;
 using tb::Request;
 using tb::TrafficInitiator;
 
@@ -28,22 +29,23 @@ const sc_core::sc_time kPeriod(1, sc_core::SC_NS);  // one clock for the whole t
 // END_REQ on the backward path) at c + kIn, and a response a partition sends at t at t + kIn.
 constexpr uint64_t kIn = 1;
 
-struct Rig {
+template <class Sink>
+struct RigOf {
   StatsRegistry stats;
   IcnParams p;
   std::unique_ptr<Crossbar> xbar;
   std::vector<std::unique_ptr<TrafficInitiator>> sms;
-  std::vector<std::unique_ptr<FixedLatencySink>> parts;
+  std::vector<std::unique_ptr<Sink>> parts;
 
   // One sink per crossbar output port: sink_latency.size() = partitions x subpartitions.
-  Rig(const IcnParams& params, uint32_t n_sms, const std::vector<uint64_t>& sink_latency, uint32_t subpartitions = 1) : p(params) {
+  RigOf(const IcnParams& params, uint32_t n_sms, const std::vector<uint64_t>& sink_latency, uint32_t subpartitions = 1) : p(params) {
     xbar = std::make_unique<Crossbar>("icn", p, uint32_t(sink_latency.size()) / subpartitions, kPeriod, stats, subpartitions);
     for (uint32_t i = 0; i < n_sms; ++i) {
       sms.push_back(std::make_unique<TrafficInitiator>(("sm" + std::to_string(i)).c_str(), kPeriod));
       sms.back()->socket.bind(xbar->sm_socket);
     }
     for (size_t q = 0; q < sink_latency.size(); ++q) {
-      parts.push_back(std::make_unique<FixedLatencySink>(("part" + std::to_string(q)).c_str(), kPeriod, sink_latency[q]));
+      parts.push_back(std::make_unique<Sink>(("part" + std::to_string(q)).c_str(), kPeriod, sink_latency[q]));
       xbar->part_socket[q].bind(parts.back()->socket);
     }
   }
@@ -51,6 +53,7 @@ struct Rig {
   uint64_t req_beats(const Request& r) const { return r.write ? (r.bytes + p.port_width - 1) / p.port_width : 1; }
   uint64_t resp_beats(const Request& r) const { return r.write ? 1 : (r.bytes + p.port_width - 1) / p.port_width; }
 };
+using Rig = RigOf<FixedLatencySink>;
 
 Request read(uint64_t cycle, uint64_t addr, uint32_t bytes = 128) {
   Request r;
@@ -326,4 +329,143 @@ TEST_CASE("icn: with 40-byte flits a sector reply holds the return port one cycl
   const uint64_t second_ready = sink[1].cycle + S + kIn;  // its reply is taken here ...
   const uint64_t port_free = sink[0].cycle + S + kIn + 4;  // ... and leaves once the line's 4 flits are out
   CHECK(d[1].responded == std::max(second_ready, port_free) + 1 - 1 + p.latency);
+}
+
+// ------------------------------------------------------------ input-queued reply network (icn.reply_buffer > 0)
+
+namespace {
+const tb::Completed& completion_of(const TrafficInitiator& sm, size_t index) {
+  for (const tb::Completed& c : sm.done)
+    if (c.index == index) return c;
+  FAIL("request " << index << " never completed");
+  return sm.done.front();
+}
+}  // namespace
+
+namespace {
+// Two partitions (interleave 256). SM0 reads a line from partition 1, then a line from partition 0;
+// SM1 reads a sector from partition 0 just after. Partition 1's line reply takes SM0's port for 4 flits;
+// partition 0's line reply for SM0 waits for it. Returns when the sector reply (for SM1) was ready in
+// partition 0's reply input, when the line before it started, and when SM1 got the sector.
+struct HeadOfLine {
+  uint64_t sector_ready = 0, head_start = 0, sector_answered = 0;
+  uint32_t latency = 2;
+};
+HeadOfLine head_of_line_case(uint32_t reply_buffer) {
+  const uint64_t S0 = 11, S1 = 10;
+  IcnParams p = params(2, 32, 8);
+  p.reply_buffer = reply_buffer;
+  Rig rig(p, 2, {S0, S1});
+  rig.sms[0]->add(read(0, 256, 128));
+  rig.sms[0]->add(read(0, 0, 128));
+  rig.sms[1]->add(read(1, 512, 32));
+  sc_core::sc_start();
+  HeadOfLine r;
+  r.latency = p.latency;
+  REQUIRE(rig.parts[0]->seen.size() == 2);
+  REQUIRE(rig.parts[1]->seen.size() == 1);
+  const uint64_t L = p.latency;
+  const uint64_t line1_ready = rig.parts[1]->seen[0].cycle + S1 + kIn;  // taken into partition 1's reply input
+  const uint64_t line0_ready = rig.parts[0]->seen[0].cycle + S0 + kIn;
+  r.sector_ready = rig.parts[0]->seen[1].cycle + S0 + kIn;
+  REQUIRE(rig.parts[0]->seen[0].addr == 0);  // SM0's line first in partition 0, the sector behind it
+  REQUIRE(line0_ready < line1_ready + 4);    // SM0's line finds SM0's port busy ...
+  REQUIRE(r.sector_ready < line1_ready + 4);  // ... and the sector arrives behind it before the port frees
+  // partition 1's line finds SM0's port free; partition 0's line starts when its 4 flits are out
+  CHECK(completion_of(*rig.sms[0], 0).responded == line1_ready + 4 - 1 + L);
+  r.head_start = std::max(line0_ready, line1_ready + 4);
+  CHECK(completion_of(*rig.sms[0], 1).responded == r.head_start + 4 - 1 + L);
+  r.sector_answered = completion_of(*rig.sms[1], 0).responded;
+  CHECK(rig.counter("icn.responses") == 3);
+  if (reply_buffer)
+    CHECK(rig.counter("icn.resp_queue_wait_cycles") == (r.head_start - line0_ready) + (r.head_start + 4 - r.sector_ready));
+  return r;
+}
+}  // namespace
+
+TEST_CASE("icn: an input-queued reply network holds a slice's replies behind a head whose SM port is busy") {
+  const HeadOfLine r = head_of_line_case(64);
+  CHECK(r.sector_answered == r.head_start + 4 + 1 - 1 + r.latency);  // after the head's last flit, although SM1's port is idle
+}
+
+TEST_CASE("icn: with replies queued at their SM port only (reply_buffer 0) a slice's replies do not block each other") {
+  const HeadOfLine r = head_of_line_case(0);
+  CHECK(r.sector_answered == r.sector_ready + 1 - 1 + r.latency);
+}
+
+TEST_CASE("icn: a full reply input withholds END_RESP from its slice until a reply leaves") {
+  // Reply buffer of 4 flits: one line reply fills it. The slice's second line reply, offered the next
+  // cycle, is refused (flits freed in the cycle of an offer do not count), enters at the next edge once
+  // the first has left, and only then does the slice get END_RESP.
+  IcnParams p = params(2, 32, 8);
+  p.reply_buffer = 4;
+  RigOf<PacedSink> rig(p, 1, {5});
+  rig.sms[0]->add(read(0, 0, 128));
+  rig.sms[0]->add(read(0, 512, 128));
+  sc_core::sc_start();
+  const auto& a = rig.parts[0]->answers;
+  REQUIRE(a.size() == 2);
+  REQUIRE(rig.sms[0]->done.size() == 2);
+  CHECK(a[0].released == a[0].offered);      // room: END_RESP with the call
+  REQUIRE(a[1].offered == a[0].offered + 1);  // the sink answers back to back
+  CHECK(a[1].released == a[1].offered + 1);   // refused, admitted at the crossbar's next edge
+  CHECK(rig.counter("icn.reply_backpressure_stalls") == 1);
+  CHECK(rig.counter("icn.reply_backpressure_cycles") == 1);
+  const uint64_t first_start = a[0].offered + kIn;
+  CHECK(completion_of(*rig.sms[0], 0).responded == first_start + 4 - 1 + p.latency);
+  // the second enters at its admission and starts once the port has moved the first's 4 flits
+  CHECK(completion_of(*rig.sms[0], 1).responded == std::max(a[1].released + 1, first_start + 4) + 4 - 1 + p.latency);
+}
+
+TEST_CASE("icn: a reply input whose head waits for a busy SM port stays full and withholds END_RESP until the head leaves") {
+  // Partition 1 answers SM0 with 512 B (16 flits on SM0's port). Partition 0's reply input holds 4 flits:
+  // its first line reply for SM0 fills it and waits for the port; the second, offered the next cycle, is
+  // refused and gets END_RESP only in the cycle the first leaves, with the port's 16 flits out.
+  IcnParams p = params(2, 32, 8);
+  p.reply_buffer = 4;
+  RigOf<PacedSink> rig(p, 1, {5, 1});
+  rig.sms[0]->add(read(0, 256, 512));  // partition 1
+  rig.sms[0]->add(read(0, 0, 128));    // partition 0
+  rig.sms[0]->add(read(0, 512, 128));  // partition 0
+  sc_core::sc_start();
+  REQUIRE(rig.sms[0]->done.size() == 3);
+  const auto& a0 = rig.parts[0]->answers;
+  const auto& a1 = rig.parts[1]->answers;
+  REQUIRE(a0.size() == 2);
+  REQUIRE(a1.size() == 1);
+  const uint64_t long_start = a1[0].offered + kIn;       // SM0's port is free: it goes at once
+  const uint64_t head_ready = a0[0].offered + kIn;
+  REQUIRE(head_ready < long_start + 16);                 // the head waits for the port
+  REQUIRE(a0[1].offered < long_start + 16);              // the second is offered while the buffer is full
+  CHECK(a0[0].released == a0[0].offered);
+  const uint64_t head_start = long_start + 16;
+  CHECK(a0[1].released == head_start);                   // END_RESP when the head leaves, not before
+  CHECK(rig.counter("icn.reply_backpressure_stalls") == 1);
+  CHECK(rig.counter("icn.reply_backpressure_cycles") == head_start - a0[1].offered);
+  CHECK(completion_of(*rig.sms[0], 1).responded == head_start + 4 - 1 + p.latency);
+  CHECK(completion_of(*rig.sms[0], 2).responded == head_start + 4 + 4 - 1 + p.latency);
+}
+
+TEST_CASE("icn: an SM port grants the slices waiting for it in round-robin order") {
+  // SM0 reads 512 B from partition 2 (16 flits on its port), then a sector each from partitions 0, 1, 0, 1.
+  // All four sector replies reach their slices' heads while the long reply holds SM0's port. When it
+  // frees, the port grants partition 0, then 1, then 0, then 1: each grant moves the pointer past the
+  // winner, where a fixed priority would serve partition 0 twice first.
+  IcnParams p = params(2, 32, 8);
+  p.reply_buffer = 64;
+  Rig rig(p, 1, {4, 4, 1});
+  rig.sms[0]->add(read(0, 512, 512));        // partition 2
+  rig.sms[0]->add(read(0, 0, 32));           // partition 0
+  rig.sms[0]->add(read(0, 256, 32));         // partition 1
+  rig.sms[0]->add(read(0, 768, 32));         // partition 0
+  rig.sms[0]->add(read(0, 256 + 768, 32));   // partition 1
+  sc_core::sc_start();
+  REQUIRE(rig.sms[0]->done.size() == 5);
+  REQUIRE(rig.parts[2]->seen.size() == 1);
+  const uint64_t long_ready = rig.parts[2]->seen[0].cycle + 1 + kIn;
+  const uint64_t free_at = long_ready + 16;
+  for (uint32_t q = 0; q < 2; ++q)
+    for (const auto& s : rig.parts[q]->seen) REQUIRE(s.cycle + 4 + kIn < free_at);  // all waiting when it frees
+  CHECK(completion_of(*rig.sms[0], 0).responded == long_ready + 16 - 1 + p.latency);
+  for (size_t k = 1; k <= 4; ++k) CHECK(completion_of(*rig.sms[0], k).responded == free_at + (k - 1) + p.latency);
 }

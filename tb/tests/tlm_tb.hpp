@@ -18,6 +18,9 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+#include <algorithm>
+#include <map>
 #include <vector>
 
 #include "common/gpu_payload.hpp"
@@ -139,6 +142,62 @@ class FixedLatencySink : private SinkStats, public FlatMemory {
       seen.push_back(Seen{p.get_address(), p.is_write(), uint64_t(sc_core::sc_time_stamp() / period), gpu_ext(p).sector_mask});
     };
   }
+};
+
+// A target that answers in arrival order, `latency` cycles after each request
+// arrived, one BEGIN_RESP a cycle, and keeps the base protocol's response
+// rule: after a BEGIN_RESP answered TLM_ACCEPTED it sends nothing until the
+// initiator's END_RESP. Records when each response was offered and released.
+class PacedSink : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<PacedSink> socket;
+  struct Answer { uint64_t addr; uint64_t arrived, offered, released; };  // cycles
+  std::vector<Answer> answers;
+
+  PacedSink(sc_core::sc_module_name n, sc_core::sc_time period, uint64_t latency_cycles)
+      : sc_core::sc_module(n), socket("socket"), period_(period), latency_(latency_cycles) {
+    socket.register_nb_transport_fw(this, &PacedSink::nb_transport_fw);
+    SC_THREAD(run);
+  }
+  SC_HAS_PROCESS(PacedSink);
+
+ private:
+  uint64_t cycle() const { return uint64_t(sc_core::sc_time_stamp() / period_); }
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time&) {
+    if (ph == tlm::END_RESP) {
+      answers.at(open_).released = cycle();
+      end_resp_.notify(sc_core::SC_ZERO_TIME);
+      return tlm::TLM_COMPLETED;
+    }
+    if (ph != tlm::BEGIN_REQ) return tlm::TLM_ACCEPTED;
+    answers.push_back(Answer{p.get_address(), cycle(), UINT64_MAX, UINT64_MAX});
+    pending_.push_back(&p);
+    arrived_.notify(sc_core::SC_ZERO_TIME);
+    ph = tlm::END_REQ;
+    return tlm::TLM_UPDATED;
+  }
+  void run() {
+    for (size_t k = 0;; ++k) {
+      while (k >= pending_.size()) wait(arrived_);
+      const uint64_t due = std::max(answers[k].arrived + latency_, last_ + 1);
+      if (cycle() < due) wait(period_ * double(due - cycle()));
+      tlm::tlm_generic_payload* p = pending_[k];
+      p->set_response_status(tlm::TLM_OK_RESPONSE);
+      answers[k].offered = last_ = cycle();
+      open_ = k;
+      tlm::tlm_phase ph = tlm::BEGIN_RESP;
+      sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+      const tlm::tlm_sync_enum s = socket->nb_transport_bw(*p, ph, t);
+      if (s == tlm::TLM_COMPLETED || (s == tlm::TLM_UPDATED && ph == tlm::END_RESP)) answers[k].released = cycle();
+      else wait(end_resp_);
+    }
+  }
+  sc_core::sc_time period_;
+  uint64_t latency_;
+  uint64_t last_ = 0;
+  size_t open_ = 0;
+  std::vector<tlm::tlm_generic_payload*> pending_;
+  sc_core::sc_event arrived_, end_resp_;
 };
 
 }  // namespace tb
