@@ -31,7 +31,10 @@ Crossbar::Crossbar(sc_core::sc_module_name name, const IcnParams& p, uint32_t pa
                               "replies whose END_RESP was withheld (their L2 slice's reply input buffer full)");
   reply_refused_cycles_ = &g.counter("reply_backpressure_cycles", "cycles replies waited for reply input buffer room");
   rin_.resize(out_.size());
-  for (ReplyInput& in : rin_) in.fifo.reserve(p_.reply_buffer ? p_.reply_buffer : 1);
+  for (uint32_t q = 0; q < rin_.size(); ++q) {
+    rin_[q].fifo.reserve(p_.reply_buffer ? p_.reply_buffer : 1);
+    if (input_queued_replies()) rin_[q].held.declare("icn.from_part" + std::to_string(q) + ".reply_flits", 16);
+  }
   for (uint32_t q = 0; q < out_.size(); ++q) {
     OutPort& o = out_[q];
     o.fifo.reserve(p_.queue);
@@ -259,6 +262,7 @@ tlm::tlm_sync_enum Crossbar::offer_reply(uint32_t q, tlm::tlm_generic_payload& p
     return tlm::TLM_ACCEPTED;
   }
   in.flits += beats;
+  in.held.set(std::min<uint32_t>(in.flits, 0xFFFF));
   from_parts_.arrive(q, Input{&p, ph});
   return answer_recorded(ph);
 }
@@ -309,6 +313,7 @@ void Crossbar::send_reply(uint32_t q, uint64_t now) {
     in.freed_flits = 0;
   }
   in.flits -= r.beats;
+  in.held.set(std::min<uint32_t>(in.flits, 0xFFFF));
   in.freed_flits += r.beats;
   in.busy_until = now + r.beats;
   ReturnPort& port = ret_[r.sm_port];
@@ -331,6 +336,7 @@ void Crossbar::admit_refused_reply(uint32_t q, uint64_t now) {
   in.refused = nullptr;
   *reply_refused_cycles_ += now - in.refused_since;
   in.flits += in.refused_beats;
+  in.held.set(std::min<uint32_t>(in.flits, 0xFFFF));
   queue_reply(q, *p, now);
   tlm::tlm_phase ph = tlm::END_RESP;
   sc_core::sc_time t = sc_core::SC_ZERO_TIME;

@@ -110,6 +110,7 @@ class Crossbar : public sc_core::sc_module {
     tlm::tlm_generic_payload* refused = nullptr;   // reply offered while the buffer was full: END_RESP when room
     uint32_t refused_beats = 0;
     uint64_t refused_since = 0;
+    Probe held;                                    // "icn.from_part<q>.reply_flits": flits in the buffer
   };
   void end_of_elaboration() override;
   tlm::tlm_sync_enum nb_transport_fw(int port, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t);

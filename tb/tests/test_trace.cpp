@@ -358,6 +358,18 @@ TEST_CASE("trace: a traced run agrees with its counters and every value fits its
     }
     CHECK(pushed == counter(run, "icn.requests"));
     CHECK(returned == counter(run, "icn.responses"));
+    // an input-queued reply network: one reply buffer per L2 slice, within its size, drained at the end
+    const uint64_t reply_buffer = run.config["icn"]["reply_buffer"].as<uint64_t>();
+    const std::vector<std::string> inputs = names_with_prefix(v, "icn.from_part");
+    CHECK(inputs.size() == (reply_buffer ? parts.size() : 0));
+    uint64_t most = 0;
+    for (auto& n : inputs) {
+      INFO(n);
+      most = std::max(most, max_value(v, n));
+      CHECK(max_value(v, n) <= reply_buffer);  // every reply here is smaller than the buffer
+      if (!v.at(n).changes.empty()) CHECK(last_value(v, n) == 0);
+    }
+    if (reply_buffer) CHECK(most > 0);
   }
 
   SECTION("L2 and DRAM: MSHRs and the request queue drain, open rows follow activates and precharges") {
