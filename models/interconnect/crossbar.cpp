@@ -205,13 +205,17 @@ void Crossbar::take_inputs(uint64_t now) {
 void Crossbar::enqueue_response(uint32_t, tlm::tlm_generic_payload& p, uint64_t at) {
   if (input_queued_replies())  // an L2 slice answers on the backward path, after END_REQ
     SC_REPORT_ERROR("Crossbar", "a partition answered a request with its reply; icn.reply_buffer > 0 needs replies sent as BEGIN_RESP");
-  const uint32_t i = uint32_t(gpu_ext(p).pop_route());
-  ReturnPort& r = ret_[i];
-  const uint32_t beats = response_beats(p);
-  const uint64_t start = std::max(at, r.free_at);
+  ReturnPort& r = ret_[uint32_t(gpu_ext(p).pop_route())];
+  return_transfer(r, p, response_beats(p), std::max(at, r.free_at), at);
+}
+
+// A response takes SM return port r from `start` for its beats (having waited
+// since `since`) and reaches the SM's side `latency` cycles after its last beat.
+void Crossbar::return_transfer(ReturnPort& r, tlm::tlm_generic_payload& p, uint32_t beats, uint64_t start,
+                               uint64_t since) {
   r.free_at = start + beats;
   *r.busy += beats;
-  *resp_queue_wait_ += start - at;
+  *resp_queue_wait_ += start - since;
   const uint64_t deliver = start + beats - 1 + p_.latency;
   r.fifo.push_back(Transfer{&p, deliver});
   r.depth.set(std::min<size_t>(r.fifo.size(), 0xFFFF));
@@ -240,8 +244,7 @@ void Crossbar::deliver_response(uint32_t i, uint64_t now) {
 // counted, so the answer does not depend on whether the slice or the crossbar
 // runs first at a shared edge.
 bool Crossbar::reply_input_has_room(const ReplyInput& in, uint32_t beats, uint64_t now) const {
-  const uint32_t held = in.flits + (in.freed_at == now ? in.freed_flits : 0);
-  return held + beats <= p_.reply_buffer || held == 0;  // an empty buffer takes any reply
+  return reply_fits(in.flits + (in.freed_at == now ? in.freed_flits : 0), beats);  // an empty buffer takes any reply
 }
 
 // An L2 slice offers a reply: taken (END_RESP with the call) when its input
@@ -261,8 +264,7 @@ tlm::tlm_sync_enum Crossbar::offer_reply(uint32_t q, tlm::tlm_generic_payload& p
     if (o.awaiting_end_req && !o.fifo.empty() && o.fifo.front().p == &p) from_parts_.arrive(q, Input{&p, tlm::END_REQ});
     return tlm::TLM_ACCEPTED;
   }
-  in.flits += beats;
-  in.held.set(std::min<uint32_t>(in.flits, 0xFFFF));
+  in.hold(in.flits + beats);
   from_parts_.arrive(q, Input{&p, ph});
   return answer_recorded(ph);
 }
@@ -312,18 +314,10 @@ void Crossbar::send_reply(uint32_t q, uint64_t now) {
     in.freed_at = now;
     in.freed_flits = 0;
   }
-  in.flits -= r.beats;
-  in.held.set(std::min<uint32_t>(in.flits, 0xFFFF));
+  in.hold(in.flits - r.beats);
   in.freed_flits += r.beats;
   in.busy_until = now + r.beats;
-  ReturnPort& port = ret_[r.sm_port];
-  port.free_at = now + r.beats;
-  *port.busy += r.beats;
-  *resp_queue_wait_ += now - r.arrived;
-  const uint64_t deliver = now + r.beats - 1 + p_.latency;
-  port.fifo.push_back(Transfer{r.p, deliver});
-  port.depth.set(std::min<size_t>(port.fifo.size(), 0xFFFF));
-  if (port.fifo.size() == 1) wake_at(deliver);
+  return_transfer(ret_[r.sm_port], *r.p, r.beats, now, r.arrived);
 }
 
 // A reply refused in an earlier cycle enters once its buffer has room; the
@@ -331,12 +325,11 @@ void Crossbar::send_reply(uint32_t q, uint64_t now) {
 void Crossbar::admit_refused_reply(uint32_t q, uint64_t now) {
   ReplyInput& in = rin_[q];
   if (!in.refused || in.refused_since >= now) return;
-  if (in.flits + in.refused_beats > p_.reply_buffer && in.flits != 0) return;
+  if (!reply_fits(in.flits, in.refused_beats)) return;  // flits freed in this tick count: the slice waits on us
   tlm::tlm_generic_payload* p = in.refused;
   in.refused = nullptr;
   *reply_refused_cycles_ += now - in.refused_since;
-  in.flits += in.refused_beats;
-  in.held.set(std::min<uint32_t>(in.flits, 0xFFFF));
+  in.hold(in.flits + in.refused_beats);
   queue_reply(q, *p, now);
   tlm::tlm_phase ph = tlm::END_RESP;
   sc_core::sc_time t = sc_core::SC_ZERO_TIME;

@@ -29,6 +29,7 @@
 // Smart ticking: tick() runs only at cycles where a transfer is due or an input
 // waits; every delivery time is computed when the transfer is queued.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <systemc>
 #include <tlm>
@@ -111,6 +112,10 @@ class Crossbar : public sc_core::sc_module {
     uint32_t refused_beats = 0;
     uint64_t refused_since = 0;
     Probe held;                                    // "icn.from_part<q>.reply_flits": flits in the buffer
+    void hold(uint32_t f) {
+      flits = f;
+      held.set(std::min<uint32_t>(f, 0xFFFF));
+    }
   };
   void end_of_elaboration() override;
   tlm::tlm_sync_enum nb_transport_fw(int port, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
@@ -125,6 +130,8 @@ class Crossbar : public sc_core::sc_module {
   void partition_accepted(uint32_t part, uint64_t now);
   void enqueue_response(uint32_t part, tlm::tlm_generic_payload& p, uint64_t at);
   void deliver_response(uint32_t sm_port, uint64_t now);
+  void return_transfer(ReturnPort& r, tlm::tlm_generic_payload& p, uint32_t beats, uint64_t start, uint64_t since);
+  bool reply_fits(uint32_t held, uint32_t beats) const { return held + beats <= p_.reply_buffer || held == 0; }
   bool reply_input_has_room(const ReplyInput& in, uint32_t beats, uint64_t now) const;
   tlm::tlm_sync_enum offer_reply(uint32_t part, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph);
   void queue_reply(uint32_t part, tlm::tlm_generic_payload& p, uint64_t now);
