@@ -54,7 +54,7 @@ double sum_of(const Run& r, const std::string& prefix) {
 
 }  // namespace
 
-TEST_CASE("spu timing: the timing mesh moves the functional mesh's data, counts and instructions, every variant") {
+TEST_CASE("spu timing: the timing mesh moves the functional mesh's data, counts and instructions, every variant", "[ci]") {
   TempDir t;
   for (const char* wl : {"spu_matmul", "spu_jacobi"}) {
     for (const char* variant : {"", "--set spu.rows=2 --set spu.cols=3", "--set spu.restart=true",
@@ -234,7 +234,7 @@ TEST_CASE("spu timing: the workloads' checks fail when the CB halves do not swit
 }
 
 #ifndef WARPTLM_SANITIZED
-TEST_CASE("spu timing: the report's finding, the mesh slower than the GPU on the 192 x 192 multiply, with the derived traffic") {
+TEST_CASE("spu timing: the report's finding, the mesh slower than the GPU on the 192 x 192 multiply, with the derived traffic", "[ci]") {
   // Spec 003 claims 11 and 14: the GPU's tiled multiply loads 2 n^3 / T = 884,736 A and B elements (with or
   // without its L1; the lanes are the kernel's), the mesh's IUs the minimum 2 n^2 = 73,728, its SMs none.
   TempDir t;
@@ -257,7 +257,7 @@ TEST_CASE("spu timing: the report's finding, the mesh slower than the GPU on the
 #endif
 
 #ifndef WARPTLM_SANITIZED  // forty whole runs: the release build's check (CI time)
-TEST_CASE("spu timing: every landed mechanism combines with the mesh or is refused naming the conflict") {
+TEST_CASE("spu timing: every landed mechanism combines with the mesh or is refused naming the conflict", "[ci]") {
   TempDir t;
   // Schedulers and cache policies act inside each SM: the mesh's workloads verify under each.
   for (const char* o : {"gto", "two_level", "owf", "best_swl", "ccws", "ciao_t", "statpcal"}) {

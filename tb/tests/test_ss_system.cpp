@@ -38,7 +38,7 @@ std::map<std::string, double> run(const TempDir& t, const std::string& workload,
 
 }  // namespace
 
-TEST_CASE("ssp system: a kernel not limited by scratchpad runs cycle-identical with sharing and its passes (Set-3, sec. 7.10)") {
+TEST_CASE("ssp system: a kernel not limited by scratchpad runs cycle-identical with sharing and its passes (Set-3, sec. 7.10)", "[ci]") {
   TempDir t;
   // The paper's Set-3 (Table 2): limited by registers (BFS, b+tree), blocks (DCT5, NN) or threads (gaussian);
   // and our own: by threads (jacobi2d, scan), blocks (dct8x8) or using no scratchpad (bfs).
@@ -100,7 +100,7 @@ TEST_CASE("ssp system: the bank-aligned layout adds no bank conflicts and the pa
   CHECK(packed["shmem_bank_conflicts"] > base["shmem_bank_conflicts"]);
 }
 
-TEST_CASE("ssp system: every workload verifies with exit retired at decode under sharing, OWF and the passes") {
+TEST_CASE("ssp system: every workload verifies with exit retired at decode under sharing, OWF and the passes", "[ci]") {
   // sm.exit=decode is the timing of the paper's worked example (Figure 5);
   // it must not change what any kernel computes.
   TempDir t;
@@ -151,7 +151,7 @@ const std::pair<const char*, const char*> kContending[] = {
 
 }  // namespace
 
-TEST_CASE("ssp system: every Set-1/Set-2 verify run has lock waits and partners taking the region after their owners") {
+TEST_CASE("ssp system: every Set-1/Set-2 verify run has lock waits and partners taking the region after their owners", "[ci]") {
   // Shared-OWF-OPT hands the region over by relssp, Shared-LRR (no passes) by
   // the owner's retirement; both verify (run() requires it) with no violation.
   TempDir t;
