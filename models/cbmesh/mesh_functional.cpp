@@ -21,7 +21,7 @@ void MeshFunctional::run_pass(const KernelInfo& k, const LaunchState& L, uint32_
         --left;
       }
     }
-    if (!progress && left) throw RunError("deadlock on the mesh, " + describe_wait());
+    if (!progress && left) throw RunStopped("deadlock", "deadlock on the mesh, " + describe_wait());
   }
   end_pass();
 }

@@ -98,6 +98,7 @@ class MeshRuntime : public MeshPort {
   // Runs unit u's block functionally until each of its warps waits at a barrier or exited (a unit's step);
   // `seen(w, in)` after each memory instruction that accessed memory. Returns whether any warp ran. A warp
   // that executes more than `budget` instructions in the step (0: no limit) is a RunError naming the unit.
+  // A functional run's watch (L.watch) sees every instruction.
   template <class Seen>
   bool run_step(uint32_t u, Block& b, const LaunchState& L, Seen&& seen, uint64_t budget = 0);
   // The instructions of unit u's finished block, into the count of who ran it.
@@ -147,6 +148,7 @@ bool MeshRuntime::run_step(uint32_t u, Block& b, const LaunchState& L, Seen&& se
       w.addr_mask = 0;
       const uint64_t executed = w.insts.thread;
       const StepStatus s = step(w, L);
+      if (L.watch) L.watch->after_step(w);
       if (in.is_mem && w.addr_mask) {
         count_global(u, w, in);
         seen(w, in);

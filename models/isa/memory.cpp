@@ -2,9 +2,11 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <new>
 #include <sstream>
 
 #include "common/errors.hpp"
+#include "common/host_memory.hpp"
 
 namespace warptlm {
 
@@ -12,26 +14,37 @@ GlobalMemory::~GlobalMemory() {
   for (auto& a : allocs_) std::free(a.second.host);
 }
 
+// The budget counts what an allocation reserves: whole pages, and the page table's entries for them and
+// the guard page. The host is asked first (host_memory.hpp), so a refusal is an input error, never an abort.
 uint64_t GlobalMemory::allocate(uint64_t bytes) {
   if (bytes == 0) bytes = 1;
-  if (bytes > budget_ || allocated_ > budget_ - bytes)
+  const uint64_t reserved = ((bytes + kPageSize - 1) >> kPageBits) * (kPageSize + sizeof(Page)) + sizeof(Page);
+  if (bytes > budget_ || reserved > budget_ || allocated_ > budget_ - reserved)
     throw InputError("device allocation of " + std::to_string(bytes) + " bytes would take the device memory to " +
-                     std::to_string(allocated_ + bytes) + " bytes, over the budget of " + std::to_string(budget_ >> 20) +
+                     std::to_string(allocated_ + reserved) + " bytes, over the budget of " + std::to_string(budget_ >> 20) +
                      " MiB (sim.max_memory_mb; raise it with --set sim.max_memory_mb=N)");
-  uint64_t npages = (bytes + kPageSize - 1) >> kPageBits;
-  // calloc of large blocks maps zero pages lazily: untouched memory costs nothing.
-  auto* host = static_cast<uint8_t*>(std::calloc(npages, kPageSize));
-  if (!host) throw RunError("device out of memory allocating " + std::to_string(bytes) + " bytes");
-  uint64_t addr = next_;
-  uint64_t first = (addr - kGlobalBase) >> kPageBits;
-  pages_.resize(first + npages + 1);  // + guard page
-  for (uint64_t i = 0; i < npages; ++i) {
+  const uint64_t pages = (bytes + kPageSize - 1) >> kPageBits;
+  if (reserved > host_memory_headroom()) throw InputError(host_memory_refusal("device allocation of " + std::to_string(bytes) + " bytes", reserved));
+  const uint64_t addr = next_;
+  const uint64_t first = (addr - kGlobalBase) >> kPageBits;
+  uint8_t* host = nullptr;
+  try {
+    pages_.resize(first + pages + 1);  // + guard page
+    // calloc of large blocks maps zero pages lazily: untouched memory costs nothing.
+    host = static_cast<uint8_t*>(std::calloc(pages, kPageSize));
+    if (!host) throw std::bad_alloc();
+    allocs_[addr] = Alloc{bytes, host, reserved};
+  } catch (const std::bad_alloc&) {
+    std::free(host);
+    pages_.resize(first);
+    throw InputError(host_memory_refusal("device allocation of " + std::to_string(bytes) + " bytes", reserved));
+  }
+  for (uint64_t i = 0; i < pages; ++i) {
     uint64_t left = bytes - i * kPageSize;
     pages_[first + i] = Page{host + i * kPageSize, uint32_t(left < kPageSize ? left : kPageSize)};
   }
-  next_ = addr + (npages + 1) * kPageSize;
-  allocs_[addr] = Alloc{bytes, host};
-  allocated_ += bytes;
+  next_ = addr + (pages + 1) * kPageSize;
+  allocated_ += reserved;
   return addr;
 }
 
@@ -45,7 +58,7 @@ void GlobalMemory::release(uint64_t addr) {
   uint64_t first = (addr - kGlobalBase) >> kPageBits;
   uint64_t npages = (it->second.bytes + kPageSize - 1) >> kPageBits;
   for (uint64_t i = 0; i < npages; ++i) pages_[first + i] = Page{};
-  allocated_ -= it->second.bytes;
+  allocated_ -= it->second.reserved;
   std::free(it->second.host);
   allocs_.erase(it);
 }

@@ -35,9 +35,11 @@ class GlobalMemory {
   uint64_t allocate(uint64_t bytes);  // zero-filled
   void release(uint64_t addr);        // InputError if addr is not an allocation's start
   bool valid(uint64_t addr, uint64_t bytes) const;
+  // What the allocations reserve: whole pages and their page-table entries.
   uint64_t allocated_bytes() const { return allocated_; }
   // The memory budget (sim.max_memory_mb): an allocation that would take the
-  // total past it is an input error naming the size and the limit.
+  // total past it, or that the host cannot give (host_memory.hpp), is an input
+  // error naming the size and the limit.
   void set_budget(uint64_t bytes) { budget_ = bytes; }
   uint64_t budget() const { return budget_; }
 
@@ -59,7 +61,7 @@ class GlobalMemory {
 
  private:
   struct Page { uint8_t* data = nullptr; uint32_t valid = 0; };
-  struct Alloc { uint64_t bytes; uint8_t* host; };
+  struct Alloc { uint64_t bytes; uint8_t* host; uint64_t reserved; };
   std::vector<Page> pages_;
   std::map<uint64_t, Alloc> allocs_;
   uint64_t next_ = kGlobalBase;

@@ -296,6 +296,7 @@ uint32_t peek_addresses(const Warp& w, const Instr& in, uint64_t* addr) {
 
 void run_block_functional(Block& b, const LaunchState& L) {
   const uint32_t n = uint32_t(b.warps.size());
+  FunctionalWatch* const watch = L.watch;
   while (b.warps_done < n) {
     bool progress = false;
     for (auto& w : b.warps) {
@@ -303,6 +304,7 @@ void run_block_functional(Block& b, const LaunchState& L) {
       progress = true;
       for (;;) {
         StepStatus s = step(w, L);
+        if (watch) watch->after_step(w);
         if (s == StepStatus::Ok) continue;
         if (s == StepStatus::Exited) b.warp_exited();
         break;
@@ -321,8 +323,36 @@ void run_block_functional(Block& b, const LaunchState& L) {
         if (w.at_barrier)
           os << " warp " << w.index << " (barrier " << unsigned(w.barrier_id) << ", " << b.kernel.origin << ":"
              << b.kernel.prog[w.pc() - 1].line << ")";
-      throw RunError(os.str());
+      throw RunStopped("deadlock", os.str());
     }
+  }
+}
+
+void describe_block_warps(std::ostream& os, const Block& b) {
+  for (const Warp& w : b.warps) {
+    if (w.done) continue;
+    uint32_t pc = w.pc() == kNoPc ? 0 : w.pc();
+    // a warp at a barrier has moved past it: name the barrier
+    if (w.at_barrier && pc > 0 && (w.kernel.prog[pc - 1].op == Op::Bar || w.kernel.prog[pc - 1].op == Op::BarRed)) --pc;
+    const Instr& in = w.kernel.prog[pc];
+    // (the functional model runs a block's warps one at a time, each until it waits at a barrier or exits)
+    const char* what = w.at_barrier ? "waits at a barrier" : w.insts.warp ? "spins without progress" : "has not run yet";
+    os << "\n  block (" << b.ctaid[0] << "," << b.ctaid[1] << "," << b.ctaid[2] << ")/warp " << w.index << " " << what
+       << " at pc " << pc << ", " << w.kernel.origin
+       << ":" << in.line << " `" << in.text << "`";
+  }
+}
+
+void FunctionalWatch::look(const Warp& w) {
+  next_look_ = executed_ + kLookEvery;
+  check(w.kernel.name);
+  if (watchdog_ && executed_ - progress_at_ >= watchdog_) {
+    std::ostringstream os;
+    os << "deadlock in kernel '" << w.kernel.name << "': no progress for " << (executed_ - progress_at_)
+       << " warp instructions (sim.watchdog_instructions): no block retired, no warp exited or reached a pc beyond "
+          "the furthest it had reached; its warps:";
+    describe_block_warps(os, w.block);
+    throw RunStopped("deadlock", os.str());
   }
 }
 

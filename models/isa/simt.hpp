@@ -5,6 +5,7 @@
 // immediate post-dominators (Fung et al.; GPGPU-Sim's model).
 #pragma once
 #include <cstdint>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,7 @@ class Warp {
   bool at_barrier = false;
   uint8_t barrier_id = 0;         // the named barrier it waits at (when at_barrier)
   bool done = false;
+  uint32_t furthest_pc = 0;       // the furthest pc it reached (the functional watchdog's progress)
   const Instr* pending_red = nullptr;  // bar.red waiting for its result
   uint32_t pending_red_mask = 0;
 
@@ -161,6 +163,38 @@ class Block {
   void warp_exited();
 };
 
+// How a functional run is watched (the platform's run control): the block
+// runner reports each warp instruction; every `look_every` of them the watch
+// looks at the stop requests (an interrupt, a run limit: check() throws
+// RunStopped), and a block in which no warp reached a pc beyond the furthest it
+// had reached, and no warp exited, for `watchdog` warp instructions (0 = never)
+// is stopped as a deadlock naming each warp and its PTX line. A block that
+// retires is progress too: its successor's warps start from pc 0.
+class FunctionalWatch {
+ public:
+  static constexpr uint64_t kLookEvery = 1u << 16;  // warp instructions between looks
+  explicit FunctionalWatch(uint64_t watchdog) : watchdog_(watchdog) {}
+  virtual ~FunctionalWatch() = default;
+  // After each warp instruction of `w` (the executor's hot path: a count and a compare).
+  void after_step(Warp& w) {
+    ++executed_;
+    const uint32_t pc = w.stack.empty() ? kNoPc : w.stack.back().pc;
+    if (pc > w.furthest_pc) w.furthest_pc = pc, progress_at_ = executed_;
+    if (executed_ >= next_look_) look(w);
+  }
+  // Warp instructions run under this watch so far (every functional launch of the run).
+  uint64_t executed() const { return executed_; }
+
+ protected:
+  // The stop requests: throws RunStopped naming `kernel` when one holds.
+  virtual void check(const std::string& kernel) = 0;
+
+ private:
+  void look(const Warp& w);
+  uint64_t watchdog_;
+  uint64_t executed_ = 0, progress_at_ = 0, next_look_ = kLookEvery;
+};
+
 // What every block of one launch shares.
 struct LaunchState {
   const KernelInfo* kernel = nullptr;
@@ -178,6 +212,7 @@ struct LaunchState {
   // Where the timing model fetches from (set by the platform): instruction i of
   // the kernel at code_address + 8 i, parameter byte j at param_address + j.
   uint64_t code_address = 0, param_address = 0;
+  FunctionalWatch* watch = nullptr;  // the functional run's watch (null: unwatched, as in unit tests)
 };
 
 // Everything a handler needs for one warp-instruction.
@@ -219,8 +254,12 @@ inline uint32_t branch_lanes(const Warp& w, const Instr& in);
 // (active and guard true); 0 for a non-memory instruction.
 uint32_t peek_addresses(const Warp& w, const Instr& in, uint64_t* addr);
 
-// Run one block to completion on the functional model (all warps, barriers).
+// Run one block to completion on the functional model (all warps, barriers),
+// watched by L.watch when it has one. A barrier no warp can pass is a deadlock
+// (RunStopped "deadlock") naming the waiting warps.
 void run_block_functional(Block& b, const LaunchState& L);
+// The block's unfinished warps, one line each: where each waits or spins, at which pc and PTX line.
+void describe_block_warps(std::ostream& os, const Block& b);
 
 // Handler selection at link time; nullptr with `why` set when unsupported.
 ExecFn select_handler(const Instr& in, std::string& why);

@@ -187,6 +187,14 @@ GpuPlatform::GpuPlatform(sc_core::sc_module_name name, const Config& cfg, StatsR
                                        "thread instructions run on the functional executor, untimed (sim.fast_forward)");
   }
   mechanisms_ = MechanismRegistry::build(cfg, stats);  // registered when the parameters were declared
+  FunctionalRunControl::Probes fp;
+  fp.timed_instructions = [this] {
+    uint64_t n = 0;
+    for (auto& s : sms) n += s->issued_warp_instructions();
+    return n;
+  };
+  fp.wall_seconds = [this] { return run_seconds(); };
+  functional_control = std::make_unique<FunctionalRunControl>(RunLimits::from(cfg), fp);
   if (!timing()) return;
   sm_params = std::make_unique<SmParams>(SmParams::from(cfg));
   Tracer::start(TraceConfig::from_config(cfg), 1e6 / p_.core_clock_mhz);  // before the blocks: their probes register
@@ -378,11 +386,13 @@ void GpuPlatform::build_watchers(const Config& cfg, StatsRegistry& stats) {
   RunControl::Probes rp;
   rp.launch_running = launch_running;
   rp.cycles = [this] { return cycles_before_ + (cycle_now(period) - launch_start_cycle_); };
-  rp.instructions = [this] {
-    uint64_t n = 0;
+  rp.instructions = [this] {  // the fast-forwarded ones too
+    uint64_t n = functional_control->executed();
     for (auto& s : sms) n += s->issued_warp_instructions();
     return n;
   };
+  rp.wall_seconds = [this] { return run_seconds(); };
+  rp.retired = [this] { return blocks_before_ + dispatcher->blocks_retired(); };
   rp.progress = [this] {
     uint64_t n = blocks_before_ + dispatcher->blocks_retired();
     for (auto& s : sms) n += s->progress_events();

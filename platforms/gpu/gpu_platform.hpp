@@ -49,6 +49,7 @@ class PayloadPool;
 class BlockDispatcher;
 class Monitor;
 class RunControl;
+class FunctionalRunControl;
 class IdleWaker;
 class Mechanism;
 struct SmParams;
@@ -151,6 +152,7 @@ class GpuPlatform : public sc_core::sc_module {
   std::unique_ptr<BlockDispatcher> dispatcher;
   std::unique_ptr<Monitor> monitor;
   std::unique_ptr<RunControl> run_control;
+  std::unique_ptr<FunctionalRunControl> functional_control;  // the functional executor's watch (both modes)
   std::unique_ptr<IdleWaker> idle;
 
  private:
@@ -182,7 +184,9 @@ class GpuPlatform : public sc_core::sc_module {
   void place_in_instruction_memory(LaunchState& L, const KernelInfo& k);
   // Runs blocks [0, blocks) on the SIMT executor, stopping after the block in
   // which `budget` warp instructions have run; returns the first block not run.
+  // A stop request or the watchdog ends it with RunStopped (the stopped block's warp instructions counted in r).
   uint64_t run_functional(const KernelInfo& k, LaunchState& L, uint64_t blocks, LaunchResult& r, uint64_t budget = UINT64_MAX);
+  double run_seconds() const;  // wall-clock seconds since the run's first launch
   bool fast_forwarding() const { return ff_launches_left_ > 0 || ff_instructions_left_ > 0; }
   void start_timing(const KernelInfo& k, LaunchState& L, uint64_t first, uint64_t blocks, uint32_t regs);
   void fault(const std::string& message);
@@ -229,6 +233,7 @@ class GpuPlatform : public sc_core::sc_module {
   uint64_t blocks_ = 0;
   StatsRegistry::Snapshot counters_before_;
   double wall_start_ = 0;
+  double run_start_ = -1;  // wall clock at the run's first launch (the run limits count from it)
   uint64_t clock_ = 0;  // %clock of the functional executor
   double sim_seconds_ = 0;
   sc_core::sc_event launch_done_;

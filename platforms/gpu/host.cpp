@@ -1,8 +1,10 @@
 // The platform's host socket (host_interface.hpp): copies and commands.
 #include <algorithm>
 #include <cstring>
+#include <new>
 
 #include "common/errors.hpp"
+#include "common/host_memory.hpp"
 #include "gpu/gpu_platform.hpp"
 #include "gpu/mechanism.hpp"
 #include "interconnect/crossbar.hpp"
@@ -22,7 +24,7 @@ void GpuPlatform::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time&) {
     else p.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
   } catch (const RunStopped& e) {
     p.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
-    if (c) c->error = HostCommand::Error::Stopped, c->message = e.what();
+    if (c) c->error = HostCommand::Error::Stopped, c->message = e.what(), c->result.status = e.status;
   } catch (const RunError& e) {
     p.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     if (c) c->error = HostCommand::Error::Run, c->message = e.what();
@@ -30,6 +32,9 @@ void GpuPlatform::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time&) {
     p.set_response_status(p.get_command() == tlm::TLM_IGNORE_COMMAND ? tlm::TLM_GENERIC_ERROR_RESPONSE
                                                                        : tlm::TLM_ADDRESS_ERROR_RESPONSE);
     if (c) c->error = HostCommand::Error::Input, c->message = e.what();
+  } catch (const std::bad_alloc&) {  // sizes are checked first (host_memory.hpp): this is the host's own shortage
+    p.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    if (c) c->error = HostCommand::Error::Input, c->message = host_memory_refusal("a host request", p.get_data_length());
   }
 }
 

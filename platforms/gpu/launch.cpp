@@ -3,11 +3,14 @@
 // platform then notifies launch_done().
 #include <algorithm>
 #include <chrono>
+#include <memory>
+#include <new>
 #include <sstream>
 
 #include "common/clock.hpp"
 #include "common/clock_domain.hpp"
 #include "common/errors.hpp"
+#include "common/host_memory.hpp"
 #include "dram/dram_channel.hpp"
 #include "gpu/dispatcher.hpp"
 #include "gpu/gpu_platform.hpp"
@@ -90,6 +93,7 @@ void GpuPlatform::start_launch(const KernelInfo& kernel, const LaunchDims& dims,
   blocks_ = blocks;
   counters_before_ = stats_.snapshot();
   wall_start_ = wall_now();
+  if (run_start_ < 0) run_start_ = wall_start_;
   if (timing() && !in_thread())
     throw InputError("a timing launch of '" + k->name +
                      "' is issued from a testbench SC_THREAD, which then waits for its completion (run_host_program)");
@@ -99,8 +103,24 @@ void GpuPlatform::start_launch(const KernelInfo& kernel, const LaunchDims& dims,
     r.kernel = k->name;
     const uint64_t budget = ff && !ff_launches_left_ ? ff_instructions_left_ : UINT64_MAX;  // warp instructions
     bool ran = false;  // a mechanism that runs launches its own way (functional mode only)
-    for (size_t i = 0; !ff && !ran && i < mechanisms_.size(); ++i) ran = mechanisms_[i]->run_functional(*k, L, r);
-    first_timed = ran ? blocks : run_functional(*k, L, blocks, r, budget);
+    L.watch = functional_control.get();
+    try {
+      for (size_t i = 0; !ff && !ran && i < mechanisms_.size(); ++i) ran = mechanisms_[i]->run_functional(*k, L, r);
+      first_timed = ran ? blocks : run_functional(*k, L, blocks, r, budget);
+    } catch (const RunStopped& e) {
+      // A stop request or the watchdog, as a timing launch's: the partial figures are recorded, and the GPU takes no more launches.
+      r.status = end_status_ = e.status;
+      r.message = e.what();
+      r.thread_instructions = r.lane_instructions = 0;  // per-thread counts are kept for finished blocks only
+      if (ff) {
+        *ff_warp_insts_ += r.warp_instructions;
+        r.warp_instructions = 0;
+      }
+      sim_seconds_ += wall_now() - wall_start_;
+      record(std::move(r));
+      throw;
+    }
+    L.watch = nullptr;  // timing launches are watched by the run control
     if (ff) {
       // Fast-forwarded work is counted apart: a launch's cycles and instructions are its timed part's.
       *ff_blocks_ += first_timed;
@@ -169,18 +189,36 @@ void GpuPlatform::check_memory_budget(const KernelInfo& k, const LaunchState& L,
                      " bytes of local memory per thread) for " + std::to_string(resident) + " resident blocks, over the " +
                      std::to_string(p_.max_memory >> 20) + " MiB budget left after " + std::to_string(mem_.allocated_bytes()) +
                      " bytes of device allocations (sim.max_memory_mb; raise it with --set sim.max_memory_mb=N)");
+  if (per_block * resident > host_memory_headroom())
+    throw InputError(host_memory_refusal("launch of '" + k.name + "' (" + std::to_string(resident) + " resident blocks of " +
+                                             std::to_string(per_block) + " bytes: " + std::to_string(k.local_bytes) +
+                                             " bytes of local memory per thread)",
+                                         per_block * resident));
 }
 
 uint64_t GpuPlatform::run_functional(const KernelInfo& k, LaunchState& L, uint64_t blocks, LaunchResult& r, uint64_t budget) {
   L.clock = nullptr;
   for (uint64_t id = 0; id < blocks; ++id) {
     if (r.warp_instructions >= budget) return id;
-    Block b(k, L, uint32_t(id), uint32_t(id % p_.num_sms));
-    run_block_functional(b, L);
+    std::unique_ptr<Block> made;
+    try {
+      made = std::make_unique<Block>(k, L, uint32_t(id), uint32_t(id % p_.num_sms));
+    } catch (const std::bad_alloc&) {
+      throw InputError(host_memory_refusal("a block of kernel '" + k.name + "'", uint64_t(L.warps_per_block) * 32 * k.local_bytes));
+    }
+    Block& b = *made;
+    try {
+      run_block_functional(b, L);
+    } catch (const RunStopped& e) {
+      for (auto& w : b.warps) r.warp_instructions += w.insts.warp;
+      throw RunStopped(e.status, std::string(e.what()) + "; " + std::to_string(blocks - id) + " blocks never finished");
+    }
     for (auto& w : b.warps) add_instructions(r, w.insts);
   }
   return blocks;
 }
+
+double GpuPlatform::run_seconds() const { return run_start_ < 0 ? 0.0 : wall_now() - run_start_; }
 
 // A block that cannot fit on an empty SM is refused; else every SM takes the
 // launch, every mechanism plans it, and the dispatcher sends the first blocks.

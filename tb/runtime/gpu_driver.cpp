@@ -25,8 +25,14 @@ void GpuDriver::send(HostCommand& c, tlm::tlm_command cmd, uint64_t address, voi
   } else {
     target = socket.operator->();
   }
+  // The command is ours, on the caller's stack: it leaves the payload before the payload's destructor
+  // would free it, whatever b_transport throws.
+  struct Detach {
+    tlm::tlm_generic_payload& p;
+    HostCommand& c;
+    ~Detach() { p.clear_extension(&c); }
+  } detach{p, c};
   target->b_transport(p, delay);
-  p.clear_extension(&c);  // ours, not the payload's to free
   if (p.is_response_ok()) return;
   switch (c.error) {
     case HostCommand::Error::Input: throw InputError(c.message);

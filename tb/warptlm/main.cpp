@@ -10,10 +10,12 @@
 #include <cstdlib>
 #include <iomanip>
 #include <iostream>
+#include <new>
 #include <systemc>
 
 #include "app.hpp"
 #include "common/errors.hpp"
+#include "common/host_memory.hpp"
 #include "common/params.hpp"
 #include "workloads/workload.hpp"
 
@@ -132,6 +134,9 @@ int sc_main(int argc, char* argv[]) {
   } catch (const RunError& e) {
     report_error(e.what());
     return 1;
+  } catch (const std::bad_alloc&) {  // sizes from input are checked before they are allocated: the host ran short
+    report_error(host_memory_refusal("the run", 0));
+    return 2;
   } catch (const std::exception& e) {
     report_error(std::string("internal error: ") + e.what());
     return 1;

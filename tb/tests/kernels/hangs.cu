@@ -18,3 +18,14 @@ extern "C" __global__ void barrier_vs_spin(volatile int* flag, int* out) {
   }
   out[blockIdx.x * blockDim.x + threadIdx.x] = 1;
 }
+
+// spin_through_barrier: every thread waits for a flag nobody sets, storing and
+// passing a barrier every iteration (progress for the no-progress watchdog:
+// only the watchdog on block retirement stops it).
+extern "C" __global__ void spin_through_barrier(volatile int* flag, int* out) {
+  int i = 0;
+  while (*flag == 0) {
+    out[blockIdx.x * blockDim.x + threadIdx.x] = ++i;
+    __syncthreads();
+  }
+}
