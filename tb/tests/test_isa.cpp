@@ -111,6 +111,24 @@ int64_t sat_s64(double r) {
 
 }  // namespace
 
+// ====================================================================== device memory
+
+TEST_CASE("device memory: the budget counts what an allocation reserves, whole pages and their table entries", "[isa][memory]") {
+  GlobalMemory m;
+  const uint64_t page = GlobalMemory::kPageSize, entry = 16;  // a page-table entry: host pointer and valid bytes
+  m.set_budget(3 * page + 5 * entry);
+  const uint64_t a = m.allocate(1);  // one page and its entry, and the guard page's entry
+  CHECK(m.allocated_bytes() == page + 2 * entry);
+  m.allocate(page + 1);  // two pages, their entries and the guard's: the budget is taken
+  CHECK(m.allocated_bytes() == 3 * page + 5 * entry);
+  // a third byte-sized allocation would reserve a page more than the budget has left, though 4097 bytes were asked for
+  CHECK_THROWS_AS(m.allocate(1), InputError);
+  m.release(a);
+  CHECK(m.allocated_bytes() == 2 * page + 3 * entry);
+  m.allocate(1);  // the released page's room is free again
+  CHECK(m.allocated_bytes() == 3 * page + 5 * entry);
+}
+
 // ====================================================================== integer
 
 TEST_CASE("int_s32: add/sub/mul.lo/mul.hi/mad/div/rem/abs/neg/min/max/mul24", "[isa][int]") {

@@ -12,6 +12,8 @@
 #include <yaml-cpp/yaml.h>
 
 #include <chrono>
+#include <cstdlib>
+#include <fstream>
 #include <filesystem>
 #include <thread>
 #include <vector>
@@ -158,18 +160,24 @@ namespace {
 
 // Start warptlm on a kernel that never ends, send `signo` once it has run a
 // while, and return its exit status.
-int interrupt_run(const TempDir& t, const std::string& yaml, int signo) {
-  const std::string exe = WARPTLM_EXE, out = t / "out", log = t / "log.txt";
+// `mode` is sim.mode (timing or functional).
+pid_t start_run(const TempDir& t, const std::string& yaml, const std::string& mode = "timing") {
+  const std::string exe = WARPTLM_EXE, out = t / "out", log = t / "log.txt", set_mode = "sim.mode=" + mode;
   pid_t pid = fork();
   if (pid == 0) {
     FILE* f = std::freopen(log.c_str(), "w", stdout);
     (void)f;
     dup2(fileno(stdout), fileno(stderr));
     setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1);
-    execl(exe.c_str(), exe.c_str(), "run", yaml.c_str(), "--config", "gtx480", "--set", "sim.watchdog_cycles=0", "--out",
-          out.c_str(), (char*)nullptr);
+    execl(exe.c_str(), exe.c_str(), "run", yaml.c_str(), "--config", "gtx480", "--set", "sim.watchdog_cycles=0", "--set",
+          "sim.watchdog_instructions=0", "--set", set_mode.c_str(), "--out", out.c_str(), (char*)nullptr);
     _exit(127);
   }
+  return pid;
+}
+
+int interrupt_run(const TempDir& t, const std::string& yaml, int signo, const std::string& mode = "timing") {
+  const pid_t pid = start_run(t, yaml, mode);
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   kill(pid, signo);
   int status = 0;
@@ -203,6 +211,194 @@ TEST_CASE("run control: SIGTERM likewise, exit 143", "[run_control]") {
   INFO(slurp(t / "log.txt"));
   CHECK(code == 143);
   CHECK(stats(t)["status"].as<std::string>() == "interrupted");
+}
+
+// ============================================================ functional mode
+
+// The functional executor has no clock: its watch looks at the same stop
+// requests every 65,536 warp instructions, and its own watchdog stops a block
+// whose warps reach no new pc. Every stop writes complete stats.
+
+namespace {
+// stats.json after a functional stop: complete, with the stop's status on the run and its kernel.
+void check_stopped_stats(const TempDir& t, const std::string& status) {
+  REQUIRE(fs::exists(t / "out/stats.json"));
+  CHECK_FALSE(fs::exists(t / "out/stats.json.tmp"));
+  const YAML::Node st = stats(t);
+  CHECK(st["status"].as<std::string>() == status);
+  REQUIRE(st["kernels"].size() == 1);
+  CHECK(st["kernels"][0]["name"].as<std::string>() == "spin_on_flag");
+  CHECK(st["kernels"][0]["status"].as<std::string>() == status);
+  CHECK_FALSE(st["kernels"][0]["verified"].as<bool>());
+  CHECK(st["kernels"][0]["warp_instructions"].as<uint64_t>() > 0);  // the stopped block's instructions are counted
+  CHECK(st["counters"]["gpu.launches"].as<uint64_t>() == 1);
+  CHECK(fs::exists(t / "out/config.resolved.yaml"));
+  CHECK(contains(slurp(t / "out/stats.txt"), "status = " + status + "\n"));
+}
+}  // namespace
+
+TEST_CASE("functional run control: SIGTERM stops an endless kernel, exit 143, with complete stats", "[run_control]") {
+  TempDir t;
+  const int code = interrupt_run(t, setup_hang(t, "spin_on_flag"), SIGTERM, "functional");
+  INFO(slurp(t / "log.txt"));
+  CHECK(code == 143);
+  CHECK(contains(slurp(t / "log.txt"), "kernel 'spin_on_flag' stopped: interrupted by signal 15"));
+  check_stopped_stats(t, "interrupted");
+}
+
+TEST_CASE("functional run control: sim.max_wall_seconds and sim.max_instructions stop it with exit 3", "[run_control]") {
+  {
+    TempDir t;
+    const auto t0 = std::chrono::steady_clock::now();
+    auto r = run_hang(t, "spin_on_flag", " --set sim.mode=functional --set sim.max_wall_seconds=0.3 --set sim.watchdog_instructions=0");
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    INFO(r.out);
+    CHECK(r.code == 3);
+    CHECK(contains(r.out, "kernel 'spin_on_flag' stopped: sim.max_wall_seconds"));
+    CHECK(contains(r.out, "4 blocks never finished"));
+    check_stopped_stats(t, "limit");
+    CHECK(s < 30);  // it stopped; loose on purpose (a busy machine), never a timing assertion
+  }
+  {
+    TempDir t;
+    auto r = run_hang(t, "spin_on_flag", " --set sim.mode=functional --set sim.max_instructions=300000 --set sim.watchdog_instructions=0");
+    INFO(r.out);
+    CHECK(r.code == 3);
+    CHECK(contains(r.out, "sim.max_instructions (300000) reached"));
+    check_stopped_stats(t, "limit");
+    const uint64_t wi = stats(t)["kernels"][0]["warp_instructions"].as<uint64_t>();
+    CHECK(wi >= 300000);
+    CHECK(wi < 300000 + 65536);  // within one look
+  }
+}
+
+TEST_CASE("functional run control: the watchdog stops a spinning block, naming its warps and PTX lines", "[run_control]") {
+  TempDir t;
+  auto r = run_hang(t, "spin_on_flag", " --set sim.mode=functional --set sim.watchdog_instructions=200000");
+  INFO(r.out);
+  CHECK(r.code == 1);
+  CHECK(contains(r.out, "deadlock in kernel 'spin_on_flag': no progress for"));
+  CHECK(contains(r.out, "(sim.watchdog_instructions)"));
+  // warp 0 of the first block spins on the flag's load loop (hangs.ptx lines 31-33); warp 1 never ran
+  const std::vector<int> lines = spinner_lines(r.out);
+  REQUIRE(lines.size() == 1);
+  CHECK((lines[0] >= 31 && lines[0] <= 33));
+  CHECK(contains(r.out, "block (0,0,0)/warp 0 spins without progress at pc "));
+  CHECK(contains(r.out, "block (0,0,0)/warp 1 has not run yet at pc 0, "));
+  CHECK(contains(r.out, "hangs.ptx:25 `ld.param.u64"));
+  CHECK(contains(r.out, "4 blocks never finished"));
+  check_stopped_stats(t, "deadlock");
+  // stopped within one look of the window: 200,000 warp instructions and at most 65,536 more
+  const uint64_t wi = stats(t)["kernels"][0]["warp_instructions"].as<uint64_t>();
+  CHECK(wi >= 200000);
+  CHECK(wi < 200000 + 65536 + 100);
+}
+
+TEST_CASE("functional run control: a barrier no warp can pass is a deadlock, not a fault", "[run_control]") {
+  // Warp 0 waits at barrier 1 for 64 threads; warp 1 exits without arriving.
+  TempDir t;
+  write_text(t / "k.ptx", ".version 7.5\n.target sm_75\n.address_size 64\n\n.visible .entry k()\n{\n"
+                          "  .reg .pred %p<2>;\n  .reg .b32 %r<2>;\n  mov.u32 %r1, %tid.x;\n  setp.ge.u32 %p1, %r1, 32;\n"
+                          "  @%p1 bra DONE;\n  bar.sync 1, 64;\nDONE:\n  ret;\n}\n");
+  write_text(t / "run.yaml", "kernel:\n  ptx: k.ptx\n  name: k\n  grid: [2, 1, 1]\n  block: [64, 1, 1]\n  args: []\n");
+  auto r = warptlm(t, "run " + q(t / "run.yaml") + " --set sim.mode=functional --out " + q(t / "out"));
+  INFO(r.out);
+  CHECK(r.code == 1);
+  CHECK(contains(r.out, "deadlock in kernel 'k', block (0,0,0)"));
+  CHECK(contains(r.out, "k.ptx:12"));
+  CHECK(contains(r.out, "2 blocks never finished"));
+  const YAML::Node st = stats(t);
+  CHECK(st["status"].as<std::string>() == "deadlock");
+  CHECK(st["kernels"][0]["status"].as<std::string>() == "deadlock");
+}
+
+TEST_CASE("functional run control: the fast-forward part of a timing run stops like the rest", "[run_control]") {
+  TempDir t;
+  auto r = run_hang(t, "spin_on_flag", " --set sim.fast_forward=1 --set sim.max_instructions=300000 --set sim.watchdog_instructions=0");
+  INFO(r.out);
+  CHECK(r.code == 3);
+  CHECK(contains(r.out, "sim.max_instructions (300000) reached"));
+  const YAML::Node st = stats(t);
+  CHECK(st["status"].as<std::string>() == "limit");
+  CHECK(st["kernels"][0]["status"].as<std::string>() == "limit");
+  CHECK(st["counters"]["gpu.ff_warp_instructions"].as<uint64_t>() >= 300000);  // counted as fast-forwarded work
+}
+
+// ============================================================ block retirement
+
+TEST_CASE("run control: a kernel spinning through a barrier and a store is stopped by default, its warps named", "[run_control][ci]") {
+  // Each iteration stores and passes a barrier, progress for sim.watchdog_cycles; no limit is set:
+  // the default watchdog on block retirement stops it.
+  TempDir t;
+  auto r = run_hang(t, "spin_through_barrier", "");
+  INFO(r.out);
+  CHECK(r.code == 1);
+  CHECK(contains(r.out, "deadlock in kernel 'spin_through_barrier': no block retired for"));
+  CHECK(contains(r.out, "(sim.watchdog_retire_cycles)"));
+  const std::vector<int> lines = spinner_lines(r.out);  // the loop: hangs.ptx lines 116-121
+  CHECK(lines.size() == 8);
+  for (int l : lines) CHECK((l >= 116 && l <= 121));
+  const YAML::Node st = stats(t);
+  CHECK(st["status"].as<std::string>() == "deadlock");
+  const uint64_t window = YAML::LoadFile(t / "out/config.resolved.yaml")["sim"]["watchdog_retire_cycles"].as<uint64_t>();
+  CHECK(st["kernels"][0]["cycles"].as<uint64_t>() >= window);  // the default's window passed, and no more than one look
+  CHECK(st["kernels"][0]["cycles"].as<uint64_t>() <= window + 4096 + 2);
+}
+
+// ============================================================ host memory
+
+namespace {
+// VmSize of a warptlm process spinning in functional mode (what the simulator maps
+// before a launch's blocks: its code, libraries and a sanitizer's shadow), in bytes.
+uint64_t running_vm_size(const TempDir& t) {
+  const pid_t pid = start_run(t, setup_hang(t, "spin_on_flag"), "functional");
+  std::this_thread::sleep_for(std::chrono::milliseconds(1000));  // past start-up, in the launch
+  uint64_t kb = 0;
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  std::string key;
+  while (in >> key)
+    if (key == "VmSize:") in >> kb;
+  kill(pid, SIGKILL);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return kb << 10;
+}
+}  // namespace
+
+TEST_CASE("host memory: a .local launch or a buffer beyond what prlimit allows is refused with exit 2", "[run_control][memory]") {
+  // 6 GiB of local memory for one warp: within the default budget (8 GiB), beyond a host limit 2 GiB
+  // above what the simulator maps. Under the sanitizers too, whose allocator aborts on a failed allocation.
+  if (std::system("command -v prlimit > /dev/null") != 0) FAIL("prlimit (util-linux) is needed");
+  TempDir base;
+  const uint64_t vm = running_vm_size(base);
+  REQUIRE(vm > 0);
+  const std::string limit = "prlimit --as=" + std::to_string(vm + (2ull << 30)) + " ";
+  const std::string head = ".version 7.5\n.target sm_75\n.address_size 64\n\n.visible .entry k()\n{\n";
+  struct Case { std::string local, buffers; bool refused; };
+  for (const Case& c : {Case{"  .local .align 8 .b8 big[201326592];\n  st.local.u32 [big], 1;\n", "", true},
+                        Case{"", "    b: {type: u32, count: 1000000000, init: zeros}\n", true},
+                        Case{"  .local .align 8 .b8 big[1024];\n  st.local.u32 [big], 1;\n", "", false}}) {
+    for (const char* mode : {"functional", "timing"}) {
+      TempDir t;
+      write_text(t / "k.ptx", head + c.local + "  ret;\n}\n");
+      write_text(t / "run.yaml", "kernel:\n  ptx: k.ptx\n  name: k\n  grid: [1, 1, 1]\n  block: [32, 1, 1]\n" +
+                                     (c.buffers.empty() ? std::string() : "  buffers:\n" + c.buffers) + "  args: []\n");
+      const std::string log = t / "log.txt";
+      const int status = std::system(("SC_COPYRIGHT_MESSAGE=DISABLE " + limit + "'" WARPTLM_EXE "' run " + q(t / "run.yaml") +
+                                      " --set sim.mode=" + mode + " --out " + q(t / "out") + " > " + q(log) + " 2>&1").c_str());
+      const std::string out = slurp(log);
+      INFO(mode << " " << c.local << c.buffers << "\n" << out);
+      REQUIRE(WIFEXITED(status));
+      if (!c.refused) {
+        CHECK(WEXITSTATUS(status) == 0);  // the limit leaves room for an ordinary run
+        continue;
+      }
+      CHECK(WEXITSTATUS(status) == 2);
+      CHECK(contains(out, "more than the host gives this process"));
+      CHECK(contains(out, "RLIMIT_AS"));
+      CHECK_FALSE(contains(out, "AddressSanitizer"));
+    }
+  }
 }
 
 // ============================================================ warptlm topology
