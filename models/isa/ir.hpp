@@ -54,6 +54,9 @@ struct Operand {
   bool addr_32 = false;      // Addr: a 32-bit base register: the address wraps at 2^32
   uint8_t nvec = 0;          // Vec: element count
   uint32_t vec[4] = {0, 0, 0, 0};  // Vec: register slots (UINT32_MAX: "_" sink)
+  // A special register (%tid.x, %laneid, ...: read-only) read through a register slot: 1 + its SReg
+  // (module.hpp), 0 for a register the PTX declared; Reg: special[0], Vec: one per element.
+  uint8_t special[4] = {0, 0, 0, 0};
   std::string name;          // Label/Func/symbol name while parsing; unused after link
 };
 
@@ -101,6 +104,7 @@ enum InstrFlag : uint16_t {
   F_LO = 1 << 4, F_HI = 1 << 5, F_WIDE = 1 << 6, F_UNI = 1 << 7,
   F_TO = 1 << 8, F_SHIFTAMT = 1 << 9, F_CLAMP = 1 << 10, F_VOLATILE = 1 << 11,
   F_CC = 1 << 12,  // .cc: writes the carry flag (add.cc, sub.cc, mad.cc, addc.cc, subc.cc, madc.cc)
+  F_PAIR = 1 << 13,  // "d|p" written: the second operand is the instruction's second destination (setp, shfl, match)
 };
 
 class Warp;

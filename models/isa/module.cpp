@@ -20,7 +20,8 @@
 
 namespace warptlm {
 
-bool parse_sreg(const std::string& n, SReg& out) {
+namespace {
+const std::unordered_map<std::string, SReg>& sreg_table() {
   static const std::unordered_map<std::string, SReg> t = {
       {"%tid.x", SReg::TidX}, {"%tid.y", SReg::TidY}, {"%tid.z", SReg::TidZ},
       {"%ntid.x", SReg::NtidX}, {"%ntid.y", SReg::NtidY}, {"%ntid.z", SReg::NtidZ},
@@ -35,10 +36,48 @@ bool parse_sreg(const std::string& n, SReg& out) {
       {"%regiuid", SReg::MeshIuId}, {"%regcpassx", SReg::MeshCPassX}, {"%regpassx", SReg::MeshPassX},
       {"%regcpassy", SReg::MeshCPassY}, {"%regspillnb", SReg::MeshSpillNb}, {"%regcspillnb", SReg::MeshCSpillNb},
       {"%restart", SReg::MeshRestart}, {"%reglast", SReg::MeshLast}};
+  return t;
+}
+}  // namespace
+
+bool parse_sreg(const std::string& n, SReg& out) {
+  const auto& t = sreg_table();
   auto it = t.find(n);
   if (it == t.end()) return false;
   out = it->second;
   return true;
+}
+
+const char* sreg_name(SReg s) {
+  for (const auto& e : sreg_table())
+    if (e.second == s) return e.first.c_str();
+  return "%?";
+}
+
+bool is_reserved_sreg(const std::string& n) {
+  static const char* const names[] = {
+      "%dynamic_smem_size", "%total_smem_size", "%aggr_smem_size", "%reserved_smem_offset_begin",
+      "%reserved_smem_offset_end", "%reserved_smem_offset_cap", "%reserved_smem_offset_0", "%reserved_smem_offset_1",
+      "%cluster_ctarank", "%cluster_nctarank", "%is_explicit_cluster", "%current_graph_exec", "%globaltimer_lo",
+      "%globaltimer_hi", "%clock_hi"};
+  for (const char* x : names)
+    if (n == x) return true;
+  // families with a numeric or .x/.y/.z suffix
+  auto numbered = [&](const std::string& stem, unsigned count, const std::string& tail) {
+    if (n.size() <= stem.size() + tail.size() || n.compare(0, stem.size(), stem) != 0 ||
+        n.compare(n.size() - tail.size(), tail.size(), tail) != 0)
+      return false;
+    const std::string d = n.substr(stem.size(), n.size() - stem.size() - tail.size());
+    if (d.empty() || d.size() > 2 || (d.size() == 2 && d[0] == '0')) return false;
+    for (char c : d)
+      if (c < '0' || c > '9') return false;
+    return unsigned(std::stoul(d)) < count;
+  };
+  if (numbered("%envreg", 32, "") || numbered("%pm", 8, "") || numbered("%pm", 8, "_64")) return true;
+  for (const char* stem : {"%clusterid", "%nclusterid", "%cluster_ctaid", "%cluster_nctaid"})
+    for (const char* axis : {".x", ".y", ".z"})
+      if (n == std::string(stem) + axis) return true;
+  return false;
 }
 
 namespace {

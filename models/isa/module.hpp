@@ -34,6 +34,10 @@ enum class SReg : uint8_t {
 constexpr uint32_t kMeshRegs = uint32_t(SReg::Count) - uint32_t(SReg::MeshIu);
 inline bool is_mesh_sreg(SReg s) { return s >= SReg::MeshIu && s < SReg::Count; }
 bool parse_sreg(const std::string& name, SReg& out);
+const char* sreg_name(SReg s);  // its PTX spelling, "%tid.x"
+// A special register of the PTX ISA that WarpTLM does not model (%envreg<32>, %pm0..%pm7, %dynamic_smem_size,
+// the cluster registers, ...): not a name a kernel can read, nor one it may declare.
+bool is_reserved_sreg(const std::string& name);
 
 // What a platform's PTX has beyond the base ISA.
 struct PtxDialect {

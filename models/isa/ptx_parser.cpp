@@ -411,6 +411,9 @@ class Parser {
 
   uint32_t new_reg(const std::string& name, bool pred, DType t, uint32_t line) {
     auto& f = *fn_;
+    SReg sr;
+    if (parse_sreg(name, sr) || is_reserved_sreg(name))
+      fail(line, name, "register '" + name + "' is declared with the name of a special register (read-only, predefined)");
     RegScope& scope = reg_scopes_.back();
     if (!scope.declared.insert(name).second) fail(line, name, "register '" + name + "' declared twice in one scope of '" + f.name + "'");
     auto outer = regs_.find(name);
@@ -588,8 +591,13 @@ class Parser {
       }
       o.kind = OpKind::Reg;
       o.reg = sreg_slot(s);
+      o.special[0] = uint8_t(1 + unsigned(s));
       return o;
     }
+    if (is_reserved_sreg(t.s))
+      fail(line, t.s, "special register '" + t.s + "' is not modelled by WarpTLM");
+    if (t.s == "_")
+      fail(line, t.s, "the sink '_' is accepted only as an element of a destination vector, e.g. {%r1, _}");
     fail(line, t.s, "undeclared register '" + t.s + "'");
   }
 
@@ -731,12 +739,14 @@ class Parser {
           if (r.kind == Tok::Ident && r.s == "_") { o.vec[o.nvec++] = UINT32_MAX; continue; }
           Operand ro = reg_operand(r, in.line);
           if (ro.kind != OpKind::Reg) fail(in.line, r.s, "vector element '" + r.s + "' is not a data register");
+          o.special[o.nvec] = ro.special[0];
           o.vec[o.nvec++] = ro.reg;
         } while (accept(","));
         expect("}");
       } else if (t.kind == Tok::Ident && t.s[0] == '%') {
         o = reg_operand(next(), in.line);
       } else if (t.kind == Tok::Ident) {
+        if (t.s == "_") refuse_sink(in.line, start);
         std::string nm = next().s;
         Space hint = in.space;
         o = name_operand(nm, hint);
@@ -748,7 +758,9 @@ class Parser {
       in.ops[in.nops++] = o;
       if (accept("|")) {  // second destination: shfl/setp "d|p"
         if (in.nops >= 6) fail(in.line, optext, "too many operands");
+        if (peek().s == "_") refuse_sink(in.line, start);
         in.ops[in.nops++] = reg_operand(next(), in.line);
+        in.flags |= F_PAIR;
       }
       if (!accept(",")) break;
     }
@@ -776,6 +788,14 @@ class Parser {
       f.calls.push_back(pc);
     }
     f.body.push_back(std::move(in));
+  }
+
+  // PTX's sink '_' where WarpTLM takes it only as an element of a destination vector ({%r1, _}).
+  [[noreturn]] void refuse_sink(uint32_t line, size_t start) const {
+    size_t end = start;
+    while (end < toks_.size() && toks_[end].kind != Tok::End && !toks_[end].is(";")) ++end;
+    fail(line, "_", "'" + source_text(start, end + 1) +
+                        "': the sink '_' is accepted only as an element of a destination vector, e.g. {%r1, _}");
   }
 
   // The instruction as written, rebuilt from its tokens, for reports.

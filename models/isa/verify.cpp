@@ -1,10 +1,17 @@
 #include "isa/verify.hpp"
 
+#include <cctype>
+
+#include "isa/module.hpp"
+
 namespace warptlm {
 
 namespace {
 
-// What one operand position holds.
+// What one operand position holds. The DataDst and PredDst positions of an
+// instruction's shape (shape_of) are its table of written operands: only a
+// register the PTX declared may stand there, never a special register, an
+// immediate, a symbol or an address.
 enum class Want : uint8_t {
   DataDst,   // a data register written
   DataSrc,   // a data register or an immediate read
@@ -112,7 +119,8 @@ bool shape_of(const Instr& in, Shape& s) {
     case Op::Setp: {
       // p[|q], a, b[, {!}c]: a second destination shows as a predicate in the
       // second position followed by a data source (the executor's reading)
-      const bool q = in.nops >= 4 && in.ops[1].kind == OpKind::Pred && !in.ops[1].negate && in.ops[2].kind != OpKind::Pred;
+      const bool q = (in.flags & F_PAIR) ||
+                     (in.nops >= 4 && in.ops[1].kind == OpKind::Pred && !in.ops[1].negate && in.ops[2].kind != OpKind::Pred);
       const unsigned first = q ? 2 : 1;
       const bool comb = in.sub != SubOp::None;
       s.min = s.max = first + 2 + (comb ? 1 : 0);
@@ -145,7 +153,7 @@ bool shape_of(const Instr& in, Shape& s) {
       s.w[2] = Want::DataSrc;
       return true;
     case Op::Shfl: {
-      const bool p = in.nops >= 2 && in.ops[1].kind == OpKind::Pred;
+      const bool p = (in.flags & F_PAIR) || (in.nops >= 2 && in.ops[1].kind == OpKind::Pred);
       s.min = p ? 5 : 4;
       s.max = p ? 6 : 5;
       s.w[0] = Want::DataDst;
@@ -154,7 +162,7 @@ bool shape_of(const Instr& in, Shape& s) {
       return true;
     }
     case Op::Match: {  // match.any d, a, membermask; match.all d[|p], a, membermask
-      const bool p = in.nops >= 2 && in.ops[1].kind == OpKind::Pred;
+      const bool p = (in.flags & F_PAIR) || (in.nops >= 2 && in.ops[1].kind == OpKind::Pred);
       s.min = s.max = p ? 4 : 3;
       s.w[0] = Want::DataDst;
       if (p) s.w[1] = Want::PredDst;
@@ -219,6 +227,73 @@ bool shape_of(const Instr& in, Shape& s) {
   }
 }
 
+bool is_destination(Want w) { return w == Want::DataDst || w == Want::PredDst; }
+
+// Operand i as the PTX wrote it, cut from the instruction's text: after the
+// guard and the opcode, operands are separated by ',' (and "d|p" by '|') outside
+// brackets, braces and parentheses. Empty for the parser's hidden carry flag.
+std::string operand_text(const Instr& in, unsigned i) {
+  const std::string& t = in.text;
+  size_t p = 0;
+  if (!t.empty() && t[0] == '@') p = t.find(' ');
+  if (p == std::string::npos) return "";
+  while (p < t.size() && t[p] == ' ') ++p;
+  p = t.find(' ', p);  // past the opcode
+  if (p == std::string::npos) return "";
+  std::string cur;
+  unsigned n = 0;
+  int depth = 0;
+  for (++p; p < t.size(); ++p) {
+    const char c = t[p];
+    if (c == '[' || c == '{' || c == '(') ++depth;
+    if (c == ']' || c == '}' || c == ')') --depth;
+    if (depth == 0 && (c == ',' || c == '|' || c == ';')) {
+      if (n++ == i) break;
+      cur.clear();
+      continue;
+    }
+    cur += c;
+  }
+  if (n <= i) return "";
+  const size_t b = cur.find_first_not_of(' '), e = cur.find_last_not_of(' ');
+  return b == std::string::npos ? "" : cur.substr(b, e - b + 1);
+}
+
+// The special register a destination operand names, or null: a register slot
+// the parser gave a special register, any element of a vector, or a clock.
+const char* written_special(const Operand& o) {
+  if (o.kind == OpKind::Clock) return sreg_name(SReg(o.imm));
+  if (o.kind == OpKind::Reg && o.special[0]) return sreg_name(SReg(o.special[0] - 1));
+  if (o.kind == OpKind::Vec)
+    for (unsigned e = 0; e < o.nvec && e < 4; ++e)
+      if (o.special[e]) return sreg_name(SReg(o.special[e] - 1));
+  return nullptr;
+}
+
+bool has_sink(const Operand& o) {
+  if (o.kind != OpKind::Vec) return false;
+  for (unsigned e = 0; e < o.nvec && e < 4; ++e)
+    if (o.vec[e] == UINT32_MAX) return true;
+  return false;
+}
+
+// Stores into a state space the front end can tell is read-only: .const
+// always, and a kernel's own .param space (st.param writes only the .param
+// variables of a call sequence, which the parser marks ParamFunc).
+bool check_store_space(const Instr& in, std::string& why) {
+  if (in.op != Op::St && in.op != Op::Atom && in.op != Op::Red) return true;
+  if (in.space == Space::Const) {
+    why = std::string(op_name(in.op)) + " writes the .const state space, which is read-only";
+    return false;
+  }
+  if (in.space == Space::Param) {
+    why = std::string(op_name(in.op)) +
+          " writes a kernel's .param space, which is read-only (st.param writes only the .param variables of a call)";
+    return false;
+  }
+  return true;
+}
+
 bool check_barrier_immediates(const Instr& in, std::string& why) {
   unsigned id = 0, count = 1;
   if (in.op == Op::BarRed) { id = 1; count = 2; }
@@ -252,12 +327,28 @@ bool verify_operands(const Instr& in, std::string& why) {
     return false;
   }
   for (unsigned i = 0; i < nops; ++i) {
-    if (fits(s.w[i], in.ops[i], s.vec_ok)) continue;
-    why = std::string("the ") + ordinal(i) + " operand is " + kind_name(in.ops[i].kind) +
-          (in.ops[i].negate && s.w[i] != Want::PredSrc ? " negated with '!'" : "") + " where " + want_name(s.w[i]) +
-          " is needed";
+    const Operand& o = in.ops[i];
+    const std::string text = operand_text(in, i);
+    const std::string named = std::string("the ") + ordinal(i) + " operand" + (text.empty() ? "" : " '" + text + "'");
+    const bool dst = is_destination(s.w[i]);
+    if (dst) {
+      if (const char* sr = written_special(o)) {
+        why = named + " is written, but " + sr + " is a special register, and special registers are read-only";
+        return false;
+      }
+    } else if (has_sink(o)) {
+      why = named + " reads the sink '_', which stands only for an element of a destination vector";
+      return false;
+    }
+    if (fits(s.w[i], o, s.vec_ok)) continue;
+    const bool symbol = o.kind == OpKind::Imm && !text.empty() &&
+                        (std::isalpha(static_cast<unsigned char>(text[0])) || text[0] == '_' || text[0] == '$');
+    why = named + " is " + (symbol ? "a symbol's address, an immediate," : kind_name(o.kind)) +
+          (o.negate && s.w[i] != Want::PredSrc ? " negated with '!'" : "") + " where " + want_name(s.w[i]) +
+          " is needed" + (dst ? ": it is written, and only a declared register can be" : "");
     return false;
   }
+  if (!check_store_space(in, why)) return false;
   return check_barrier_immediates(in, why);
 }
 

@@ -155,6 +155,35 @@ TEST_CASE("verifier: barrier ids and thread counts outside the hardware's are re
   refused(entry("  bar.sync 0, 33;\n  ret;\n"), "bar.sync 0, 33", "multiple of 32");
 }
 
+TEST_CASE("verifier: a write to %tid.x is refused at load by warptlm run and by warptlm ptx-opt, with one message",
+          "[hardening][verifier]") {
+  const std::string ptx = entry(kRegs + "  mov.u32 %r1, 5;\n  mov.u32 %tid.x, %r1;\n  ret;\n");
+  const std::string says =
+      "'mov.u32 %tid.x, %r1;': the first operand '%tid.x' is written, but %tid.x is a special register, "
+      "and special registers are read-only";
+  refused(ptx, "mov.u32 %tid.x", says);
+  // the message line, from the file name on, as each command printed it
+  auto message = [](const std::string& out) {
+    const size_t at = out.find("k.ptx:");
+    return at == std::string::npos ? std::string() : out.substr(at, out.find('\n', at) - at);
+  };
+  TempDir d;
+  const CmdResult run = run_ptx(d, ptx, "functional");
+  const CmdResult opt = warptlm(d, "ptx-opt " + q(d / "job/k.ptx") + " -o " + q(d / "opt.ptx"));
+  INFO(run.out << "\n---\n" << opt.out);
+  CHECK(opt.code == 2);
+  CHECK(contains(opt.out, "k.ptx:" + std::to_string(line_of(ptx, "mov.u32 %tid.x"))));
+  CHECK(contains(opt.out, says));
+  CHECK_FALSE(message(run.out).empty());
+  CHECK(message(run.out) == message(opt.out));
+  CHECK_FALSE(std::filesystem::exists(d / "opt.ptx"));
+  // the kernel with a writable destination: both commands take it
+  const std::string fixed = entry(kRegs + "  mov.u32 %r1, 5;\n  mov.u32 %r2, %r1;\n  ret;\n");
+  TempDir e;
+  CHECK(run_ptx(e, fixed, "functional").code == 0);
+  CHECK(warptlm(e, "ptx-opt " + q(e / "job/k.ptx") + " -o " + q(e / "opt.ptx")).code == 0);
+}
+
 TEST_CASE("parser: duplicate labels and registers declared twice in one scope are refused", "[hardening][verifier]") {
   refused(entry("  bra L1;\nL1:\n  bra L2;\nL1:\nL2:\n  ret;\n"), "L1:\nL2:", "label 'L1' defined twice");
   refused(entry("  .reg .b32 %r<3>;\n  .reg .b32 %r1;\n  ret;\n"), ".reg .b32 %r1;", "declared twice in one scope");

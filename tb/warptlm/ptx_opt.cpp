@@ -1,13 +1,17 @@
 // warptlm ptx-opt IN.ptx [-o OUT.ptx] [--threshold T]: the scratchpad-sharing
 // compiler passes (models/isa/passes) as a PTX-to-PTX tool. Writes the
 // rewritten PTX (to stdout without -o) and prints what the passes did (to
-// stdout with -o, else to stderr).
+// stdout with -o, else to stderr). The input first goes through the loader
+// `warptlm run` uses (Module: the parser, the linker and the load-time
+// verifier), so ptx-opt refuses what a run would, with the same message.
 #include <fstream>
 #include <iostream>
 #include <string>
 
 #include "common/errors.hpp"
 #include "common/params.hpp"
+#include "isa/memory.hpp"
+#include "isa/module.hpp"
 #include "isa/passes/passes.hpp"
 
 namespace warptlm {
@@ -34,8 +38,19 @@ int ptx_opt_command(int argc, char* argv[]) {
   double t = 0;
   if (!parse_float(tval, t) || !(t > 0 && t < 1))
     throw InputError(Place{"", 0, "--threshold"}, "threshold '" + tval + "' is not a number in (0, 1)");
+  const std::string text = read_input_file(in, "PTX file");
+  {
+    // Every kernel must load as `warptlm run` loads it: a module with no kernel left throws its first
+    // refusal; otherwise the refused kernel earliest in the file is the error.
+    GlobalMemory scratch;
+    const Module m(text, in, scratch);
+    const InputError* first = nullptr;
+    for (const auto& r : m.refused())
+      if (!first || r.second.where().line < first->where().line) first = &r.second;
+    if (first) throw *first;
+  }
   PassReport rep;
-  const std::string ptx = optimize_scratchpad_sharing(read_input_file(in, "PTX file"), in, t, &rep);
+  const std::string ptx = optimize_scratchpad_sharing(text, in, t, &rep);
   if (out.empty()) {
     std::cout << ptx;
     std::cerr << rep.text();
