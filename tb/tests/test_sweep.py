@@ -173,6 +173,15 @@ class TestExpansion(SweepTestCase):
             "labelset": ("name: x\nbaseline: A\nlabels: [{name: A, config: gtx480}]\n"
                          "workloads: [{name: vecadd, label_set: {B: {sm.warp_limit: 2}}}]\n",
                          "label_set: 'B' is not a label"),
+            "recursive": ("name: x\nbaseline: A\nlabels: &a [*a]\nworkloads: [vecadd]\n", "recursive.yaml:3: an alias refers"),
+            "recursivemap": ("name: x\nbaseline: A\nlabels: &a {name: *a}\nworkloads: [vecadd]\n",
+                             "recursivemap.yaml:3: an alias refers"),
+            "laughs": ("a: &a [x, x, x, x, x, x, x, x, x, x]\n" +
+                       "".join(f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 10)}]\n" for i in range(8)) +
+                       "name: x\n", "aliases expand this document to more than 1000000 nodes"),
+            "deep": ("name: " + "[" * 100 + "]" * 100 + "\n", "nesting deeper than 64 levels"),
+            "tag": ("name: !foo x\nbaseline: A\nlabels: [{name: A, config: gtx480}]\nworkloads: [vecadd]\n",
+                    "tag.yaml"),
         }
         for what, (text, message) in cases.items():
             with self.subTest(what):
