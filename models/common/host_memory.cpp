@@ -50,7 +50,9 @@ std::string host_memory_refusal(const std::string& what, uint64_t bytes) {
   std::string which = "its memory";
   const uint64_t left = host_memory_headroom(&which);
   std::ostringstream os;
-  os << what << " needs " << bytes << " bytes of simulator memory, more than the host gives this process: ";
+  os << what << " needs ";
+  if (bytes) os << bytes << " bytes of simulator memory, ";
+  os << "more than the host gives this process: ";
   if (left == UINT64_MAX) os << "an allocation failed (the host is out of memory)";
   else os << (left >> 20) << " MiB left under " << which;
   os << " (lower the sizes, or run where more memory is free; sim.max_memory_mb is the simulator's own budget)";

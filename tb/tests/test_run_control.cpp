@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <yaml-cpp/yaml.h>
@@ -22,6 +23,19 @@
 
 using namespace cli_util;
 namespace fs = std::filesystem;
+
+// The sanitizer build (its allocator writes shadow memory for every allocation).
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kUnderAsan = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kUnderAsan = true;
+#else
+constexpr bool kUnderAsan = false;
+#endif
+#else
+constexpr bool kUnderAsan = false;
+#endif
 
 namespace {
 
@@ -406,6 +420,27 @@ TEST_CASE("host memory: a .local launch or a buffer beyond what prlimit allows i
       CHECK_FALSE(contains(out, "AddressSanitizer"));
     }
   }
+}
+
+TEST_CASE("host memory: nine 1 GiB zero buffers are refused by the budget at the ninth, touching no host memory", "[run_control][memory]") {
+  // Zeroed buffers are untouched device pages: eight fit the default budget (8 GiB) at no host cost, the ninth is refused.
+  TempDir t;
+  std::string buffers, args;
+  for (int i = 0; i < 9; ++i) {
+    buffers += "    b" + std::to_string(i) + ": {type: u32, count: 268435456, init: zeros}\n";
+    args += std::string(i ? ", " : "") + "b" + std::to_string(i);
+  }
+  write_text(t / "k.ptx", ".version 7.5\n.target sm_75\n.address_size 64\n\n.visible .entry k()\n{\n  ret;\n}\n");
+  write_text(t / "run.yaml", "kernel:\n  ptx: k.ptx\n  name: k\n  grid: [1, 1, 1]\n  block: [32, 1, 1]\n  buffers:\n" + buffers +
+                                 "  args: []\n");
+  auto r = warptlm(t, "run " + q(t / "run.yaml") + " --set sim.mode=functional --out " + q(t / "out"));
+  INFO(r.out);
+  CHECK(r.code == 2);
+  CHECK(contains(r.out, "device allocation of 1073741824 bytes would take the device memory to"));
+  CHECK(contains(r.out, "over the budget of 8192 MiB"));
+  rusage ru{};
+  getrusage(RUSAGE_CHILDREN, &ru);
+  if (!kUnderAsan) CHECK(uint64_t(ru.ru_maxrss) < (512u << 10));  // KiB: far below the 8 GiB reserved (a sanitizer's shadow is not)
 }
 
 // ============================================================ warptlm topology

@@ -110,8 +110,10 @@ bool run_byo_kernel(Device& dev, const ByoKernel& k, const std::string& out_dir,
   std::map<std::string, Buffer> buffers;
   for (const ByoBuffer& b : k.buffers) {
     const DevPtr ptr = dev.malloc(std::max<uint64_t>(b.count * dtype_bytes(b.type), 1));  // checked against sim.max_memory_mb first
-    const std::vector<uint8_t> init = initial_bytes(k, b);
-    if (!init.empty()) dev.memcpy_h2d(ptr, init.data(), init.size());
+    if (b.init != "zeros") {  // device memory starts zeroed: zeros cost the host nothing (untouched pages)
+      const std::vector<uint8_t> init = initial_bytes(k, b);
+      if (!init.empty()) dev.memcpy_h2d(ptr, init.data(), init.size());
+    }
     buffers[b.name] = Buffer{&b, ptr};
   }
 
