@@ -152,3 +152,28 @@ TEST_CASE("apps: an application run without warptlm exec is told how to run it",
   CHECK(rc != 0);
   CHECK(contains(out, "warptlm exec"));
 }
+
+TEST_CASE("apps: spin (a kernel that never ends) is stopped in either mode, with its stats", "[apps][run_control]") {
+  // A run limit, then the watchdog of each mode; the application is ended with the run.
+  TempDir t;
+  for (const char* mode : {"functional", "timing"}) {
+    AppRun a = exec(t, "spin", mode, "", "gtx480 --set sim.max_wall_seconds=0.3 --set sim.watchdog_cycles=0 --set sim.watchdog_instructions=0");
+    INFO(mode << ": " << a.r.out);
+    CHECK(a.r.code == 3);
+    CHECK(contains(a.r.out, "sim.max_wall_seconds"));
+    REQUIRE(a.stats);
+    CHECK(a.stats["status"].as<std::string>() == "limit");
+    REQUIRE(a.stats["kernels"].size() == 1);
+    CHECK(a.stats["kernels"][0]["status"].as<std::string>() == "limit");
+    CHECK_FALSE(contains(a.r.out, "spin: the kernel ended"));
+  }
+  {
+    AppRun a = exec(t, "spin", "functional", "", "gtx480 --set sim.watchdog_instructions=200000");
+    INFO(a.r.out);
+    CHECK(a.r.code == 1);
+    CHECK(contains(a.r.out, "deadlock in kernel '_Z13wait_for_flagPViPi': no progress for"));
+    CHECK(contains(a.r.out, "spins without progress at pc"));
+    REQUIRE(a.stats);
+    CHECK(a.stats["status"].as<std::string>() == "deadlock");
+  }
+}
