@@ -33,7 +33,7 @@ class Config;
 // The default watchdogs on retirement (timing) and on new pcs (functional): far
 // above what any shipped workload or test comes near (docs/run-control.md gives
 // the margin measured).
-constexpr int64_t kDefaultRetireWatchdog = 100000000;       // core cycles
+constexpr int64_t kDefaultRetireWatchdog = 1000000000;      // core cycles
 constexpr int64_t kDefaultInstructionWatchdog = 200000000;  // warp instructions
 
 struct RunLimits {
