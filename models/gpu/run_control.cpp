@@ -76,9 +76,9 @@ RunControl::RunControl(sc_core::sc_module_name n, sc_core::sc_time period, const
 }
 
 void RunControl::begin_launch() {
-  last_progress_ = probes_.progress();
-  last_retired_ = probes_.retired();
-  progress_cycle_ = retire_cycle_ = cycle_now(period_);
+  const uint64_t now = cycle_now(period_);
+  progress_.restart(probes_.progress(), now);
+  retirement_.restart(probes_.retired(), now);
   start_.notify(sc_core::SC_ZERO_TIME);
 }
 
@@ -94,22 +94,13 @@ void RunControl::tick() {
   std::string why;
   const RunStop req = requested_stop(lim_, probes_.instructions(), probes_.cycles(), probes_.wall_seconds(), why);
   if (req != RunStop::None) return stop(req, why);
-  const uint64_t retired = probes_.retired();
-  if (retired != last_retired_) {
-    last_retired_ = retired;
-    retire_cycle_ = now;
-  } else if (lim_.watchdog_retire_cycles && now - retire_cycle_ >= lim_.watchdog_retire_cycles) {
-    return stop(RunStop::Watchdog, "no block retired for " + std::to_string(now - retire_cycle_) +
-                                       " cycles (sim.watchdog_retire_cycles)");
-  }
-  const uint64_t p = probes_.progress();
-  if (p != last_progress_) {
-    last_progress_ = p;
-    progress_cycle_ = now;
-  } else if (lim_.watchdog_cycles && now - progress_cycle_ >= lim_.watchdog_cycles) {
-    return stop(RunStop::Watchdog, "no progress for " + std::to_string(now - progress_cycle_) +
+  const uint64_t unretired = retirement_.still_for(probes_.retired(), now);
+  if (lim_.watchdog_retire_cycles && unretired >= lim_.watchdog_retire_cycles)
+    return stop(RunStop::Watchdog, "no block retired for " + std::to_string(unretired) + " cycles (sim.watchdog_retire_cycles)");
+  const uint64_t idle = progress_.still_for(probes_.progress(), now);
+  if (lim_.watchdog_cycles && idle >= lim_.watchdog_cycles)
+    return stop(RunStop::Watchdog, "no progress for " + std::to_string(idle) +
                                        " cycles (sim.watchdog_cycles): no warp exited, wrote memory or reached a barrier");
-  }
   // Never keep the simulation alive alone: when nothing else is scheduled the launch
   // has run out of events, a deadlock reported at once.
   if (!sc_core::sc_pending_activity()) return stop(RunStop::Starved, "nothing left to do");

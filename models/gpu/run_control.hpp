@@ -46,6 +46,18 @@ struct RunLimits {
 
 enum class RunStop { None, Limit, Watchdog, Interrupted, Starved };
 
+// A count that should keep moving (progress events, retired blocks) and the
+// core cycle it last moved: what each timing watchdog watches.
+struct Stillness {
+  uint64_t count = 0, since = 0;
+  void restart(uint64_t c, uint64_t now) { count = c, since = now; }
+  // Cycles the count has stood still at `now` (0 when it moved since the last look).
+  uint64_t still_for(uint64_t c, uint64_t now) {
+    if (c != count) restart(c, now);
+    return now - since;
+  }
+};
+
 // The requests both modes stop for: an interrupt, sim.max_instructions,
 // sim.max_wall_seconds and (timing) sim.max_cycles. RunStop::None, or the
 // request with `why` set.
@@ -84,8 +96,7 @@ class RunControl : public sc_core::sc_module {
   sc_core::sc_event start_;
   RunStop stop_ = RunStop::None;
   std::string reason_;
-  uint64_t last_progress_ = 0, progress_cycle_ = 0;
-  uint64_t last_retired_ = 0, retire_cycle_ = 0;
+  Stillness progress_, retirement_;
   static volatile std::sig_atomic_t interrupt_;
 };
 

@@ -19,7 +19,7 @@ GlobalMemory::~GlobalMemory() {
 uint64_t GlobalMemory::allocate(uint64_t bytes) {
   if (bytes == 0) bytes = 1;
   const uint64_t reserved = ((bytes + kPageSize - 1) >> kPageBits) * (kPageSize + sizeof(Page)) + sizeof(Page);
-  if (bytes > budget_ || reserved > budget_ || allocated_ > budget_ - reserved)
+  if (bytes > budget_ || reserved > budget_ || allocated_ > budget_ - reserved)  // (bytes first: `reserved` may wrap)
     throw InputError("device allocation of " + std::to_string(bytes) + " bytes would take the device memory to " +
                      std::to_string(allocated_ + reserved) + " bytes, over the budget of " + std::to_string(budget_ >> 20) +
                      " MiB (sim.max_memory_mb; raise it with --set sim.max_memory_mb=N)");

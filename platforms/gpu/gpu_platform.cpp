@@ -188,11 +188,7 @@ GpuPlatform::GpuPlatform(sc_core::sc_module_name name, const Config& cfg, StatsR
   }
   mechanisms_ = MechanismRegistry::build(cfg, stats);  // registered when the parameters were declared
   FunctionalRunControl::Probes fp;
-  fp.timed_instructions = [this] {
-    uint64_t n = 0;
-    for (auto& s : sms) n += s->issued_warp_instructions();
-    return n;
-  };
+  fp.timed_instructions = [this] { return issued_warp_instructions(); };
   fp.wall_seconds = [this] { return run_seconds(); };
   functional_control = std::make_unique<FunctionalRunControl>(RunLimits::from(cfg), fp);
   if (!timing()) return;
@@ -386,11 +382,7 @@ void GpuPlatform::build_watchers(const Config& cfg, StatsRegistry& stats) {
   RunControl::Probes rp;
   rp.launch_running = launch_running;
   rp.cycles = [this] { return cycles_before_ + (cycle_now(period) - launch_start_cycle_); };
-  rp.instructions = [this] {  // the fast-forwarded ones too
-    uint64_t n = functional_control->executed();
-    for (auto& s : sms) n += s->issued_warp_instructions();
-    return n;
-  };
+  rp.instructions = [this] { return functional_control->executed() + issued_warp_instructions(); };  // fast-forwarded too
   rp.wall_seconds = [this] { return run_seconds(); };
   rp.retired = [this] { return blocks_before_ + dispatcher->blocks_retired(); };
   rp.progress = [this] {

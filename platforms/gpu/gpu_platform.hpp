@@ -187,6 +187,7 @@ class GpuPlatform : public sc_core::sc_module {
   // A stop request or the watchdog ends it with RunStopped (the stopped block's warp instructions counted in r).
   uint64_t run_functional(const KernelInfo& k, LaunchState& L, uint64_t blocks, LaunchResult& r, uint64_t budget = UINT64_MAX);
   double run_seconds() const;  // wall-clock seconds since the run's first launch
+  uint64_t issued_warp_instructions() const;  // by the SMs, in the run so far (timing mode)
   bool fast_forwarding() const { return ff_launches_left_ > 0 || ff_instructions_left_ > 0; }
   void start_timing(const KernelInfo& k, LaunchState& L, uint64_t first, uint64_t blocks, uint32_t regs);
   void fault(const std::string& message);

@@ -220,6 +220,12 @@ uint64_t GpuPlatform::run_functional(const KernelInfo& k, LaunchState& L, uint64
 
 double GpuPlatform::run_seconds() const { return run_start_ < 0 ? 0.0 : wall_now() - run_start_; }
 
+uint64_t GpuPlatform::issued_warp_instructions() const {
+  uint64_t n = 0;
+  for (auto& s : sms) n += s->issued_warp_instructions();
+  return n;
+}
+
 // A block that cannot fit on an empty SM is refused; else every SM takes the
 // launch, every mechanism plans it, and the dispatcher sends the first blocks.
 void GpuPlatform::start_timing(const KernelInfo& k, LaunchState& L, uint64_t first, uint64_t blocks, uint32_t regs) {
@@ -237,11 +243,8 @@ void GpuPlatform::start_timing(const KernelInfo& k, LaunchState& L, uint64_t fir
   for (auto& m : mechanisms_)
     if (const KernelInfo* v = m->plan_launch(plan)) L.kernel = v;
   retired_before_ = InstructionCounts{};
-  issued_before_ = 0;
-  for (auto& s : sms) {
-    retired_before_ += s->retired_instructions();
-    issued_before_ += s->issued_warp_instructions();
-  }
+  for (auto& s : sms) retired_before_ += s->retired_instructions();
+  issued_before_ = issued_warp_instructions();
   launch_start_cycle_ = uint64_t(sc_core::sc_time_stamp() / period);
   cycles_before_ = cycles_ctr_->value;
   blocks_before_ = blocks_ctr_->value;
@@ -324,8 +327,7 @@ void GpuPlatform::finish_launch() {
     for (auto& s : sms) s->describe_warps(os, why == RunStop::Watchdog);
     r.message = os.str();
     r.cycles = cycle_now(period) - launch_start_cycle_ + 1;
-    for (auto& s : sms) r.warp_instructions += s->issued_warp_instructions();
-    r.warp_instructions -= issued_before_;
+    r.warp_instructions = issued_warp_instructions() - issued_before_;
     r.thread_instructions = 0;  // per-thread counts are kept with retired blocks only
   }
   sim_seconds_ += wall_now() - wall_start_;
