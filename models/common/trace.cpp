@@ -106,7 +106,7 @@ uint32_t Tracer::declare(const std::string& name, unsigned width, const ProbeVie
   // whose first name is a rest state that state; an enumeration of outcomes is unknown until its block acts.
   const bool rest = !view.names.empty() && (view.names[0] == "idle" || view.names[0] == "empty");
   const uint64_t initial = !view.special.empty() ? view.special.front().first : view.names.empty() || rest ? 0 : UINT64_MAX;
-  Signal s{name, width ? width : 1, "", UINT64_MAX, -1, view.hex, initial, UINT64_MAX, UINT64_MAX, 0, 0};
+  Signal s{name, width ? width : 1, "", UINT64_MAX, -1, view.hex, initial, UINT64_MAX, UINT64_MAX, 0, 0, view.group};
   // VCD identifiers: printable ASCII 33..126, base 94
   uint32_t n = uint32_t(signals_.size());
   do { s.code += char(33 + n % 94); n /= 94; } while (n);
@@ -292,8 +292,11 @@ void Tracer::write_gtkw() const {
   }
   const std::string fp = "sm" + std::to_string(focus) + ".";
   auto in_focus = [&](const Signal& s) { return focus >= 0 && s.name.compare(0, fp.size(), fp) == 0; };
-  auto part = [&](const Signal& s) -> int {  // 0 issue, 1 transactions, 2 memory path, 3 warps, 4 the rest
+  auto part = [&](const Signal& s) -> int {  // 0 issue, 1 transactions, 2 memory path, 3 warps, 4 the rest, 5 a group
     const std::string& n = s.name;
+    // an RTL block's signals: the focus SM's ports in their block's group, the rest with their SM's others
+    if (!s.group.empty() && in_focus(s)) return 5;
+    if (!s.group.empty() || n.find(".rtl.") != std::string::npos) return 4;
     if (in_focus(s)) {
       const std::string rest = n.substr(fp.size());
       if (rest.compare(0, 5, "sched") == 0) return 0;
@@ -324,9 +327,12 @@ void Tracer::write_gtkw() const {
       if (ends_with(n, leaves[i])) return i;
     return 5;
   };
+  // the parts in the view's order: the issue, then the groups (an RTL block's ports), then the others
+  auto place = [](int p) { return p == 5 ? 1 : p == 0 ? 0 : p + 1; };
   std::stable_sort(order.begin(), order.end(), [&](const Signal* a, const Signal* b) {
     const int pa = part(*a), pb = part(*b);
-    if (pa != pb) return pa < pb;
+    if (pa != pb) return place(pa) < place(pb);
+    if (pa == 5 && a->group != b->group) return natural_less(a->group, b->group);
     if (pa == 0) {  // by scheduler, then by leaf
       const std::string sa = a->name.substr(0, a->name.rfind('.')), sb = b->name.substr(0, b->name.rfind('.'));
       if (sa != sb) return natural_less(sa, sb);
@@ -371,8 +377,10 @@ void Tracer::write_gtkw() const {
   };
   for (const Signal* s : order) {
     const int p = part(*s);
-    const std::string group = p == 4 ? s->name.substr(0, s->name.find('.'))
-                                     : p == 2 ? std::string(titles[2]) : "sm" + std::to_string(focus) + titles[p];
+    const std::string group = p == 5   ? s->group
+                              : p == 4 ? s->name.substr(0, s->name.find('.'))
+                              : p == 2 ? std::string(titles[2])
+                                       : "sm" + std::to_string(focus) + titles[p];
     if (p != open_part || group != open_group) {
       close();
       g << (p == 4 ? "@c00200\n-" : "@800200\n-") << group << "\n";

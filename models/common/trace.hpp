@@ -36,6 +36,7 @@ struct ProbeView {
   std::vector<std::string> names;                          // an enumeration: value i decodes as names[i]
   std::vector<std::pair<uint64_t, std::string>> special;  // single values decoded by name, the rest shown as numbers
   bool hex = false;                                        // addresses and lane masks
+  std::string group;  // the GTKWave view shows the signals of one group together under this title (an RTL block's ports)
 };
 
 class Tracer {
@@ -84,6 +85,7 @@ class Tracer {
     uint64_t first_change;  // the first cycle it changed after the trace began (UINT64_MAX: never)
     uint64_t last_set = UINT64_MAX;  // the core cycle of its last change() (a change_at() lands after it)
     uint64_t later_seq = 0, later_cycle = 0;  // its scheduled change (0: none)
+    std::string group;  // ProbeView::group
   };
   struct Later {
     uint64_t cycle, seq;
@@ -111,7 +113,7 @@ class Probe {
  public:
   Probe() = default;
   void declare(const std::string& name, unsigned width, const std::vector<std::string>& enum_names = {}) {
-    if (Tracer* t = Tracer::active()) id_ = t->declare(name, width, ProbeView{enum_names, {}, false});
+    if (Tracer* t = Tracer::active()) id_ = t->declare(name, width, ProbeView{enum_names, {}, false, {}});
   }
   void declare(const std::string& name, unsigned width, const ProbeView& view) {
     if (Tracer* t = Tracer::active()) id_ = t->declare(name, width, view);

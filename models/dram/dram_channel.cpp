@@ -60,10 +60,10 @@ DramChannel::DramChannel(sc_core::sc_module_name name, uint32_t id, const DramPa
   queue_probe_.declare(inst + ".queue", bits_for(p_.queue));
   row_probes_.resize(p_.banks);
   for (uint32_t b = 0; b < p_.banks; ++b)
-    row_probes_[b].declare(inst + ".bank" + std::to_string(b) + ".open_row", 20, ProbeView{{}, {{kClosedRow, "closed"}}, false});
+    row_probes_[b].declare(inst + ".bank" + std::to_string(b) + ".open_row", 20, ProbeView{{}, {{kClosedRow, "closed"}}, false, {}});
   static const std::vector<std::string> kinds = {"idle", "read", "write"};
   req_probe_.declare(inst + ".req", 2, kinds);
-  req_addr_probe_.declare(inst + ".req_addr", 64, ProbeView{{}, {}, true});
+  req_addr_probe_.declare(inst + ".req_addr", 64, ProbeView{{}, {}, true, {}});
   req_sm_probe_.declare(inst + ".req_sm", 16);
   resp_probe_.declare(inst + ".resp", 2, kinds);
   resp_latency_probe_.declare(inst + ".resp_latency", 32);

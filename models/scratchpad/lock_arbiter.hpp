@@ -10,13 +10,19 @@
 //                   or ~0 when it has none).
 // The request's address is the pair index; GpuExtension.block the requester;
 // the decision comes back in GpuExtension.tag (1 granted, 0 denied).
+//
+// ss.lock_arbiter.impl selects the implementation (docs/rtl.md): this model, or
+// the arbiter's RTL (rtl/lock_arbiter.sv) behind its transactor, or both in
+// lockstep. Each is a LockArbiterBlock the resource access unit binds to.
 #pragma once
+#include <memory>
 #include <string>
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 #include <vector>
 
+#include "common/block_impl.hpp"
 #include "common/gpu_payload.hpp"
 #include "common/input_register.hpp"  // test_fault
 #include "common/stats.hpp"
@@ -24,86 +30,70 @@
 
 namespace warptlm {
 
-class LockArbiter : public sc_core::sc_module {
+// What the resource access unit's socket binds to: the arbiter in any of its implementations.
+class LockArbiterBlock {
  public:
   static constexpr uint32_t kFree = 0xFFFFFFFFu;
-  tlm_utils::simple_target_socket<LockArbiter> socket;
+  virtual ~LockArbiterBlock() = default;
+  virtual tlm::tlm_target_socket<>& target() = 0;
+  virtual sc_core::sc_object& object() = 0;
+  // A new launch: every lock free.
+  virtual void reset() = 0;
+  virtual uint32_t owner(uint32_t pair) const = 0;
+};
 
-  LockArbiter(sc_core::sc_module_name n, uint32_t sm_id, uint32_t max_pairs, StatsRegistry& stats)
-      : sc_core::sc_module(n), socket("socket"), owner_(max_pairs, kFree), released_by_(max_pairs, kFree), probes_(max_pairs),
-        always_grant_(test_fault("ssp_lock_always_grants")) {
-    socket.register_nb_transport_fw(this, &LockArbiter::nb_transport_fw);
-    StatGroup g(stats, "sm" + std::to_string(sm_id) + ".ssp", "ssp");
-    acquires_ = &g.counter("lock_acquires", "shared-region locks taken (first come first served)");
-    denials_ = &g.counter("lock_denials", "shared-region accesses refused because the partner holds the lock (retried next cycle)");
-    releases_ = &g.counter("relssp_releases", "locks released early by relssp");
-    transfers_ = &g.counter("lock_transfers", "locks passed to the partner when the owner block finished");
-    after_release_ = &g.counter("lock_acquires_after_relssp",
-                                "locks taken by a block after another block of its pair released the region with relssp");
-    for (uint32_t k = 0; k < max_pairs; ++k)
-      probes_[k].declare("sm" + std::to_string(sm_id) + ".ssp.pair" + std::to_string(k) + ".owner", 32);
-  }
-  SC_HAS_PROCESS(LockArbiter);
-
-  uint32_t owner(uint32_t pair) const { return owner_[pair]; }
-  void reset() {
-    std::fill(owner_.begin(), owner_.end(), kFree);
-    std::fill(released_by_.begin(), released_by_.end(), kFree);
-  }
+// The arbiter's counters and owner probes (sm<i>.ssp), kept from what each request asked and got, the same
+// for every implementation.
+class LockArbiterStats {
+ public:
+  LockArbiterStats(uint32_t sm_id, uint32_t max_pairs, StatsRegistry& stats);
+  // One request: its kind, pair, requester, whether it was granted, the owner before and after it.
+  void record(MemKind kind, uint32_t pair, uint32_t block, bool granted, uint32_t before, uint32_t after);
+  void reset() { std::fill(released_by_.begin(), released_by_.end(), LockArbiterBlock::kFree); }
 
  private:
-  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time&) {
-    if (ph != tlm::BEGIN_REQ) return tlm::TLM_COMPLETED;
-    GpuExtension& e = gpu_ext(p);
-    const uint32_t pair = uint32_t(p.get_address());
-    uint32_t& o = owner_[pair];
-    e.tag = 0;
-    switch (e.kind) {
-      case MemKind::LockAcquire:
-        if (o == kFree || o == e.block || always_grant_) {
-          if (o != e.block) {
-            ++*acquires_;
-            if (released_by_[pair] != kFree && released_by_[pair] != e.block) ++*after_release_;
-            released_by_[pair] = kFree;
-          }
-          o = e.block;
-          e.tag = 1;
-        } else {
-          ++*denials_;
-        }
-        break;
-      case MemKind::LockRelease:
-        if (o == e.block) {
-          o = kFree;
-          released_by_[pair] = e.block;
-          ++*releases_;
-          e.tag = 1;
-        }
-        break;
-      case MemKind::LockOwnerDone:
-        if (o == e.block) {
-          const uint32_t partner = p.get_data_length();
-          o = partner;
-          if (partner != kFree) ++*transfers_;
-          e.tag = 1;
-        }
-        break;
-      default: break;
-    }
-    probes_[pair].set(o);
-    p.set_response_status(tlm::TLM_OK_RESPONSE);
-    ph = tlm::BEGIN_RESP;
-    return tlm::TLM_COMPLETED;
-  }
-
-  std::vector<uint32_t> owner_;
   std::vector<uint32_t> released_by_;  // per pair: the block whose relssp freed it last (kFree once taken again)
   std::vector<Probe> probes_;
   Counter *acquires_, *denials_, *releases_, *transfers_, *after_release_;
+};
+
+class LockArbiter : public sc_core::sc_module, public LockArbiterBlock {
+ public:
+  tlm_utils::simple_target_socket<LockArbiter> socket;
+
+  // `stats` null: no counters or probes (the model inside a lockstep pair keeps them).
+  LockArbiter(sc_core::sc_module_name n, uint32_t sm_id, uint32_t max_pairs, StatsRegistry& stats)
+      : LockArbiter(n, sm_id, max_pairs, &stats) {}
+  LockArbiter(sc_core::sc_module_name n, uint32_t sm_id, uint32_t max_pairs, StatsRegistry* stats);
+  SC_HAS_PROCESS(LockArbiter);
+
+  tlm::tlm_target_socket<>& target() override { return socket; }
+  sc_core::sc_object& object() override { return *this; }
+  uint32_t owner(uint32_t pair) const override { return owner_[pair]; }
+  void reset() override;
+  // One request, decided at once: 1 granted, 0 denied (the rules above).
+  uint32_t decide(MemKind kind, uint32_t pair, uint32_t block, uint32_t partner);
+
+  // The other implementations, made by the RTL library of a build with Verilator (register_rtl_blocks):
+  // a block named `n` in SM `sm_id` for `impl` (rtl or lockstep); null in a build without RTL.
+  using MakeRtl = std::unique_ptr<LockArbiterBlock> (*)(BlockImpl impl, const char* n, uint32_t sm_id, uint32_t max_pairs,
+                                                         StatsRegistry& stats, const sc_core::sc_time& period);
+  static MakeRtl make_rtl;
+
+ private:
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time&);
+
+  std::vector<uint32_t> owner_;
+  std::unique_ptr<LockArbiterStats> stats_;
   // WARPTLM_TEST_FAULT=ssp_lock_always_grants (test only): every acquire is
   // granted, so both blocks of a pair use the shared region at once and the
   // workloads' checks must see their data corrupted.
   bool always_grant_ = false;
 };
+
+// The arbiter's implementation as ss.lock_arbiter.impl selects it (refused when this build has no RTL).
+// `period`: the core clock's.
+std::unique_ptr<LockArbiterBlock> make_lock_arbiter(BlockImpl impl, const char* n, uint32_t sm_id, uint32_t max_pairs,
+                                                    StatsRegistry& stats, const sc_core::sc_time& period);
 
 }  // namespace warptlm

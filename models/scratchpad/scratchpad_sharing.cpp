@@ -13,6 +13,7 @@ void register_scratchpad_sharing() { register_mechanism<ScratchpadSharing>("scra
 void ScratchpadSharing::declare(ParamTable& t) {
   SharingParams::declare(t);
   declare_ss_pass_params(t);
+  declare_block_impl(t, "ss.lock_arbiter", "the pair-lock arbiter's implementation (rtl/lock_arbiter.sv)");
   t.add_choice("sm.warp_scheduler", "owf");  // Owner Warp First (spec 000 sec. 3.1), provided by the unit
 }
 
@@ -25,7 +26,8 @@ ScratchpadSharing::ScratchpadSharing(const Config& c, StatsRegistry&)
       owf_(c.get_string("sm.warp_scheduler") == "owf"),
       compiler_passes_(c.get_bool("ss.compiler_passes")),
       pass_threshold_(c.get_float("ss.threshold")),
-      bank_row_(uint32_t(c.get_int("smem.banks") * c.get_int("smem.bank_width"))) {}
+      bank_row_(uint32_t(c.get_int("smem.banks") * c.get_int("smem.bank_width"))),
+      arbiter_impl_(block_impl(c, "ss.lock_arbiter", LockArbiter::make_rtl != nullptr)) {}
 
 // Inside SM i: the resource access unit, and with sharing on its pair-lock arbiter.
 void ScratchpadSharing::build_in_sm(SmSite& site) {
@@ -34,10 +36,10 @@ void ScratchpadSharing::build_in_sm(SmSite& site) {
   units_.push_back(unit.get());
   site.sm.add_mechanism(std::move(unit));
   if (!p_.enabled) return;
-  arbiters_.push_back(std::make_unique<LockArbiter>("ssp", site.index, site.sm.params().max_blocks, site.stats));
-  units_.back()->socket.bind(arbiters_.back()->socket);
-  site.bound(units_.back()->socket, arbiters_.back()->socket);
-  site.in_core_clock(*arbiters_.back());
+  arbiters_.push_back(make_lock_arbiter(arbiter_impl_, "ssp", site.index, site.sm.params().max_blocks, site.stats, site.period));
+  units_.back()->socket.bind(arbiters_.back()->target());
+  site.bound(units_.back()->socket, arbiters_.back()->target());
+  site.in_core_clock(arbiters_.back()->object());
 }
 
 // ss.compiler_passes: scratchpad allocation and relssp placement (sec. 6) rewrite a

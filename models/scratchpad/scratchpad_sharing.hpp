@@ -33,7 +33,7 @@ class ScratchpadSharing : public Mechanism {
   const KernelInfo* plan_launch(const LaunchPlanRequest& r) override;
 
   SharingUnit& unit(uint32_t sm) { return *units_.at(sm); }
-  LockArbiter& arbiter(uint32_t sm) { return *arbiters_.at(sm); }
+  LockArbiterBlock& arbiter(uint32_t sm) { return *arbiters_.at(sm); }
 
  private:
   // The passes' version of `k` (same module, same entry), or null.
@@ -44,8 +44,9 @@ class ScratchpadSharing : public Mechanism {
   bool compiler_passes_;     // ss.compiler_passes
   double pass_threshold_;    // ss.threshold, as the passes read it
   uint32_t bank_row_;        // bytes across all shared-memory banks: the layout's alignment
+  BlockImpl arbiter_impl_;   // ss.lock_arbiter.impl
   std::vector<SharingUnit*> units_;                   // owned by their SMs
-  std::vector<std::unique_ptr<LockArbiter>> arbiters_;
+  std::vector<std::unique_ptr<LockArbiterBlock>> arbiters_;
   std::vector<std::pair<const Module*, std::unique_ptr<Module>>> versions_;  // as written -> after the passes
 };
 

@@ -35,7 +35,7 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
   unrecorded_.assign(p_.max_warps, 0);
   exited_.assign(p_.num_schedulers, 0);
   for (uint32_t s = 0; s < p_.num_schedulers; ++s) {
-    scheds_.push_back(std::make_unique<WarpScheduler>(s, make_ordering(p_.warp_scheduler, p_)));
+    scheds_.push_back(std::make_unique<WarpScheduler>(s, make_issue_ordering(p_, id, s, period)));
   }
   last_reason_.assign(p_.num_schedulers, Stall::NoWarp);
   ready_.assign(p_.num_schedulers, 0);
@@ -100,20 +100,20 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
   static const std::vector<std::string> states = {"empty", "ready", "long_mem", "data", "fetch", "barrier", "done", "other"};
   for (uint32_t s = 0; s < p_.num_schedulers; ++s) {
     const std::string sn = inst + ".sched" + std::to_string(s);
-    sched_probes_[s].issued_warp.declare(sn + ".issued_warp", 8, ProbeView{{}, {{255, "none"}}, false});
+    sched_probes_[s].issued_warp.declare(sn + ".issued_warp", 8, ProbeView{{}, {{255, "none"}}, false, {}});
     sched_probes_[s].outcome.declare(sn + ".outcome", 3, outcomes);
-    sched_probes_[s].pc.declare(sn + ".pc", 32, ProbeView{{}, {{kNoPc, "none"}}, false});
-    sched_probes_[s].active_mask.declare(sn + ".active_mask", 32, ProbeView{{}, {}, true});
+    sched_probes_[s].pc.declare(sn + ".pc", 32, ProbeView{{}, {{kNoPc, "none"}}, false, {}});
+    sched_probes_[s].active_mask.declare(sn + ".active_mask", 32, ProbeView{{}, {}, true, {}});
     sched_probes_[s].issue_cycles.declare(sn + ".issue_cycles", 32);
   }
   {
     static const std::vector<std::string> kinds = {"idle", "load", "store", "atomic"};
     const std::string mn = inst + ".mem.";
     mem_probes_.req.declare(mn + "req", 2, kinds);
-    mem_probes_.req_addr.declare(mn + "req_addr", 64, ProbeView{{}, {}, true});
+    mem_probes_.req_addr.declare(mn + "req_addr", 64, ProbeView{{}, {}, true, {}});
     mem_probes_.req_warp.declare(mn + "req_warp", 8);
     mem_probes_.resp.declare(mn + "resp", 2, kinds);
-    mem_probes_.resp_addr.declare(mn + "resp_addr", 64, ProbeView{{}, {}, true});
+    mem_probes_.resp_addr.declare(mn + "resp_addr", 64, ProbeView{{}, {}, true, {}});
     mem_probes_.resp_warp.declare(mn + "resp_warp", 8);
     mem_probes_.resp_latency.declare(mn + "resp_latency", 32);
   }
@@ -511,7 +511,20 @@ uint32_t Sm::issue_in_order(WarpScheduler& s, Stall& why, WarpSlot*& first_issue
   // warps without a record not yet considered (an exited warp would find itself done: NoWarp, which
   // ranks last, so passing over it changes nothing)
   uint32_t unseen = ready_[s.id()] - exited_[s.id()];
-  for (WarpSlot* w : order_) {
+  // An ordering that selects (an issue-selection circuit) is asked for one warp at a time among the
+  // candidates: the warps without a recorded stall when those are skipped, else all; each warp it gives is
+  // taken out. Otherwise the cycle's order is walked.
+  const bool selects = s.ordering().selects();
+  uint64_t candidates = selects ? candidate_mask(s, skip_recorded) : 0;
+  for (size_t k = 0;; ++k) {
+    WarpSlot* w;
+    if (selects) {
+      if (!candidates || !(w = s.ordering().select(s.warps(), candidates))) break;
+      candidates &= ~(uint64_t(1) << (w->slot / p_.num_schedulers));
+    } else {
+      if (k == order_.size()) break;
+      w = order_[k];
+    }
     if (skip_recorded) {
       if (unseen == 0) break;
       if (!unrecorded_[size_t(w - slots_.data())]) continue;  // stalled as recorded, or retired this cycle
@@ -545,6 +558,15 @@ uint32_t Sm::issue_in_order(WarpScheduler& s, Stall& why, WarpSlot*& first_issue
   }
   if (skip_recorded && !issued) why = worst_recorded_stall(s.id(), why);
   return issued;
+}
+
+// The warps of scheduler `s` an issue-selection circuit chooses among, as a mask over the scheduler's slots:
+// every resident warp, or with `unrecorded_only` those without a recorded stall.
+uint64_t Sm::candidate_mask(WarpScheduler& s, bool unrecorded_only) const {
+  uint64_t m = 0;
+  for (const WarpSlot* w : s.warps())
+    if (!unrecorded_only || unrecorded_[w->slot]) m |= uint64_t(1) << (w->slot / p_.num_schedulers);
+  return m;
 }
 
 // The highest-ranked of `why` and the stalls recorded for the scheduler's warps.
@@ -588,7 +610,7 @@ uint32_t Sm::issue(WarpScheduler& s) {
     probe_issue(sid, why, nullptr);
     return 0;
   }
-  s.ordering().order(s.warps(), order_);
+  if (!s.ordering().selects()) s.ordering().order(s.warps(), order_);
   Stall why = Stall::NoWarp;
   WarpSlot* first_issued = nullptr;
   s.take_soft_refusal();

@@ -178,6 +178,7 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   void writeback();
   uint32_t issue(WarpScheduler& s);
   uint32_t issue_in_order(WarpScheduler& s, Stall& why, WarpSlot*& first_issued);
+  uint64_t candidate_mask(WarpScheduler& s, bool unrecorded_only) const;
   Stall worst_recorded_stall(uint32_t sid, Stall why) const;
   void mark_exited(WarpSlot& w);
   // Can `w` issue now? A warp held by the warp limit or a filter, or still stalled

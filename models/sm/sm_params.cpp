@@ -1,5 +1,7 @@
 #include "sm/sm_params.hpp"
 
+#include "sm/sched/scheduler.hpp"
+
 #include <array>
 
 namespace warptlm {
@@ -125,6 +127,7 @@ void SmParams::declare(ParamTable& t) {
   t.enum_param("sm.warp_scheduler", "lrr", {"lrr", "gto", "two_level", "oldest"},
                "warp ordering: loose round robin, greedy-then-oldest, two-level, oldest first, or an ordering a mechanism "
                "provides (docs/mechanisms.md)");
+  declare_block_impl(t, "sm.issue_select", "the warp schedulers' issue selection (sched/rtl/warp_select.sv: gto and lrr)");
   t.int_param("sm.two_level.active", 8, 1, 256, "two-level: warps in the active set of each scheduler");
   t.enum_param("sm.two_level.inner", "lrr", {"lrr", "gto", "oldest"}, "two-level: ordering inside the active set");
   t.enum_param("sm.two_level.outer", "oldest", {"lrr", "oldest"}, "two-level: which pending warp is promoted");
@@ -269,6 +272,12 @@ SmParams SmParams::from(const Config& c) {
   p.num_schedulers = uint32_t(c.get_int("sm.num_schedulers"));
   p.issue_width = uint32_t(c.get_int("sm.issue_width"));
   p.warp_scheduler = c.get_string("sm.warp_scheduler");
+  p.issue_select_impl = block_impl(c, "sm.issue_select", IssueSelectRtl::make != nullptr);
+  if (p.issue_select_impl != BlockImpl::Model && p.warp_scheduler != "gto" && p.warp_scheduler != "lrr")
+    throw InputError(Place{"", 0, "sm.issue_select.impl"},
+                     std::string(block_impl_name(p.issue_select_impl)) + " (set at " + c.origin("sm.issue_select.impl") +
+                         ") needs an ordering the issue selection's RTL has, gto or lrr; sm.warp_scheduler is '" +
+                         p.warp_scheduler + "' (set at " + c.origin("sm.warp_scheduler") + ")");
   p.two_level_active = uint32_t(c.get_int("sm.two_level.active"));
   p.two_level_inner = c.get_string("sm.two_level.inner");
   p.two_level_outer = c.get_string("sm.two_level.outer");

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "common/block_impl.hpp"
 #include "common/config.hpp"
 #include "gpu/occupancy.hpp"
 #include "isa/ir.hpp"
@@ -58,6 +59,7 @@ struct SmParams {
   // issue
   uint32_t num_schedulers = 2, issue_width = 1;
   std::string warp_scheduler = "lrr";
+  BlockImpl issue_select_impl = BlockImpl::Model;  // sm.issue_select.impl: the model, the RTL (gto, lrr) or both
   uint32_t two_level_active = 8;
   std::string two_level_inner = "lrr", two_level_outer = "oldest";
   uint32_t warp_limit = 0;  // static warp limiting: 0 = off

@@ -27,7 +27,7 @@ using namespace warptlm;
 namespace {
 
 constexpr uint32_t kPairs = WARPTLM_RTL_LOCK_PAIRS;
-constexpr uint32_t kRtlFree = (1u << WARPTLM_RTL_LOCK_BLOCK_BITS) - 1;  // the RTL's free code: all ones
+constexpr uint32_t kRtlFree = uint32_t((uint64_t(1) << WARPTLM_RTL_LOCK_BLOCK_BITS) - 1);  // the RTL's free code: all ones
 constexpr uint32_t kFree = LockArbiter::kFree;
 
 struct Req {

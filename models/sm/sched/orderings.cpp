@@ -123,6 +123,14 @@ class TwoLevel : public WarpOrdering {
 
 }  // namespace
 
+IssueSelectRtl::Make IssueSelectRtl::make = nullptr;
+
+std::unique_ptr<WarpOrdering> make_issue_ordering(const SmParams& p, uint32_t sm, uint32_t sched, const sc_core::sc_time& period) {
+  std::unique_ptr<WarpOrdering> model = make_ordering(p.warp_scheduler, p);
+  if (p.issue_select_impl == BlockImpl::Model || !model) return model;
+  return IssueSelectRtl::make(p.issue_select_impl, std::move(model), p, sm, sched, period);
+}
+
 std::unique_ptr<WarpOrdering> make_ordering(const std::string& name, const SmParams& p) {
   if (name == "lrr") return std::make_unique<Lrr>();
   if (name == "gto") return std::make_unique<Gto>();

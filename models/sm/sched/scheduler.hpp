@@ -5,8 +5,10 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <systemc>
 #include <vector>
 
+#include "common/block_impl.hpp"
 #include "sm/sm_params.hpp"
 #include "sm/warp_slot.hpp"
 
@@ -26,6 +28,13 @@ class WarpOrdering {
   // True for an ordering that overrides stalled(): the SM then shows it every
   // warp it considers, including those whose stall is already recorded.
   virtual bool watches_stalls() const { return false; }
+  // An ordering built as an issue-selection circuit (the RTL scheduler behind its transactor: candidates
+  // in, one warp out) selects one warp at a time instead of listing an order: the highest-priority warp of
+  // `candidates`, a mask over the scheduler's warp slots (a warp's bit is its slot / the SM's schedulers),
+  // or null when the mask holds none. The SM asks again with the warps that could not issue taken out, so
+  // it considers the warps order() would list, in the same order.
+  virtual bool selects() const { return false; }
+  virtual WarpSlot* select(const std::vector<WarpSlot*>& /*warps*/, uint64_t /*candidates*/) { return nullptr; }
 };
 
 // A warp's class for class-ranked orderings, as the SM's mechanisms classify it (0 ranks first).
@@ -43,6 +52,20 @@ class IssueFilter {
 
 // The SM's own orderings by name: "lrr", "gto", "oldest", "two_level"; null for any other.
 std::unique_ptr<WarpOrdering> make_ordering(const std::string& name, const SmParams& p);
+
+// Scheduler `sched` of SM `sm`'s own ordering in the implementation sm.issue_select.impl selects: the model
+// (make_ordering), or the issue selection's RTL (sched/rtl/warp_select.sv) behind its transactor, or both in
+// lockstep. `period`: the core clock's.
+std::unique_ptr<WarpOrdering> make_issue_ordering(const SmParams& p, uint32_t sm, uint32_t sched, const sc_core::sc_time& period);
+
+// The issue selection's RTL implementations, made by the RTL library of a build with Verilator
+// (register_rtl_blocks; null in a build without RTL): for `impl` rtl or lockstep, around `model`, the
+// ordering p.warp_scheduler names (gto or lrr).
+struct IssueSelectRtl {
+  using Make = std::unique_ptr<WarpOrdering> (*)(BlockImpl impl, std::unique_ptr<WarpOrdering> model, const SmParams& p,
+                                                 uint32_t sm, uint32_t sched, const sc_core::sc_time& period);
+  static Make make;
+};
 
 class WarpScheduler {
  public:

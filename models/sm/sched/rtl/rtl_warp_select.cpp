@@ -1,0 +1,183 @@
+#include "common/rtl/rtl_context.hpp"  // first: Verilator's headers before SystemC's
+#include "Vwarp_select_gto.h"
+#include "Vwarp_select_gto___024root.h"
+#include "Vwarp_select_gto_fault.h"
+#include "Vwarp_select_gto_fault___024root.h"
+#include "Vwarp_select_lrr.h"
+#include "Vwarp_select_lrr___024root.h"
+#include "Vwarp_select_lrr_fault.h"
+#include "Vwarp_select_lrr_fault___024root.h"
+
+#include "sm/sched/rtl/rtl_warp_select.hpp"
+
+#include <sstream>
+
+#include "common/clock.hpp"
+#include "common/errors.hpp"
+#include "common/input_register.hpp"
+#include "common/rtl/rtl_signals.hpp"
+
+namespace warptlm {
+
+namespace {
+constexpr uint32_t kRtlWarps = WARPTLM_RTL_SCHED_WARPS;
+static_assert(kRtlWarps <= 32 && WARPTLM_RTL_SCHED_AGE_BITS == 32,
+              "the transactor drives cand as one 32-bit word and each age as one 32-bit word");
+}  // namespace
+
+// The verilated selector (GTO or LRR, or a test-only broken one) and its pins.
+class WarpSelectPins {
+ public:
+  virtual ~WarpSelectPins() = default;
+  // The candidates and ages on the pins: the selected pin index, or -1.
+  virtual int select(uint32_t cand, const uint32_t* ages) = 0;
+  virtual void issue(uint32_t pin) = 0;
+  virtual void edge() = 0;
+  virtual int last() = 0;
+};
+
+template <class V>
+class WarpSelectPinsOf : public WarpSelectPins {
+ public:
+  explicit WarpSelectPinsOf(const std::string& trace_name) : rtl_(trace_name), signals_(rtl_.ctx, trace_name, trace_name) {
+    top_.clk = 0;
+    top_.issue_valid = 0;
+    top_.rst_n = 0;
+    top_.eval();
+    top_.rst_n = 1;
+    top_.eval();
+  }
+  int select(uint32_t cand, const uint32_t* ages) override {
+    top_.cand = cand;
+    for (uint32_t i = 0; i < kRtlWarps; ++i) top_.age[i] = ages[i];
+    top_.eval();
+    if (signals_.on()) signals_.sample();
+    return top_.sel_valid ? int(top_.sel_warp) : -1;
+  }
+  void issue(uint32_t pin) override {
+    top_.issue_valid = 1;
+    top_.issue_warp = pin;
+  }
+  // The rising edge that registers the warp that issued, then the issue taken off the pins.
+  void edge() override {
+    top_.clk = 1;
+    top_.eval();
+    top_.clk = 0;
+    top_.issue_valid = 0;
+    top_.eval();
+    if (signals_.on()) signals_.sample();
+  }
+  int last() override { return top_.rootp->warp_select__DOT__last_valid_q ? int(top_.rootp->warp_select__DOT__last_q) : -1; }
+
+ private:
+  RtlModel<V> rtl_;
+  V& top_ = rtl_.top;
+  RtlSignals signals_;
+};
+
+RtlIssueSelect::RtlIssueSelect(const std::string& policy, const SmParams& p, const std::string& trace_name,
+                               const sc_core::sc_time& period)
+    : name_(policy), schedulers_(p.num_schedulers), period_(period), by_pin_(kRtlWarps, nullptr), ages_(kRtlWarps, 0) {
+  const uint32_t warps = (p.max_warps + p.num_schedulers - 1) / p.num_schedulers;
+  if (warps > kRtlWarps)
+    throw InputError(Place{"", 0, "sm.issue_select.impl"},
+                     "the verilated issue selection has " + std::to_string(kRtlWarps) + " warp inputs and a scheduler of " +
+                         std::to_string(p.num_schedulers) + " on an SM of sm.max_warps " + std::to_string(p.max_warps) +
+                         " holds " + std::to_string(warps));
+  const bool broken = test_fault("rtl_issue_select");
+  if (policy == "gto")
+    pins_ = broken ? std::unique_ptr<WarpSelectPins>(new WarpSelectPinsOf<Vwarp_select_gto_fault>(trace_name))
+                   : std::unique_ptr<WarpSelectPins>(new WarpSelectPinsOf<Vwarp_select_gto>(trace_name));
+  else
+    pins_ = broken ? std::unique_ptr<WarpSelectPins>(new WarpSelectPinsOf<Vwarp_select_lrr_fault>(trace_name))
+                   : std::unique_ptr<WarpSelectPins>(new WarpSelectPinsOf<Vwarp_select_lrr>(trace_name));
+}
+
+RtlIssueSelect::~RtlIssueSelect() = default;
+
+void RtlIssueSelect::commit_pending_edge() {
+  if (edge_pending_ && cycle_now(period_) > issue_cycle_) {
+    pins_->edge();
+    edge_pending_ = false;
+  }
+}
+
+WarpSlot* RtlIssueSelect::select(const std::vector<WarpSlot*>& warps, uint64_t candidates) {
+  commit_pending_edge();
+  // (a warp that left since the SM set its bit keeps its slot and its age)
+  for (WarpSlot* w : warps) {
+    const uint32_t pin = w->slot / schedulers_;
+    by_pin_[pin] = w;
+    if (w->age > UINT32_MAX)
+      throw RunError("the verilated issue selection's 32-bit age of a warp overflowed (more than 2^32 warps on one SM)");
+    ages_[pin] = uint32_t(w->age);
+  }
+  const int sel = pins_->select(uint32_t(candidates), ages_.data());
+  return sel < 0 ? nullptr : by_pin_[size_t(sel)];
+}
+
+void RtlIssueSelect::issued(WarpSlot* w) {
+  commit_pending_edge();
+  pins_->issue(w->slot / schedulers_);
+  edge_pending_ = true;
+  issue_cycle_ = cycle_now(period_);
+}
+
+int RtlIssueSelect::last_issued() const {
+  const int pin = pins_->last();
+  return pin < 0 ? -1 : int(uint32_t(pin) * schedulers_);
+}
+
+// The order the model lists, walked as a selection: the first warp of `order` among the candidates.
+void RtlIssueSelect::order(const std::vector<WarpSlot*>& warps, std::vector<WarpSlot*>& out) {
+  out.clear();
+  uint64_t m = 0;
+  for (WarpSlot* w : warps) m |= uint64_t(1) << (w->slot / schedulers_);
+  while (WarpSlot* w = m ? select(warps, m) : nullptr) {
+    out.push_back(w);
+    m &= ~(uint64_t(1) << (w->slot / schedulers_));
+  }
+}
+
+LockstepIssueSelect::LockstepIssueSelect(std::unique_ptr<WarpOrdering> model, const SmParams& p, uint32_t sm, uint32_t sched,
+                                         const std::string& trace_name, const sc_core::sc_time& period)
+    : model_(std::move(model)), rtl_(model_->name(), p, trace_name, period), sm_(sm), sched_(sched),
+      schedulers_(p.num_schedulers), period_(period) {
+  order_.reserve(p.max_warps);
+}
+
+WarpSlot* LockstepIssueSelect::select(const std::vector<WarpSlot*>& warps, uint64_t candidates) {
+  model_->order(warps, order_);
+  WarpSlot* m = nullptr;
+  for (WarpSlot* w : order_)
+    if (candidates >> (w->slot / schedulers_) & 1) { m = w; break; }
+  WarpSlot* r = rtl_.select(warps, candidates);
+  if (m != r) {
+    auto warp = [](const WarpSlot* w) { return w ? "the warp in slot " + std::to_string(w->slot) : std::string("no warp"); };
+    std::ostringstream req;
+    req << "scheduler " << sched_ << " (" << model_->name() << ") selects among the warps in slots {";
+    bool first = true;
+    for (WarpSlot* w : warps)
+      if (candidates >> (w->slot / schedulers_) & 1) {
+        req << (first ? "" : ", ") << w->slot << " (age " << w->age << ")";
+        first = false;
+      }
+    const int last = rtl_.last_issued();
+    req << "}, the slot that issued last " << (last < 0 ? std::string("none") : std::to_string(last + int(sched_)));
+    lockstep_divergence("sm.issue_select", sm_, cycle_now(period_), req.str(), warp(m), warp(r));
+  }
+  return m;
+}
+
+namespace {
+std::unique_ptr<WarpOrdering> make(BlockImpl impl, std::unique_ptr<WarpOrdering> model, const SmParams& p, uint32_t sm,
+                                   uint32_t sched, const sc_core::sc_time& period) {
+  const std::string trace = "sm" + std::to_string(sm) + ".sched" + std::to_string(sched) + ".rtl";
+  if (impl == BlockImpl::Lockstep) return std::make_unique<LockstepIssueSelect>(std::move(model), p, sm, sched, trace, period);
+  return std::make_unique<RtlIssueSelect>(model->name(), p, trace, period);
+}
+}  // namespace
+
+void register_rtl_issue_select() { IssueSelectRtl::make = &make; }
+
+}  // namespace warptlm
