@@ -5,6 +5,8 @@
 
 namespace warptlm {
 
+BankArbiterRtl::Make BankArbiterRtl::make = nullptr;
+
 SharedMemory::SharedMemory(sc_core::sc_module_name name, uint32_t sm_id, const SharedMemoryParams& p,
                            sc_core::sc_time period, StatsRegistry& stats)
     : SharedMemory(name, "sm" + std::to_string(sm_id) + ".smem", "smem", p, period, stats) {}
@@ -17,6 +19,7 @@ SharedMemory::SharedMemory(sc_core::sc_module_name name, const std::string& inst
   // an access is taken every cycle; the ring doubles if that is ever exceeded.
   resp_.resize(p_.latency + 64);
   part_degrees_.resize(p_.warp_parts);
+  if (p_.bank_arbiter_impl != BlockImpl::Model) rtl_ = BankArbiterRtl::make(p_.bank_arbiter_impl, p_, inst, period);
 
   StatGroup g(stats, inst, kind);
   requests_ = &g.counter("requests", "warp shared-memory requests received (BEGIN_REQ)");
@@ -124,7 +127,8 @@ uint32_t SharedMemory::serve(tlm::tlm_generic_payload& p) {
     *bank_conflicts_ += d - 1;
     return d;
   }
-  const uint32_t service = service_cycles(e.lane_addr, e.lane_mask, e.access_bytes, p_, part_degrees_.data());
+  const uint32_t service = rtl_ ? rtl_->service_cycles(e.lane_addr, e.lane_mask, e.access_bytes, part_degrees_.data())
+                                : service_cycles(e.lane_addr, e.lane_mask, e.access_bytes, p_, part_degrees_.data());
   for (uint32_t d : part_degrees_) degree_hist_->sample(d);
   *bank_conflicts_ += service - p_.warp_parts;
   return service;

@@ -24,6 +24,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
@@ -37,6 +38,20 @@
 #include "smem/smem_params.hpp"
 
 namespace warptlm {
+
+// The bank arbiter's other implementations (smem.bank_arbiter.impl: rtl | lockstep, docs/rtl.md): the RTL
+// (rtl/bank_arbiter.sv) behind its transactor, or it and the model compared on every access. The same
+// contract as service_cycles(). Made by the RTL library of a build with Verilator (register_rtl_blocks).
+class BankArbiterRtl {
+ public:
+  virtual ~BankArbiterRtl() = default;
+  virtual uint32_t service_cycles(const uint64_t* lane_addr, uint32_t mask, unsigned bytes, uint32_t* part_degrees) = 0;
+  // For the array `p` of block `instance` ("sm3.smem"; its RTL signals trace as "<instance>.rtl"); refuses
+  // (InputError) a geometry the verilated arbiter does not have. Null in a build without RTL.
+  using Make = std::unique_ptr<BankArbiterRtl> (*)(BlockImpl impl, const SharedMemoryParams& p, const std::string& instance,
+                                                   const sc_core::sc_time& period);
+  static Make make;
+};
 
 class SharedMemory : public sc_core::sc_module {
  public:
@@ -124,6 +139,7 @@ class SharedMemory : public sc_core::sc_module {
   std::vector<Response> resp_;
   size_t resp_head_ = 0, resp_count_ = 0;
   std::vector<uint32_t> part_degrees_;
+  std::unique_ptr<BankArbiterRtl> rtl_;  // smem.bank_arbiter.impl rtl or lockstep; null: the model's service_cycles()
   uint32_t allocated_ = 0, tail_ = 0;
   uint64_t activations_ = 0;
 

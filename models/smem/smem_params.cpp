@@ -1,5 +1,7 @@
 #include "smem/smem_params.hpp"
 
+#include "smem/shared_memory.hpp"
+
 #include <string>
 
 namespace warptlm {
@@ -19,6 +21,7 @@ const char* smem_broadcast_name(SmemBroadcast b) {
 const char* smem_mapping_name(SmemMapping m) { return m == SmemMapping::Xor ? "xor" : "linear"; }
 
 void SharedMemoryParams::declare(ParamTable& t) {
+  declare_block_impl(t, "smem.bank_arbiter", "the shared-memory bank arbiter's implementation (rtl/bank_arbiter.sv)");
   t.int_param("smem.banks", 32, 1, 64, "shared-memory banks per SM (each serves one word per cycle)");
   t.int_param("smem.bank_width", 4, 4, 16, "bytes a bank delivers per cycle: 4, 8 or 16 (a 'word')");
   t.int_param("smem.latency", 24, 1, 10000,
@@ -68,6 +71,7 @@ SharedMemoryParams SharedMemoryParams::from(const Config& c) {
   p.warp_parts = uint32_t(c.get_int("smem.warp_parts"));
   p.mapping = c.get_string("smem.mapping") == "xor" ? SmemMapping::Xor : SmemMapping::Linear;
   p.size = uint32_t(c.get_int("smem.size"));
+  p.bank_arbiter_impl = block_impl(c, "smem.bank_arbiter", BankArbiterRtl::make != nullptr);
   std::string key;
   const std::string why = check(p, key);
   if (!why.empty()) throw InputError(Place{"", 0, key}, why + " (set at " + c.origin(key) + ")");

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 
+#include "common/block_impl.hpp"
 #include "common/config.hpp"
 
 namespace warptlm {
@@ -35,6 +36,7 @@ struct SharedMemoryParams {
   uint32_t warp_parts = 1;   // the warp is served as this many lane groups, one after another
   SmemMapping mapping = SmemMapping::Linear;
   uint32_t size = 49152;     // bytes of the array per SM
+  BlockImpl bank_arbiter_impl = BlockImpl::Model;  // smem.bank_arbiter.impl: the model, its RTL, or both (docs/rtl.md)
 
   uint32_t lanes_per_part() const { return 32u / warp_parts; }
 

@@ -12,6 +12,7 @@
 #include <limits>
 #include <sstream>
 
+#include "common/block_impl.hpp"
 #include "common/config.hpp"
 #include "common/errors.hpp"
 #include "common/gpu_payload.hpp"
@@ -600,4 +601,38 @@ TEST_CASE("stats: GPGPU-Sim's figures from a kernel's counters", "[common][stats
   CHECK(t.count("gpu_occupancy") == 0);  // no SM counters
   const std::string txt = stats_txt({}, t, SimSpeed{});
   CHECK(txt.find("gpu_tot_sim_cycle = ") == txt.rfind("gpu_tot_sim_cycle = "));  // once, not again among the counters
+}
+
+// RTL in the loop (docs/rtl.md): "<block>.impl" picks the implementation; rtl and lockstep need the block's
+// RTL in the build, and without it the refusal names where the value was set and how to build with RTL.
+TEST_CASE("block_impl reads <block>.impl and refuses RTL a build lacks", "[common][rtl]") {
+  ParamTable t;
+  declare_block_impl(t, "x.arbiter", "a test block");
+  Config c(t);
+  CHECK(block_impl(c, "x.arbiter", false) == BlockImpl::Model);
+  c.merge_text("x:\n  arbiter:\n    impl: lockstep\n", "run.yaml");
+  CHECK(block_impl(c, "x.arbiter", true) == BlockImpl::Lockstep);
+  c.set("x.arbiter.impl", "rtl");
+  CHECK(block_impl(c, "x.arbiter", true) == BlockImpl::Rtl);
+  try {
+    block_impl(c, "x.arbiter", false);
+    FAIL("rtl accepted without RTL in the build");
+  } catch (const InputError& e) {
+    const std::string w = e.what();
+    CHECK(w.find("x.arbiter.impl") != std::string::npos);
+    CHECK(w.find("built without RTL") != std::string::npos);
+    CHECK(w.find("--set") != std::string::npos);  // where it was set
+    CHECK(w.find("-DWARPTLM_RTL=ON") != std::string::npos);
+  }
+  CHECK_THROWS_AS(([&] {
+                    c.set("x.arbiter.impl", "verilog");
+                    return c.get_string("x.arbiter.impl");
+                  }()),
+                  InputError);
+  try {
+    lockstep_divergence("x.arbiter", 3, 1234, "request 7", "granted", "denied");
+    FAIL("no divergence reported");
+  } catch (const RunError& e) {
+    CHECK(std::string(e.what()) == "RTL lockstep: x.arbiter of SM 3 diverges at cycle 1234: request 7; model: granted; rtl: denied");
+  }
 }
