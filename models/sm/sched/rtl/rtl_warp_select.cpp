@@ -29,8 +29,9 @@ static_assert(kRtlWarps <= 32 && WARPTLM_RTL_SCHED_AGE_BITS == 32,
 class WarpSelectPins {
  public:
   virtual ~WarpSelectPins() = default;
-  // The candidates and ages on the pins: the selected pin index, or -1.
-  virtual int select(uint32_t cand, const uint32_t* ages) = 0;
+  virtual void age(uint32_t pin, uint32_t age) = 0;
+  // The candidates on the pins (and the ages set): the selected pin index, or -1.
+  virtual int select(uint32_t cand) = 0;
   virtual void issue(uint32_t pin) = 0;
   virtual void edge() = 0;
   virtual int last() = 0;
@@ -47,9 +48,9 @@ class WarpSelectPinsOf : public WarpSelectPins {
     top_.rst_n = 1;
     top_.eval();
   }
-  int select(uint32_t cand, const uint32_t* ages) override {
+  void age(uint32_t pin, uint32_t age) override { top_.age[pin] = age; }
+  int select(uint32_t cand) override {
     top_.cand = cand;
-    for (uint32_t i = 0; i < kRtlWarps; ++i) top_.age[i] = ages[i];
     top_.eval();
     if (signals_.on()) signals_.sample();
     return top_.sel_valid ? int(top_.sel_warp) : -1;
@@ -104,15 +105,23 @@ void RtlIssueSelect::commit_pending_edge() {
 
 WarpSlot* RtlIssueSelect::select(const std::vector<WarpSlot*>& warps, uint64_t candidates) {
   commit_pending_edge();
-  // (a warp that left since the SM set its bit keeps its slot and its age)
-  for (WarpSlot* w : warps) {
-    const uint32_t pin = w->slot / schedulers_;
-    by_pin_[pin] = w;
+  // Each pin's warp slot, learned once (the SM's slots never move). Only the candidates' ages matter to the
+  // selection; a pin's age pins change when a new warp takes its slot.
+  for (uint64_t m = candidates; m; m &= m - 1) {
+    const unsigned pin = unsigned(__builtin_ctzll(m));
+    WarpSlot* w = by_pin_[pin];
+    if (!w) {
+      for (WarpSlot* x : warps) by_pin_[x->slot / schedulers_] = x;
+      w = by_pin_[pin];
+    }
     if (w->age > UINT32_MAX)
       throw RunError("the verilated issue selection's 32-bit age of a warp overflowed (more than 2^32 warps on one SM)");
-    ages_[pin] = uint32_t(w->age);
+    if (ages_[pin] != uint32_t(w->age)) {
+      ages_[pin] = uint32_t(w->age);
+      pins_->age(pin, ages_[pin]);
+    }
   }
-  const int sel = pins_->select(uint32_t(candidates), ages_.data());
+  const int sel = pins_->select(uint32_t(candidates));
   return sel < 0 ? nullptr : by_pin_[size_t(sel)];
 }
 
@@ -147,7 +156,13 @@ LockstepIssueSelect::LockstepIssueSelect(std::unique_ptr<WarpOrdering> model, co
 }
 
 WarpSlot* LockstepIssueSelect::select(const std::vector<WarpSlot*>& warps, uint64_t candidates) {
-  model_->order(warps, order_);
+  // the model's order of this cycle, listed once at the cycle's first selection as the SM lists it once per
+  // issue (the model's state changes at issued(), which the SM makes it see only from the next cycle's order)
+  const uint64_t now = cycle_now(period_);
+  if (now != ordered_cycle_) {
+    model_->order(warps, order_);
+    ordered_cycle_ = now;
+  }
   WarpSlot* m = nullptr;
   for (WarpSlot* w : order_)
     if (candidates >> (w->slot / schedulers_) & 1) { m = w; break; }

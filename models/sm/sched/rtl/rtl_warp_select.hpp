@@ -42,7 +42,7 @@ class RtlIssueSelect : public WarpOrdering {
   sc_core::sc_time period_;
   std::unique_ptr<WarpSelectPins> pins_;
   std::vector<WarpSlot*> by_pin_;  // each pin index's warp slot (the SM's slots never move)
-  std::vector<uint32_t> ages_;     // each pin index's age
+  std::vector<uint32_t> ages_;     // each pin index's age on the pins
   bool edge_pending_ = false;      // a warp issued: the RTL's registering edge is still to come ...
   uint64_t issue_cycle_ = 0;       // ... at the end of this core cycle
 };
@@ -68,7 +68,8 @@ class LockstepIssueSelect : public WarpOrdering {
   RtlIssueSelect rtl_;
   uint32_t sm_, sched_, schedulers_;
   sc_core::sc_time period_;
-  std::vector<WarpSlot*> order_;
+  std::vector<WarpSlot*> order_;         // the model's order ...
+  uint64_t ordered_cycle_ = UINT64_MAX;  // ... listed in this cycle
 };
 
 // Sets IssueSelectRtl::make (called by register_rtl_blocks).

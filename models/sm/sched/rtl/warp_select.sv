@@ -36,32 +36,33 @@ module warp_select #(
   logic                last_valid_q;
   logic [IDX_BITS-1:0] last_q;
 
+  // A one-hot vector's index: bit b of the index is set when the hot bit is at a position whose bit b is set
+  // (one AND-OR tree per index bit over constant masks).
+  function automatic logic [WARPS*IDX_BITS-1:0] index_masks();
+    logic [WARPS*IDX_BITS-1:0] m;
+    m = '0;
+    for (int b = 0; b < IDX_BITS; b++)
+      for (int i = 0; i < WARPS; i++)
+        m[b*WARPS + i] = ((i >> b) & 1) != 0;
+    return m;
+  endfunction
+  localparam logic [WARPS*IDX_BITS-1:0] INDEX_MASKS = index_masks();
+
   // LRR: the lowest candidate above the last issued slot, else the lowest candidate.
+  logic [WARPS-1:0]    after_last;  // the slots after the last issued one (FAULT: from it on)
+  logic [WARPS-1:0]    lrr_pool;    // the candidates LRR takes the lowest of
+  logic [WARPS-1:0]    lrr_hot;     // that lowest candidate, one-hot
   logic                lrr_valid;
   logic [IDX_BITS-1:0] lrr_warp;
-  logic                lrr_above_found;
-  logic [IDX_BITS-1:0] lrr_above;
-  logic                lrr_any_found;
-  logic [IDX_BITS-1:0] lrr_any;
 
-  always_comb begin
-    lrr_above_found = 1'b0;
-    lrr_above       = '0;
-    lrr_any_found   = 1'b0;
-    lrr_any         = '0;
-    for (int i = WARPS - 1; i >= 0; i--) begin
-      if (cand[i]) begin
-        lrr_any_found = 1'b1;
-        lrr_any       = IDX_BITS'(i);
-        // after the last issued slot (FAULT: from it)
-        if (last_valid_q && ((FAULT != 0) ? (IDX_BITS'(i) >= last_q) : (IDX_BITS'(i) > last_q))) begin
-          lrr_above_found = 1'b1;
-          lrr_above       = IDX_BITS'(i);
-        end
-      end
-    end
-    lrr_valid = lrr_any_found;
-    lrr_warp  = lrr_above_found ? lrr_above : lrr_any;
+  assign after_last = !last_valid_q ? '0
+                    : (FAULT != 0)  ? ~((WARPS'(1) << last_q) - WARPS'(1))
+                                    : ~((WARPS'(2) << last_q) - WARPS'(1));
+  assign lrr_pool   = |(cand & after_last) ? (cand & after_last) : cand;
+  assign lrr_hot    = lrr_pool & (~lrr_pool + WARPS'(1));
+  assign lrr_valid  = |cand;
+  for (genvar b = 0; b < IDX_BITS; b++) begin : g_lrr_index
+    assign lrr_warp[b] = |(lrr_hot & INDEX_MASKS[b*WARPS +: WARPS]);
   end
 
   // GTO: the last issued warp while it is a candidate, else the oldest candidate (the lowest slot on a tie).
