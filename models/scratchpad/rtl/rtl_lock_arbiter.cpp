@@ -192,6 +192,9 @@ std::unique_ptr<LockArbiterBlock> make(BlockImpl impl, const char* n, uint32_t s
 }
 }  // namespace
 
-void register_rtl_lock_arbiter() { LockArbiter::make_rtl = &make; }
+// A factory set before (a platform's own RTL, docs/rtl.md) stays.
+void register_rtl_lock_arbiter() {
+  if (!LockArbiter::make_rtl) LockArbiter::make_rtl = &make;
+}
 
 }  // namespace warptlm

@@ -313,6 +313,9 @@ std::unique_ptr<BankArbiterRtl> make_in_loop(BlockImpl impl, const SharedMemoryP
 
 }  // namespace
 
-void register_rtl_bank_arbiter() { BankArbiterRtl::make = &make_in_loop; }
+// A factory set before (a platform's own RTL, docs/rtl.md) stays.
+void register_rtl_bank_arbiter() {
+  if (!BankArbiterRtl::make) BankArbiterRtl::make = &make_in_loop;
+}
 
 }  // namespace warptlm

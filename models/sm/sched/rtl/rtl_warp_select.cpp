@@ -1,12 +1,8 @@
-#include "common/rtl/rtl_context.hpp"  // first: Verilator's headers before SystemC's
+#include "sm/sched/rtl/warp_select_pins.hpp"  // first: Verilator's headers before SystemC's
 #include "Vwarp_select_gto.h"
-#include "Vwarp_select_gto___024root.h"
 #include "Vwarp_select_gto_fault.h"
-#include "Vwarp_select_gto_fault___024root.h"
 #include "Vwarp_select_lrr.h"
-#include "Vwarp_select_lrr___024root.h"
 #include "Vwarp_select_lrr_fault.h"
-#include "Vwarp_select_lrr_fault___024root.h"
 
 #include "sm/sched/rtl/rtl_warp_select.hpp"
 
@@ -15,7 +11,6 @@
 #include "common/clock.hpp"
 #include "common/errors.hpp"
 #include "common/input_register.hpp"
-#include "common/rtl/rtl_signals.hpp"
 
 namespace warptlm {
 
@@ -25,73 +20,16 @@ static_assert(kRtlWarps <= 32 && WARPTLM_RTL_SCHED_AGE_BITS == 32,
               "the transactor drives cand as one 32-bit word and each age as one 32-bit word");
 }  // namespace
 
-// The verilated selector (GTO or LRR, or a test-only broken one) and its pins.
-class WarpSelectPins {
- public:
-  virtual ~WarpSelectPins() = default;
-  virtual void age(uint32_t pin, uint32_t age) = 0;
-  // The candidates on the pins (and the ages set): the selected pin index, or -1.
-  virtual int select(uint32_t cand) = 0;
-  virtual void issue(uint32_t pin) = 0;
-  virtual void edge() = 0;
-  virtual int last() = 0;
-};
-
-template <class V>
-class WarpSelectPinsOf : public WarpSelectPins {
- public:
-  explicit WarpSelectPinsOf(const std::string& trace_name) : rtl_(trace_name), signals_(rtl_.ctx, trace_name, trace_name) {
-    top_.clk = 0;
-    top_.issue_valid = 0;
-    top_.rst_n = 0;
-    top_.eval();
-    top_.rst_n = 1;
-    top_.eval();
-  }
-  void age(uint32_t pin, uint32_t age) override { top_.age[pin] = age; }
-  int select(uint32_t cand) override {
-    top_.cand = cand;
-    top_.eval();
-    if (signals_.on()) signals_.sample();
-    return top_.sel_valid ? int(top_.sel_warp) : -1;
-  }
-  void issue(uint32_t pin) override {
-    top_.issue_valid = 1;
-    top_.issue_warp = pin;
-  }
-  // The rising edge that registers the warp that issued, then the issue taken off the pins.
-  void edge() override {
-    top_.clk = 1;
-    top_.eval();
-    top_.clk = 0;
-    top_.issue_valid = 0;
-    top_.eval();
-    if (signals_.on()) signals_.sample();
-  }
-  int last() override { return top_.rootp->warp_select__DOT__last_valid_q ? int(top_.rootp->warp_select__DOT__last_q) : -1; }
-
- private:
-  RtlModel<V> rtl_;
-  V& top_ = rtl_.top;
-  RtlSignals signals_;
-};
-
-RtlIssueSelect::RtlIssueSelect(const std::string& policy, const SmParams& p, const std::string& trace_name,
+RtlIssueSelect::RtlIssueSelect(const std::string& policy, std::unique_ptr<WarpSelectPins> pins, const SmParams& p,
                                const sc_core::sc_time& period)
-    : name_(policy), schedulers_(p.num_schedulers), period_(period), by_pin_(kRtlWarps, nullptr), ages_(kRtlWarps, 0) {
+    : name_(policy), schedulers_(p.num_schedulers), period_(period), pins_(std::move(pins)),
+      by_pin_(pins_->warps(), nullptr), ages_(pins_->warps(), 0) {
   const uint32_t warps = (p.max_warps + p.num_schedulers - 1) / p.num_schedulers;
-  if (warps > kRtlWarps)
+  if (warps > pins_->warps())
     throw InputError(Place{"", 0, "sm.issue_select.impl"},
-                     "the verilated issue selection has " + std::to_string(kRtlWarps) + " warp inputs and a scheduler of " +
+                     "the verilated issue selection has " + std::to_string(pins_->warps()) + " warp inputs and a scheduler of " +
                          std::to_string(p.num_schedulers) + " on an SM of sm.max_warps " + std::to_string(p.max_warps) +
                          " holds " + std::to_string(warps));
-  const bool broken = test_fault("rtl_issue_select");
-  if (policy == "gto")
-    pins_ = broken ? std::unique_ptr<WarpSelectPins>(new WarpSelectPinsOf<Vwarp_select_gto_fault>(trace_name))
-                   : std::unique_ptr<WarpSelectPins>(new WarpSelectPinsOf<Vwarp_select_gto>(trace_name));
-  else
-    pins_ = broken ? std::unique_ptr<WarpSelectPins>(new WarpSelectPinsOf<Vwarp_select_lrr_fault>(trace_name))
-                   : std::unique_ptr<WarpSelectPins>(new WarpSelectPinsOf<Vwarp_select_lrr>(trace_name));
 }
 
 RtlIssueSelect::~RtlIssueSelect() = default;
@@ -130,11 +68,7 @@ void RtlIssueSelect::issued(WarpSlot* w) {
   pins_->issue(w->slot / schedulers_);
   edge_pending_ = true;
   issue_cycle_ = cycle_now(period_);
-}
-
-int RtlIssueSelect::last_issued() const {
-  const int pin = pins_->last();
-  return pin < 0 ? -1 : int(uint32_t(pin) * schedulers_);
+  issued_slot_ = int(w->slot);
 }
 
 // The order the model lists, walked as a selection: the first warp of `order` among the candidates.
@@ -148,9 +82,9 @@ void RtlIssueSelect::order(const std::vector<WarpSlot*>& warps, std::vector<Warp
   }
 }
 
-LockstepIssueSelect::LockstepIssueSelect(std::unique_ptr<WarpOrdering> model, const SmParams& p, uint32_t sm, uint32_t sched,
-                                         const std::string& trace_name, const sc_core::sc_time& period)
-    : model_(std::move(model)), rtl_(model_->name(), p, trace_name, period), sm_(sm), sched_(sched),
+LockstepIssueSelect::LockstepIssueSelect(std::unique_ptr<WarpOrdering> model, std::unique_ptr<WarpSelectPins> pins,
+                                         const SmParams& p, uint32_t sm, uint32_t sched, const sc_core::sc_time& period)
+    : model_(std::move(model)), rtl_(model_->name(), std::move(pins), p, period), sm_(sm), sched_(sched),
       schedulers_(p.num_schedulers), period_(period) {
   order_.reserve(p.max_warps);
 }
@@ -178,21 +112,44 @@ WarpSlot* LockstepIssueSelect::select(const std::vector<WarpSlot*>& warps, uint6
         first = false;
       }
     const int last = rtl_.last_issued();
-    req << "}, the slot that issued last " << (last < 0 ? std::string("none") : std::to_string(last + int(sched_)));
+    req << "}, the slot that issued last " << (last < 0 ? std::string("none") : std::to_string(last));
     lockstep_divergence("sm.issue_select", sm_, cycle_now(period_), req.str(), warp(m), warp(r));
   }
   return m;
 }
 
+std::unique_ptr<WarpOrdering> make_issue_select(BlockImpl impl, std::unique_ptr<WarpOrdering> model,
+                                               std::unique_ptr<WarpSelectPins> pins, const SmParams& p, uint32_t sm,
+                                               uint32_t sched, const sc_core::sc_time& period) {
+  if (impl == BlockImpl::Lockstep)
+    return std::make_unique<LockstepIssueSelect>(std::move(model), std::move(pins), p, sm, sched, period);
+  return std::make_unique<RtlIssueSelect>(model->name(), std::move(pins), p, period);
+}
+
+std::string issue_select_trace_name(uint32_t sm, uint32_t sched) {
+  return "sm" + std::to_string(sm) + ".sched" + std::to_string(sched) + ".rtl";
+}
+
 namespace {
+// WarpTLM's own warp_select.sv, GTO or LRR as the model's ordering is (or the test-only broken one).
 std::unique_ptr<WarpOrdering> make(BlockImpl impl, std::unique_ptr<WarpOrdering> model, const SmParams& p, uint32_t sm,
                                    uint32_t sched, const sc_core::sc_time& period) {
-  const std::string trace = "sm" + std::to_string(sm) + ".sched" + std::to_string(sched) + ".rtl";
-  if (impl == BlockImpl::Lockstep) return std::make_unique<LockstepIssueSelect>(std::move(model), p, sm, sched, trace, period);
-  return std::make_unique<RtlIssueSelect>(model->name(), p, trace, period);
+  const std::string trace = issue_select_trace_name(sm, sched);
+  const bool broken = test_fault("rtl_issue_select");
+  std::unique_ptr<WarpSelectPins> pins;
+  if (std::string(model->name()) == "gto")
+    pins = broken ? std::unique_ptr<WarpSelectPins>(new WarpSelectPinsOf<Vwarp_select_gto_fault, kRtlWarps>(trace))
+                  : std::unique_ptr<WarpSelectPins>(new WarpSelectPinsOf<Vwarp_select_gto, kRtlWarps>(trace));
+  else
+    pins = broken ? std::unique_ptr<WarpSelectPins>(new WarpSelectPinsOf<Vwarp_select_lrr_fault, kRtlWarps>(trace))
+                  : std::unique_ptr<WarpSelectPins>(new WarpSelectPinsOf<Vwarp_select_lrr, kRtlWarps>(trace));
+  return make_issue_select(impl, std::move(model), std::move(pins), p, sm, sched, period);
 }
 }  // namespace
 
-void register_rtl_issue_select() { IssueSelectRtl::make = &make; }
+// A factory set before (a platform's own RTL, docs/rtl.md) stays.
+void register_rtl_issue_select() {
+  if (!IssueSelectRtl::make) IssueSelectRtl::make = &make;
+}
 
 }  // namespace warptlm

@@ -19,21 +19,22 @@
 
 namespace warptlm {
 
-class WarpSelectPins;  // the verilated selector behind its pins (rtl_warp_select.cpp)
+class WarpSelectPins;  // the verilated selector behind its pins (warp_select_pins.hpp)
 
 class RtlIssueSelect : public WarpOrdering {
  public:
-  // `policy` "gto" or "lrr"; `trace_name` the dotted name its signals take in the waveform. Refuses
-  // (InputError) a scheduler with more warps than the verilated selector has inputs.
-  RtlIssueSelect(const std::string& policy, const SmParams& p, const std::string& trace_name, const sc_core::sc_time& period);
+  // `policy`: the ordering's name ("gto", "lrr"); `pins`: the verilated selector. Refuses (InputError) a
+  // scheduler with more warps than the selector has inputs.
+  RtlIssueSelect(const std::string& policy, std::unique_ptr<WarpSelectPins> pins, const SmParams& p,
+                 const sc_core::sc_time& period);
   ~RtlIssueSelect() override;
   const char* name() const override { return name_.c_str(); }
   void order(const std::vector<WarpSlot*>& warps, std::vector<WarpSlot*>& out) override;
   bool selects() const override { return true; }
   WarpSlot* select(const std::vector<WarpSlot*>& warps, uint64_t candidates) override;
   void issued(WarpSlot* w) override;
-  // The register the RTL holds: the slot that issued last, or -1 before any (lockstep reports).
-  int last_issued() const;
+  // The slot of the warp that issued last, as the transactor put it on the pins, or -1 before any.
+  int last_issued() const { return issued_slot_; }
 
  private:
   void commit_pending_edge();
@@ -45,6 +46,7 @@ class RtlIssueSelect : public WarpOrdering {
   std::vector<uint32_t> ages_;     // each pin index's age on the pins
   bool edge_pending_ = false;      // a warp issued: the RTL's registering edge is still to come ...
   uint64_t issue_cycle_ = 0;       // ... at the end of this core cycle
+  int issued_slot_ = -1;
 };
 
 // sm.issue_select.impl: lockstep. The model's ordering decides; at each selection the RTL's choice among the
@@ -52,8 +54,8 @@ class RtlIssueSelect : public WarpOrdering {
 // naming the cycle, the SM, the scheduler, the candidates and both choices.
 class LockstepIssueSelect : public WarpOrdering {
  public:
-  LockstepIssueSelect(std::unique_ptr<WarpOrdering> model, const SmParams& p, uint32_t sm, uint32_t sched,
-                      const std::string& trace_name, const sc_core::sc_time& period);
+  LockstepIssueSelect(std::unique_ptr<WarpOrdering> model, std::unique_ptr<WarpSelectPins> pins, const SmParams& p,
+                      uint32_t sm, uint32_t sched, const sc_core::sc_time& period);
   const char* name() const override { return model_->name(); }
   void order(const std::vector<WarpSlot*>& warps, std::vector<WarpSlot*>& out) override { model_->order(warps, out); }
   bool selects() const override { return true; }
@@ -72,7 +74,16 @@ class LockstepIssueSelect : public WarpOrdering {
   uint64_t ordered_cycle_ = UINT64_MAX;  // ... listed in this cycle
 };
 
-// Sets IssueSelectRtl::make (called by register_rtl_blocks).
+// Scheduler `sched` of SM `sm` with the selector `pins` in the loop: rtl (RtlIssueSelect, named as `model`)
+// or lockstep against `model`. What a factory set in IssueSelectRtl::make returns (a platform's own RTL:
+// platforms/examples/rtl_scheduler).
+std::unique_ptr<WarpOrdering> make_issue_select(BlockImpl impl, std::unique_ptr<WarpOrdering> model,
+                                               std::unique_ptr<WarpSelectPins> pins, const SmParams& p, uint32_t sm,
+                                               uint32_t sched, const sc_core::sc_time& period);
+// The dotted name scheduler `sched` of SM `sm`'s selector takes in the waveform ("sm0.sched1.rtl").
+std::string issue_select_trace_name(uint32_t sm, uint32_t sched);
+
+// Sets IssueSelectRtl::make to WarpTLM's warp_select.sv, unless a platform set its own (register_rtl_blocks).
 void register_rtl_issue_select();
 
 }  // namespace warptlm
