@@ -273,6 +273,24 @@ bool ends_with(const std::string& s, const char* tail) {
 
 }  // namespace
 
+namespace {
+// A 64-bit slice of a wider signal, named "<signal>_<hi>_<lo>" (rtl_signals.hpp).
+bool is_slice(const std::string& n) {
+  size_t i = n.size(), seps = 0;
+  while (i > 0 && seps < 2) {
+    const char c = n[i - 1];
+    if (c == '_') {
+      if (i == n.size() || n[i] == '_') return false;
+      ++seps;
+    } else if (c < '0' || c > '9') {
+      return false;
+    }
+    --i;
+  }
+  return seps == 2 && i > 0;
+}
+}  // namespace
+
 void Tracer::write_gtkw() const {
   std::string base = cfg_.vcd_path;
   if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0) base.resize(base.size() - 4);
@@ -333,6 +351,10 @@ void Tracer::write_gtkw() const {
     const int pa = part(*a), pb = part(*b);
     if (pa != pb) return place(pa) < place(pb);
     if (pa == 5 && a->group != b->group) return natural_less(a->group, b->group);
+    if (pa == 5) {  // a group's control and narrow signals first, a wide bus's 64-bit slices ("age_63_0") after
+      const bool sa = is_slice(a->name), sb = is_slice(b->name);
+      if (sa != sb) return sb;
+    }
     if (pa == 0) {  // by scheduler, then by leaf
       const std::string sa = a->name.substr(0, a->name.rfind('.')), sb = b->name.substr(0, b->name.rfind('.'));
       if (sa != sb) return natural_less(sa, sb);

@@ -5,9 +5,11 @@ up, its wave canvas (black) is there, and waveforms (GTKWave's green traces) are
 columns (a view zoomed to a readable window shows many transitions) and many rows (signals).
 
   gtkwave_view.py --exe build/warptlm --out DIR [--workload matmul] [--size tiny] [--config gtx480]
-                  [--fault no_viewer]
+                  [--set KEY=VALUE ...] [--expect-group TITLE ...] [--fault no_viewer]
 
-Writes DIR/view.png (the screenshot) and prints what it measured. Exit 0 when the view passes, 1 when it
+Writes DIR/view.png (the screenshot) and prints what it measured. --set passes settings to the traced run
+(an RTL block in the loop: --set sm.issue_select.impl=rtl); --expect-group requires the view to hold that
+group of signals (the RTL block's ports, docs/rtl.md). Exit 0 when the view passes, 1 when it
 is blank or GTKWave failed, 2 when a tool is missing (gtkwave, Xvfb and xwd come from Debian's gtkwave,
 xvfb and x11-apps; scripts/setup installs them). --fault no_viewer (test only) leaves GTKWave out, so
 the screenshot is the bare X screen: the check must fail.
@@ -104,6 +106,9 @@ def main():
     ap.add_argument("--size", default="tiny")
     ap.add_argument("--config", default="gtx480")
     ap.add_argument("--fault", choices=["no_viewer"], default=None)
+    ap.add_argument("--set", action="append", default=[], help="KEY=VALUE for the traced run (repeatable)")
+    ap.add_argument("--expect-group", action="append", default=[],
+                    help="a signal group the view must open with (an RTL block's ports: 'RTL sm0.sched0.rtl ports')")
     args = ap.parse_args()
     for tool in ("gtkwave", "Xvfb", "xwd"):
         if not shutil.which(tool):
@@ -114,10 +119,16 @@ def main():
     for f in (vcd, gtkw):
         if os.path.exists(f):
             os.remove(f)
+    sets = [a for kv in args.set for a in ("--set", kv)]
     run = subprocess.run([args.exe, "run", "--workload", args.workload, "--size", args.size, "--config", args.config,
-                          "-q", "--out", os.path.join(args.out, "run"), "--vcd", vcd], capture_output=True, text=True)
+                          "-q", "--out", os.path.join(args.out, "run"), "--vcd", vcd] + sets, capture_output=True, text=True)
     if run.returncode != 0 or not os.path.exists(gtkw):
         fail(f"the traced run failed ({run.returncode}): {run.stdout}{run.stderr}")
+    with open(gtkw) as f:
+        groups = [line[1:].strip() for line in f if line.startswith("-")]
+    for g in args.expect_group:
+        if g not in groups:
+            fail(f"the view has no group '{g}' (its groups: {', '.join(dict.fromkeys(groups))})")
 
     # a virtual X server on a display number of its choosing (-displayfd)
     rfd, wfd = os.pipe()
