@@ -78,12 +78,9 @@ uint32_t LockArbiter::decide(MemKind kind, uint32_t pair, uint32_t block, uint32
 }
 
 tlm::tlm_sync_enum LockArbiter::nb_transport_fw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time&) {
-  if (ph != tlm::BEGIN_REQ) return tlm::TLM_COMPLETED;
-  GpuExtension& e = gpu_ext(p);
-  e.tag = decide(e.kind, uint32_t(p.get_address()), e.block, p.get_data_length());
-  p.set_response_status(tlm::TLM_OK_RESPONSE);
-  ph = tlm::BEGIN_RESP;
-  return tlm::TLM_COMPLETED;
+  return answer_lock_request(p, ph, [this](MemKind k, uint32_t pair, uint32_t block, uint32_t partner) {
+    return decide(k, pair, block, partner);
+  });
 }
 
 std::unique_ptr<LockArbiterBlock> make_lock_arbiter(BlockImpl impl, const char* n, uint32_t sm_id, uint32_t max_pairs,

@@ -42,6 +42,18 @@ class LockArbiterBlock {
   virtual uint32_t owner(uint32_t pair) const = 0;
 };
 
+// A lock request over TLM (BEGIN_REQ), answered at once (early completion, TLM_COMPLETED): the decision of
+// `decide(kind, pair, block, partner)` in GpuExtension.tag. Every implementation's socket answers this way.
+template <class Decide>
+tlm::tlm_sync_enum answer_lock_request(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, Decide&& decide) {
+  if (ph != tlm::BEGIN_REQ) return tlm::TLM_COMPLETED;
+  GpuExtension& e = gpu_ext(p);
+  e.tag = decide(e.kind, uint32_t(p.get_address()), e.block, uint32_t(p.get_data_length()));
+  p.set_response_status(tlm::TLM_OK_RESPONSE);
+  ph = tlm::BEGIN_RESP;
+  return tlm::TLM_COMPLETED;
+}
+
 // The arbiter's counters and owner probes (sm<i>.ssp), kept from what each request asked and got, the same
 // for every implementation.
 class LockArbiterStats {
