@@ -21,13 +21,18 @@ bool ScratchpadSharing::wanted(const Config& c) {
   return c.get_bool("ss.enabled") || c.get_bool("ss.compiler_passes") || c.get_string("sm.warp_scheduler") == "owf";
 }
 
-ScratchpadSharing::ScratchpadSharing(const Config& c, StatsRegistry&)
+ScratchpadSharing::ScratchpadSharing(const Config& c, StatsRegistry& stats)
     : p_(SharingParams::from(c)),
       owf_(c.get_string("sm.warp_scheduler") == "owf"),
       compiler_passes_(c.get_bool("ss.compiler_passes")),
       pass_threshold_(c.get_float("ss.threshold")),
       bank_row_(uint32_t(c.get_int("smem.banks") * c.get_int("smem.bank_width"))),
-      arbiter_impl_(block_impl(c, "ss.lock_arbiter", LockArbiter::make_rtl != nullptr)) {}
+      arbiter_impl_(block_impl(c, "ss.lock_arbiter", LockArbiter::make_rtl != nullptr)) {
+  if (!p_.enabled) return;  // OWF or the passes alone add no sharing hardware
+  const double bits = double(sharing_hardware_bits(uint32_t(c.get_int("sm.max_blocks")), uint32_t(c.get_int("sm.max_warps"))));
+  stats.derived("cost.scratchpad_sharing.bits", [bits] { return bits; },
+                "storage per SM: the ShSM bit, the ShTB table, an owner bit per warp and the pair locks (sec. 7.1)");
+}
 
 // Inside SM i: the resource access unit, and with sharing on its pair-lock arbiter.
 void ScratchpadSharing::build_in_sm(SmSite& site) {

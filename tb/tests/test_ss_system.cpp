@@ -25,10 +25,11 @@ const Label kSharedGtoOpt{"Shared-GTO-OPT", "--overlay scratchpad_sharing --over
 const Label kSharedOwf{"Shared-OWF", "--overlay scratchpad_sharing --overlay owf"};
 const Label kSharedOwfOpt{"Shared-OWF-OPT", "--overlay scratchpad_sharing --overlay owf --overlay relssp"};
 
-// The summed counters of one verified run of `workload` on ss_baseline.
-std::map<std::string, double> run(const TempDir& t, const std::string& workload, const Label& l, const std::string& size = "tiny") {
-  const std::string out = t / (workload + "_" + size + "_" + l.name);
-  auto r = warptlm(t, "run --workload " + workload + " --size " + size + " --config ss_baseline " + l.args + " -q --out " + q(out));
+// The summed counters of one verified run of `workload` on ss_baseline (or `config`).
+std::map<std::string, double> run(const TempDir& t, const std::string& workload, const Label& l, const std::string& size = "tiny",
+                                  const std::string& config = "ss_baseline") {
+  const std::string out = t / (workload + "_" + size + "_" + l.name + "_" + config);
+  auto r = warptlm(t, "run --workload " + workload + " --size " + size + " --config " + config + " " + l.args + " -q --out " + q(out));
   INFO(workload << " " << l.name << ": " << r.out);
   REQUIRE(r.code == 0);
   std::map<std::string, double> c;
@@ -70,6 +71,23 @@ TEST_CASE("ssp system: a scratchpad-limited kernel shares, and the passes add re
   CHECK(so["ssp.shared_blocks"] == s["ssp.shared_blocks"]);  // the passes change neither R_tb nor the plan (sec. 8.1.1)
   CHECK(so["gpu.warp_instructions"] > s["gpu.warp_instructions"]);
   CHECK(so["ssp.relssp_releases"] > 0);
+}
+
+TEST_CASE("ssp system: the mechanism's storage per SM is the seed's formula, counted only with sharing on (sec. 7.1)") {
+  // 1 + T*ceil(log2(T+1)) + W + floor(T/2)*ceil(log2 T) bits: the ShSM bit, the ShTB table, an owner bit per
+  // warp and the pair locks, T = sm.max_blocks, W = sm.max_warps.
+  TempDir t;
+  const char* key = "cost.scratchpad_sharing.bits";
+  auto ss = run(t, "ss_dct1", kSharedLrr);
+  REQUIRE(ss.count(key) == 1);
+  CHECK(ss[key] == 1 + 16 * 5 + 96 + 8 * 4);  // T = 16, W = 96: the paper's 209 bits per SM
+  CHECK(ss[key] == 209);
+  auto gtx = run(t, "ss_dct1", kSharedGto, "tiny", "gtx480");
+  REQUIRE(gtx.count(key) == 1);
+  CHECK(gtx[key] == 1 + 8 * 4 + 48 + 4 * 3);  // T = 8, W = 48: 93
+  // Without sharing there is no sharing hardware, also where the mechanism is built for OWF or the passes alone.
+  CHECK(run(t, "ss_dct1", kUnsharedLrr).count(key) == 0);
+  CHECK(run(t, "ss_dct1", Label{"Unshared-OWF-OPT", "--overlay owf --overlay relssp"}).count(key) == 0);
 }
 
 TEST_CASE("ssp system: heartwall's shared blocks never wait for the lock, and relssp is still inserted (sec. 7.4, 7.6)") {
