@@ -36,18 +36,6 @@ module warp_select #(
   logic                last_valid_q;
   logic [IDX_BITS-1:0] last_q;
 
-  // A one-hot vector's index: bit b of the index is set when the hot bit is at a position whose bit b is set
-  // (one AND-OR tree per index bit over constant masks).
-  function automatic logic [WARPS*IDX_BITS-1:0] index_masks();
-    logic [WARPS*IDX_BITS-1:0] m;
-    m = '0;
-    for (int b = 0; b < IDX_BITS; b++)
-      for (int i = 0; i < WARPS; i++)
-        m[b*WARPS + i] = ((i >> b) & 1) != 0;
-    return m;
-  endfunction
-  localparam logic [WARPS*IDX_BITS-1:0] INDEX_MASKS = index_masks();
-
   // LRR: the lowest candidate above the last issued slot, else the lowest candidate.
   logic [WARPS-1:0]    after_last;  // the slots after the last issued one (FAULT: from it on)
   logic [WARPS-1:0]    lrr_pool;    // the candidates LRR takes the lowest of
@@ -61,8 +49,14 @@ module warp_select #(
   assign lrr_pool   = |(cand & after_last) ? (cand & after_last) : cand;
   assign lrr_hot    = lrr_pool & (~lrr_pool + WARPS'(1));
   assign lrr_valid  = |cand;
+  // the one-hot candidate's index: bit b is set when the hot slot's index has bit b set (one AND-OR tree per
+  // index bit over a constant mask of those slots)
   for (genvar b = 0; b < IDX_BITS; b++) begin : g_lrr_index
-    assign lrr_warp[b] = |(lrr_hot & INDEX_MASKS[b*WARPS +: WARPS]);
+    logic [WARPS-1:0] with_bit;
+    for (genvar i = 0; i < WARPS; i++) begin : g_slot
+      assign with_bit[i] = ((i >> b) & 1) != 0;
+    end
+    assign lrr_warp[b] = |(lrr_hot & with_bit);
   end
 
   // GTO: the last issued warp while it is a candidate, else the oldest candidate (the lowest slot on a tie).
