@@ -25,6 +25,7 @@ constexpr unsigned kWordsPerLane = WARPTLM_RTL_SMEM_WPL;
 constexpr unsigned kAddrBits = WARPTLM_RTL_SMEM_ADDR_BITS;
 constexpr unsigned kPorts = kLanes * kWordsPerLane;
 constexpr uint64_t kAddrLimit = uint64_t(1) << kAddrBits;  // bytes the RTL's addresses reach
+static_assert(kAddrBits <= 32, "put_bits writes an address field into at most two 32-bit words");
 constexpr unsigned kMaxBytes = 63;                          // req_bytes is 6 bits wide
 
 // One verilated model behind one interface: the geometry is fixed at verilation, the pins are the same.
@@ -36,15 +37,14 @@ struct Engine {
   virtual uint64_t edges() const = 0;
 };
 
-// `width` bits of `v` into a wide Verilator port from bit `pos` on.
+// `width` (at most 32) bits of `v` into a wide Verilator port from bit `pos` on: at most two 32-bit words.
 template <class Wide>
 void put_bits(Wide& w, unsigned pos, unsigned width, uint64_t v) {
-  for (unsigned i = 0; i < width; ++i) {
-    const unsigned b = pos + i;
-    const uint32_t bit = uint32_t(1) << (b % 32);
-    if ((v >> i) & 1) w[b / 32] |= bit;
-    else w[b / 32] &= ~bit;
-  }
+  const uint64_t field = (width >= 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1) << (pos % 32);
+  const uint64_t bits = (v << (pos % 32)) & field;
+  const unsigned word = pos / 32;
+  w[word] = uint32_t((w[word] & ~uint32_t(field)) | uint32_t(bits));
+  if (field >> 32) w[word + 1] = uint32_t((w[word + 1] & ~uint32_t(field >> 32)) | uint32_t(bits >> 32));
 }
 
 template <class V>
@@ -248,9 +248,16 @@ class BankArbiterInLoop : public BankArbiterRtl {
         signals_(rtl_.context(), instance + ".rtl", instance + ".rtl"), rtl_parts_(p.warp_parts) {}
 
   uint32_t service_cycles(const uint64_t* lane_addr, uint32_t mask, unsigned bytes, uint32_t* part_degrees) override {
-    const std::string why = rtl_.refuses(lane_addr, mask, bytes);
-    if (!why.empty())
-      throw RunError(instance_ + ": smem.bank_arbiter.impl " + block_impl_name(impl_) + ": an access the RTL cannot take: " + why);
+    try {
+      return serve(lane_addr, mask, bytes, part_degrees);
+    } catch (const std::invalid_argument& why) {  // an access the RTL cannot take (RtlBankArbiter::refuses)
+      throw RunError(instance_ + ": smem.bank_arbiter.impl " + block_impl_name(impl_) + ": an access the RTL cannot take: " +
+                     why.what());
+    }
+  }
+
+ private:
+  uint32_t serve(const uint64_t* lane_addr, uint32_t mask, unsigned bytes, uint32_t* part_degrees) {
     if (impl_ == BlockImpl::Rtl) {
       const uint32_t r = rtl_.service_cycles(lane_addr, mask, bytes, part_degrees);
       if (signals_.on()) signals_.sample();
@@ -263,7 +270,6 @@ class BankArbiterInLoop : public BankArbiterRtl {
     return m;
   }
 
- private:
   [[noreturn]] void diverged(const uint64_t* lane_addr, uint32_t mask, unsigned bytes, const uint32_t* model_parts) {
     auto degrees = [&](const uint32_t* d) {
       std::ostringstream s;
