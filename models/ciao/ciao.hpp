@@ -47,6 +47,7 @@ class CiaoMechanism : public Mechanism {
   // Storage per SM in bits, as the seed counts it (sec. V-F; spec 002 sec. 7.1, claim 23).
   static uint64_t storage_bits(const CiaoParams& p, uint32_t warps, uint32_t l1_lines);
   void build_in_sm(SmSite& site) override;
+  bool sm_parts_private() const override { return true; }  // per-SM units and per-SM stats
   void module_loaded(const std::string&, const std::string&, GlobalMemory& mem, const Module&) override { mem_ = &mem; }
   const KernelInfo* plan_launch(const LaunchPlanRequest& r) override;
 

@@ -1,5 +1,7 @@
 #include "common/block_impl.hpp"
 
+#include <atomic>
+
 #include "common/config.hpp"
 #include "common/errors.hpp"
 #include "common/params.hpp"
@@ -20,10 +22,17 @@ void declare_block_impl(ParamTable& t, const std::string& block, const std::stri
                what + ": model, its verilated RTL (rtl), or both compared on every request (lockstep; docs/rtl.md)");
 }
 
+namespace {
+std::atomic<uint64_t> rtl_chosen{0};
+}  // namespace
+
+uint64_t rtl_impls_chosen() { return rtl_chosen.load(); }
+
 BlockImpl block_impl(const Config& c, const std::string& block, bool rtl_built) {
   const std::string key = block + ".impl";
   const std::string v = c.get_string(key);
   const BlockImpl i = v == "rtl" ? BlockImpl::Rtl : v == "lockstep" ? BlockImpl::Lockstep : BlockImpl::Model;
+  if (i != BlockImpl::Model) rtl_chosen.fetch_add(1);
   if (i != BlockImpl::Model && !rtl_built)
     throw InputError(Place{"", 0, key},
                      "'" + v + "' needs the block's RTL, and this WarpTLM was built without RTL (set at " + c.origin(key) +

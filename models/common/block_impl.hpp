@@ -25,6 +25,9 @@ void declare_block_impl(ParamTable& t, const std::string& block, const std::stri
 // The implementation "<block>.impl" selects. `rtl_built`: this build has the block's RTL; when it has not,
 // rtl and lockstep are an InputError naming where the value was set and how to build WarpTLM with RTL.
 BlockImpl block_impl(const Config& c, const std::string& block, bool rtl_built);
+// How many times block_impl has answered rtl or lockstep in this process: a platform that sees it grow while
+// it builds has verilated blocks, which it evaluates on one thread.
+uint64_t rtl_impls_chosen();
 
 // An implementation's answer differs from the model's: throws RunError (the run stops as a fault) with
 //   RTL lockstep: <block> of SM <sm> diverges at cycle <cycle>: <request>; model: <model>; rtl: <rtl>

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/clock.hpp"
+#include "common/edge_workers.hpp"
 
 namespace warptlm {
 
@@ -22,6 +23,14 @@ class ClockedBlock {
   virtual ~ClockedBlock() = default;
   // Do the work of edge `cycle`; return the next edge this block needs (kNever: none until asked).
   virtual uint64_t clock_edge(uint64_t cycle) = 0;
+  // A block whose edge splits in two (the SMs): edge_own_work(cycle), which
+  // touches nothing outside the block, runs for every such member of the edge
+  // before any member's clock_edge (on the domain's worker threads, if it has
+  // them); clock_edge then does what reaches other blocks, in member order. A
+  // block that joins an edge late (asked for it during the edge) runs its own
+  // part inside its clock_edge.
+  virtual bool splits_edge() const { return false; }
+  virtual void edge_own_work(uint64_t) {}
 };
 
 class ClockDomain : public sc_core::sc_module {
@@ -36,6 +45,7 @@ class ClockDomain : public sc_core::sc_module {
   // Members take an edge in the order they join; returns the member's index.
   uint32_t join(ClockedBlock& b) {
     members_.push_back(&b);
+    splits_.push_back(b.splits_edge());
     due_.push_back(ClockedBlock::kNever);
     after_.push_back(ClockedBlock::kNever);
     return uint32_t(members_.size() - 1);
@@ -64,6 +74,8 @@ class ClockDomain : public sc_core::sc_module {
   uint64_t edges() const { return edges_; }  // edges taken so far
   // Stop taking edges for good (a launch that stopped or faulted halts the SMs).
   void halt() { halted_ = true; }
+  // Worker threads for the members' own parts (sim.threads); null: this thread runs them.
+  void use_workers(EdgeWorkers* w) { workers_ = w; }
 
  private:
   void tick() {
@@ -72,6 +84,7 @@ class ClockDomain : public sc_core::sc_module {
     armed_ = ClockedBlock::kNever;
     running_ = true;
     ++edges_;
+    run_own_parts(c);
     for (size_t i = 0; i < members_.size(); ++i) {
       turn_ = uint32_t(i);
       if (due_[i] > c) continue;
@@ -89,8 +102,38 @@ class ClockDomain : public sc_core::sc_module {
     }
   }
 
+  // The own parts of the members due at edge c, in member order or on the workers.
+  void run_own_parts(uint64_t c) {
+    own_.clear();
+    for (size_t i = 0; i < members_.size(); ++i)
+      if (splits_[i] && due_[i] <= c) own_.push_back(uint32_t(i));
+    if (own_.empty()) return;
+    own_cycle_ = c;
+    if (workers_ && own_.size() > 1) {
+      owner_.resize(own_.size());
+      const uint32_t t = workers_->threads();
+      for (size_t k = 0; k < own_.size(); ++k) owner_[k] = own_[k] % t;  // member i on thread i mod t
+      workers_->run(own_.size(), owner_.data(), [](void* d, size_t k) {
+        ClockDomain& self = *static_cast<ClockDomain*>(d);
+        self.members_[self.own_[k]]->edge_own_work(self.own_cycle_);
+      }, this);
+      return;
+    }
+    for (uint32_t i : own_) {
+      turn_ = i;
+      members_[i]->edge_own_work(c);
+    }
+    turn_ = 0;
+  }
+
   sc_core::sc_time period_;
   std::vector<ClockedBlock*> members_;
+  std::vector<bool> splits_;
+  std::vector<uint32_t> own_;  // the members whose own parts run in this edge
+  std::vector<uint32_t> owner_;  // the thread of each
+  uint64_t own_cycle_ = 0;
+  EdgeWorkers* workers_ = nullptr;
+
   std::vector<uint64_t> due_;    // the nearest edge each member asked for
   std::vector<uint64_t> after_;  // a later edge asked for before the nearest one ran
   uint64_t armed_ = ClockedBlock::kNever;

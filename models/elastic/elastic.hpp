@@ -27,6 +27,7 @@ class ElasticPipelineMechanism : public Mechanism {
   // and the history cache with its accumulator and counter (Table 3).
   static uint64_t storage_bits(const Config& cfg);
   void build_in_sm(SmSite& site) override;
+  bool sm_parts_private() const override { return true; }  // per-SM units and per-SM stats
   const KernelInfo* plan_launch(const LaunchPlanRequest& r) override;
 
  private:

@@ -92,6 +92,10 @@ class Mechanism {
   virtual void build_in_sm(SmSite&) {}
   // Timing mode: build this mechanism's platform-wide blocks (after every SM's).
   virtual void build_in_platform(PlatformSite&) {}
+  // The parts it builds in an SM touch that SM's state alone while the SM issues (no state or stat shared
+  // across SMs), so the SMs' own parts of an edge may run on several threads (sim.threads). A mechanism that
+  // says no runs every edge on one thread, with the same results.
+  virtual bool sm_parts_private() const { return false; }
 
   // Code versions: the host loaded `as_written` from `ptx`; a mechanism may
   // compile its own version of it (same device variables: globals_of).

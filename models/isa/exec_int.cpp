@@ -485,7 +485,7 @@ void h_mov_clock(const Instr& in, ExecCtx& c) {
   // than nanoseconds). Functional mode has no cycles: the warp's issued
   // instructions stand in, so the value still only grows.
   (void)in;
-  const uint64_t now = c.L.clock ? *c.L.clock : c.w.insts.warp;
+  const uint64_t now = c.b.clock ? *c.b.clock : c.L.clock ? *c.L.clock : c.w.insts.warp;
   for_lanes(c.mask, [&](unsigned l) { d[l] = now; });
 }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "isa/exec_common.hpp"
+#include "isa/write_log.hpp"
 
 namespace warptlm {
 namespace {
@@ -40,6 +41,15 @@ struct LaneBytes {
     if (split) c.b.write_shared(uint32_t(shared_offset), bytes, copy);
   }
 };
+
+// A write to global memory that waits for the end of the edge: the block's SM
+// holds it (write_log.hpp). Shared, local and parameter bytes are the SM's own
+// and change at once.
+inline GlobalWriteLog* deferred_log(ExecCtx& c, Space s, uint64_t a) {
+  if (!c.b.global_writes) return nullptr;
+  const bool global = s == Space::Global || (s == Space::Generic && !in_shared_window(a) && !in_local_window(a));
+  return global ? c.b.global_writes : nullptr;
+}
 
 inline void record(ExecCtx& c, Space s, unsigned bytes) {
   c.w.addr_mask = c.mask;
@@ -83,6 +93,15 @@ void h_st(const Instr& in, ExecCtx& c) {
     uint64_t a = lane_address(c, ad, l);
     c.w.addr[l] = a;
     LaneBytes m(c, in.space, a, total, l, true);
+    if (GlobalWriteLog* log = deferred_log(c, in.space, a)) {
+      uint8_t data[32];  // PTX's widest vector access
+      for (unsigned e = 0; e < n && e < 4 && (e + 1) * B <= sizeof data; ++e) {
+        uint64_t v = s.kind == OpKind::Vec ? c.w.reg(s.vec[e])[l] : src(c, s)[l];
+        std::memcpy(data + e * B, &v, B);
+      }
+      log->store(m.p, data, total);
+      return;
+    }
     for (unsigned e = 0; e < n; ++e) {
       uint64_t v = s.kind == OpKind::Vec ? c.w.reg(s.vec[e])[l] : src(c, s)[l];
       std::memcpy(m.p + e * B, &v, B);
@@ -122,6 +141,18 @@ T atomic_apply(SubOp op, T old, T b, T cmpv) {
   return old;
 }
 
+// An atomic held in a GlobalWriteLog, applied at the end of its edge.
+template <class T>
+void apply_logged_atomic(const GlobalWriteLog::Entry& e) {
+  T old, b, cmpv;
+  std::memcpy(&old, e.at, sizeof(T));
+  std::memcpy(&b, &e.value[0], sizeof(T));
+  std::memcpy(&cmpv, &e.value[1], sizeof(T));
+  const T nv = atomic_apply<T>(SubOp(e.op), old, b, cmpv);
+  std::memcpy(e.at, &nv, sizeof(T));
+  if (e.dest) lane_set<T>(e.dest, 0, old);
+}
+
 // atom.space.op.T d, [a], b[, c]   and   red.space.op.T [a], b
 template <class T, bool Red>
 void h_atom(const Instr& in, ExecCtx& c) {
@@ -137,6 +168,10 @@ void h_atom(const Instr& in, ExecCtx& c) {
     uint64_t a = lane_address(c, ad, l);
     c.w.addr[l] = a;
     LaneBytes m(c, in.space, a, sizeof(T), l, true);
+    if (GlobalWriteLog* log = deferred_log(c, in.space, a)) {
+      log->atomic(m.p, apply_logged_atomic<T>, d ? d + l : nullptr, v[l], cas ? e[l] : 0, uint32_t(in.sub), sizeof(T));
+      return;
+    }
     T old;
     std::memcpy(&old, m.p, sizeof(T));
     T nv = atomic_apply<T>(in.sub, old, lane_get<T>(v, l), cas ? lane_get<T>(e, l) : T(0));

@@ -24,6 +24,7 @@ struct SimtEntry {
 
 struct LaunchState;
 class Block;
+class GlobalWriteLog;
 
 // Instructions executed: warp instructions, thread instructions (lanes whose
 // guard predicate was true: GPGPU-Sim's detailed-mode count, the seed papers'
@@ -141,6 +142,11 @@ class Block {
   // (seed 003 sec. 2.9), which the block's warps read as %regiu ... %reglast.
   MeshPort* mesh = nullptr;
   uint32_t mesh_regs[kMeshRegs] = {};
+  // On a timing SM: where the block's global stores and atomics wait for the
+  // end of the core edge (write_log.hpp). Null: they take effect at once.
+  GlobalWriteLog* global_writes = nullptr;
+  // On a timing SM: its core cycle, which %clock reads (null: the launch's clock).
+  const uint64_t* clock = nullptr;
   // The run-time writes a unit register: every warp of the block sees the new value.
   void set_mesh_register(SReg r, uint32_t value);
 

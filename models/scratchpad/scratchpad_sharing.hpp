@@ -28,6 +28,7 @@ class ScratchpadSharing : public Mechanism {
   static void declare(ParamTable& t);
 
   void build_in_sm(SmSite& site) override;
+  bool sm_parts_private() const override { return true; }  // per-SM units and per-SM stats
   void module_loaded(const std::string& ptx, const std::string& origin, GlobalMemory& mem, const Module& as_written) override;
   const KernelInfo* functional_version(const KernelInfo& k) const override { return compiled_version(k); }
   const KernelInfo* plan_launch(const LaunchPlanRequest& r) override;

@@ -298,8 +298,7 @@ void Sm::constant_line_present(uint32_t mo, uint64_t at) {
 // retry's own count is released after its new lookup has counted again).
 void Sm::constant_line_filled(uint64_t line) {
   if (!ccache_->fill(line)) {
-    conservation_broken(on_run_error, *this, "a constant line fill came back that no access asked for");
-    return;
+    throw RunError(std::string("memory conservation broken in ") + name() + ": a constant line fill came back that no access asked for");  // told in SM order
   }
   size_t keep = 0;
   for (const LineWait& x : const_waits_) {

@@ -279,6 +279,8 @@ void Sm::install_arrived_blocks() {
 
 void Sm::install_block(std::unique_ptr<Block> b, const BlockUsage& u) {
   const KernelInfo& k = b->kernel;
+  b->global_writes = &writes_;
+  b->clock = &cycle_;
   uint32_t next = 0;
   for (Warp& fw : b->warps) {
     while (slots_[next].resident) ++next;
@@ -370,16 +372,43 @@ void Sm::retire_block(Block* b) {
   blocks_.erase(it);
   ++*blocks_done_;
   update_warp_limit();
-  if (on_block_done) on_block_done(*this);
+  if (reporting_later_) ++own_.retired;  // told in SM order, at the end of the edge
+  else if (on_block_done) on_block_done(*this);
 }
 
 // ---------------------------------------------------------------- the cycle
 
-uint64_t Sm::clock_edge(uint64_t cycle) {
+// An edge in two parts (docs/determinism.md). The SM's own work, which touches
+// nothing outside the SM, may run on a worker thread beside the other SMs'
+// (edge_own_work); what reaches other blocks follows in SM order
+// (clock_edge): the edge's global writes, the requests that leave the LD/ST
+// unit, the blocks that retired, a fault.
+void Sm::edge_own_work(uint64_t cycle) {
+  own_.cycle = cycle;
+  own_.repeat = cycle == last_tick_;
+  if (own_.repeat) return;  // asked twice for one edge: the work is done
+  own_.failed = false;
+  if (run_ahead_fault_) writes_.set_ahead(engine_threads_ > 1 && id_ % engine_threads_ != 0);
+  reporting_later_ = true;
   try {
-    return cycle_step(cycle);
+    own_step(cycle);
+  } catch (const RunError& e) {
+    own_error_ = e.what();  // reported in SM order, in clock_edge
+    own_.failed = true;
+  }
+  reporting_later_ = false;
+}
+
+uint64_t Sm::clock_edge(uint64_t cycle) {
+  if (own_.cycle != cycle) edge_own_work(cycle);  // no worker ran it ahead
+  own_.cycle = UINT64_MAX;
+  if (own_.repeat) return cycle_ + 1;
+  try {
+    if (own_.failed) throw RunError(own_error_);
+    return shared_step();
   } catch (const RunError& e) {
     // Exceptions must not escape a SystemC process; the platform reports it.
+    writes_.commit();
     if (on_run_error) on_run_error(e.what());
     return kNever;
   }
@@ -392,9 +421,8 @@ void Sm::attach_clock(ClockDomain& d) {
   clock_index_ = d.join(*this);
 }
 
-uint64_t Sm::cycle_step(uint64_t cycle) {
+void Sm::own_step(uint64_t cycle) {
   cycle_ = cycle;
-  if (cycle_ == last_tick_) return cycle_ + 1;  // asked twice for one edge: the work is done
   if (had_warps_ && last_tick_ != UINT64_MAX && cycle_ > last_tick_ + 1) {
     const uint64_t skipped = cycle_ - last_tick_ - 1;
     for (uint32_t s = 0; s < p_.num_schedulers; ++s) *stall_[s][size_t(last_reason_[s])] += skipped;
@@ -402,12 +430,15 @@ uint64_t Sm::cycle_step(uint64_t cycle) {
     if (p_.inorder) *pipe_stats_.sched_fail += skipped;  // asleep: the pipeline was empty and no warp could issue
   }
   last_tick_ = cycle_;
+  own_.idle = false;
+  own_.progress = false;
   if (!responses_in_.empty()) take_responses();
   if (!fills_in_.empty()) take_fills();
   if (!arriving_.empty()) install_arrived_blocks();
   if (blocks_.empty()) {
     had_warps_ = false;
-    return arriving_.empty() && responses_in_.empty() && fills_in_.empty() ? kNever : cycle_ + 1;  // a block sent this cycle starts at the next edge
+    own_.idle = true;
+    return;
   }
   had_warps_ = true;
   ++*active_cycles_;
@@ -425,15 +456,31 @@ uint64_t Sm::cycle_step(uint64_t cycle) {
   progress |= ordering_changed_;  // an ordering rearranged its warps: look again next cycle
   progress |= exited_at_decode_;  // a warp left without issuing: what it freed may issue next cycle
   progress |= start_fetches() > 0;
-  progress |= send_requests();
-  progress |= !arriving_.empty() || !responses_in_.empty() || !fills_in_.empty();
-  if (blocks_.empty()) {
-    had_warps_ = false;
-    return arriving_.empty() && responses_in_.empty() && fills_in_.empty() ? kNever : cycle_ + 1;
-  }
+  own_.progress = progress;
+  own_.has_blocks = !blocks_.empty();
+  if (!own_.has_blocks) had_warps_ = false;
+  own_.next = progress || !own_.has_blocks ? UINT64_MAX : own_next_change();
+}
+
+uint64_t Sm::shared_step() {
+  if (!writes_.empty()) writes_.commit();
+  for (; own_.retired; --own_.retired)
+    if (on_block_done) on_block_done(*this);
+  const bool inputs = !arriving_.empty() || !responses_in_.empty() || !fills_in_.empty();
+  if (own_.idle) return inputs ? cycle_ + 1 : kNever;  // a block sent this cycle starts at the next edge
+  const bool progress = send_requests() | own_.progress | inputs;
+  if (!own_.has_blocks) return inputs ? cycle_ + 1 : kNever;
   // Sleep until the next cycle something can change.
   if (progress) return cycle_ + 1;
-  uint64_t next = next_request_cycle();
+  const uint64_t next = std::min(next_request_cycle(), own_.next);
+  return next == UINT64_MAX ? kNever : next;  // kNever: waiting on memory
+}
+
+// The next cycle the SM's own state changes by itself: a completion, a fetch, a
+// unit or collector freeing (the own part computes it, so the state stays in
+// the cache of the thread that runs it).
+uint64_t Sm::own_next_change() const {
+  uint64_t next = UINT64_MAX;
   if (!completions_.empty()) next = std::min(next, std::max(completions_.top().cycle, cycle_ + 1));
   if (fetches_pending_)
     for (auto& w : slots_)
@@ -444,7 +491,7 @@ uint64_t Sm::cycle_step(uint64_t cycle) {
   for (auto& cus : collector_free_)  // an instruction may issue the cycle before its collector unit frees
     for (uint64_t f : cus)
       if (f > cycle_ + 1) next = std::min(next, f - 1);
-  return next == UINT64_MAX ? kNever : next;  // kNever: waiting on memory
+  return next;
 }
 
 void Sm::writeback() {
@@ -828,7 +875,6 @@ void Sm::execute(WarpSlot& w, const Instr& in, uint32_t unit, bool on_unit) {
   const uint32_t pc_before = f.pc();
   const uint32_t active = f.active_mask();
   f.addr_mask = 0;
-  if (clock_out_) *clock_out_ = cycle_;
   for (auto& m : mechs_)
     if (m->active()) m->at_issue(w, in, active);
   if (on_issue) on_issue(cycle_, w.block->linear_id, f.index, in.pc);
@@ -1018,8 +1064,7 @@ bool Sm::fetch_from_icache(WarpSlot& w, uint32_t pc, uint64_t& ready) {
 // instructions hit_latency later, as many per cycle as the fetch stage serves.
 void Sm::instruction_line_filled(uint64_t line) {
   if (!icache_ || !icache_->fill(line)) {
-    conservation_broken(on_run_error, *this, "an instruction line fill came back that no fetch asked for");
-    return;
+    throw RunError(std::string("memory conservation broken in ") + name() + ": an instruction line fill came back that no fetch asked for");  // told in SM order
   }
   uint32_t k = 0;
   for (auto& w : slots_)

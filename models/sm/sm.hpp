@@ -26,6 +26,7 @@
 #include "common/stats.hpp"
 #include "common/trace.hpp"
 #include "isa/simt.hpp"
+#include "isa/write_log.hpp"
 #include "sm/readonly_cache.hpp"
 #include "sm/sched/scheduler.hpp"
 #include "sm/inorder_pipeline.hpp"
@@ -107,6 +108,8 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   void wake(uint64_t cycle) { wake_at(cycle); }
   // The core clock domain that runs this SM's edges, in SM order with the others.
   void attach_clock(ClockDomain& d);
+  // The threads of the engine that runs the SMs' own parts (sim.threads), for the test-only fault alone.
+  void set_engine_threads(uint32_t n) { engine_threads_ = n; }
   // Mechanisms (sm_mechanism.hpp), attached by the platform inside `build_inside`;
   // one may provide the warp ordering sm.warp_scheduler names.
   void add_mechanism(std::unique_ptr<SmMechanism> m);
@@ -172,7 +175,26 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   };
 
   uint64_t clock_edge(uint64_t cycle) override;
-  uint64_t cycle_step(uint64_t cycle);
+  bool splits_edge() const override { return true; }
+  void edge_own_work(uint64_t cycle) override;
+  void own_step(uint64_t cycle);  // the SM's own part of an edge
+  uint64_t shared_step();         // what reaches other blocks, in SM order; returns the next edge
+  uint64_t own_next_change() const;
+  GlobalWriteLog writes_;         // the edge's global stores and atomics (isa/write_log.hpp)
+  // What the own part tells the shared part, on one cache line: the shared part runs on the SystemC
+  // thread, the own part maybe on a worker, and the less of the SM's state they both touch the better.
+  struct alignas(64) OwnReport {
+    uint64_t cycle = UINT64_MAX;  // the edge whose own part has run, until its shared part
+    uint64_t next = UINT64_MAX;   // the next cycle the own state changes by itself (when no progress)
+    uint32_t retired = 0;         // blocks retired, to report in SM order
+    bool repeat = false, idle = false, progress = false, has_blocks = false, failed = false;
+  } own_;
+  bool reporting_later_ = false;     // inside the own part: retirements wait for the shared part
+  // WARPTLM_TEST_FAULT=engine_run_ahead: the SMs a worker thread takes (SM i on thread i mod threads) write
+  // global memory as they issue, ahead of the edge's end (the thread-count matrix must see it).
+  const bool run_ahead_fault_ = test_fault("engine_run_ahead");
+  uint32_t engine_threads_ = 1;
+  std::string own_error_;            // a fault found in the own part
   void wake_at(uint64_t cycle);  // ask the core clock domain for an edge
   uint64_t now_cycle() const;
   void writeback();

@@ -1,6 +1,11 @@
 #include "gpu/gpu_platform.hpp"
 
+#include <iostream>
+
+#include "common/block_impl.hpp"
 #include "common/clock_domain.hpp"
+#include "common/edge_workers.hpp"
+#include "common/input_register.hpp"
 #include "common/gpu_payload.hpp"
 #include "common/trace.hpp"
 #include "dram/dram_channel.hpp"
@@ -41,6 +46,10 @@ void GpuParams::declare(ParamTable& t) {
   t.int_param("sim.max_memory_mb", 8192, 16, 1 << 22,
               "memory budget of the simulator in MiB: device allocations, and the registers, local memory and "
               "shared memory of the blocks a launch keeps resident, are checked against it before they are made");
+  t.int_param("sim.threads", 1, 0, 1024,
+              "threads that run the SMs' own parts of each core edge (0 = the machine's cores); at most the SMs are "
+              "used, and one when tracing, a verilated block or a mechanism whose SM parts share state is in the run. "
+              "No result changes with it (docs/determinism.md; docs/performance.md: what it gains today)");
   t.int_param("sim.idle_module", 0, 0, 1000000,
               "test aid: core cycles between wake-ups of a do-nothing module added to the platform (0 = none); "
               "no result may change with it");
@@ -197,7 +206,9 @@ GpuPlatform::GpuPlatform(sc_core::sc_module_name name, const Config& cfg, StatsR
   pool = std::make_unique<PayloadPool>();
   ending_ = std::make_unique<LaunchEnd>([this] { finish_launch(); });
   build_memory(cfg, stats);
+  const uint64_t rtl_before = rtl_impls_chosen();
   build_sms(cfg, stats);
+  start_engine(cfg, rtl_impls_chosen() != rtl_before);
   build_watchers(cfg, stats);
 }
 
@@ -288,11 +299,13 @@ void GpuPlatform::build_sms(const Config& cfg, StatsRegistry& stats) {
   };
   for (uint32_t i = 0; i < p_.num_sms; ++i) {
     const std::string n = "sm" + std::to_string(i);
-    sms.push_back(std::make_unique<Sm>(n.c_str(), i, *sm_params, period, stats, *pool, [&](Sm& sm) {
+    sm_pools.push_back(std::make_unique<PayloadPool>());
+    PayloadPool& sm_pool = *sm_pools.back();
+    sms.push_back(std::make_unique<Sm>(n.c_str(), i, *sm_params, period, stats, sm_pool, [&](Sm& sm) {
       smems.push_back(std::make_unique<SharedMemory>("smem", i, smem_p, period, stats));
-      if (icn) l1s.push_back(std::make_unique<L1DataCache>("l1d", i, l1_p, period, stats, *pool));
+      if (icn) l1s.push_back(std::make_unique<L1DataCache>("l1d", i, l1_p, period, stats, sm_pool));
       if (mshr_redundancy) l1s.back()->add_observer(mshr_redundancy->port(i));
-      SmSite site{sm, i, period, cfg, stats, *pool, icn ? l1s.back().get() : nullptr, *smems.back(),
+      SmSite site{sm, i, period, cfg, stats, sm_pool, icn ? l1s.back().get() : nullptr, *smems.back(),
                   record_binding, record_block};
       for (auto& m : mechanisms_) m->build_in_sm(site);
     }));
@@ -347,6 +360,33 @@ void GpuPlatform::build_sms(const Config& cfg, StatsRegistry& stats) {
   dispatcher->on_launch_done = [this] { end_launch(""); };
   dispatcher->on_run_error = [this](const std::string& msg) { fault(msg); };
   clock_of("core", p_.core_clock_mhz, *dispatcher);
+}
+
+// The parallel engine (docs/determinism.md): the SMs' own parts of an edge on
+// sim.threads threads. The results are the same for every thread count; what
+// cannot run beside another SM's work runs on one thread.
+void GpuPlatform::start_engine(const Config& cfg, bool verilated) {
+  const int64_t asked = cfg.get_int("sim.threads");
+  unsigned threads = asked ? unsigned(asked) : EdgeWorkers::cores();
+  threads = std::min<unsigned>(threads, p_.num_sms);
+  if (threads > 1) {
+    if (Tracer::active()) engine_serial_reason = "a waveform trace is written";
+    else if (verilated) engine_serial_reason = "a verilated block is in the run";
+    for (auto& m : mechanisms_)
+      if (engine_serial_reason.empty() && !m->sm_parts_private())
+        engine_serial_reason = std::string("mechanism ") + m->name() + " shares state across SMs";
+    if (!engine_serial_reason.empty()) {
+      threads = 1;
+      if (cfg.is_set("sim.threads"))
+        std::cerr << "warptlm: note: sim.threads=" << asked << " runs on one thread: " << engine_serial_reason << "\n";
+    }
+  }
+  engine_threads = threads;
+  for (auto& sm : sms) sm->set_engine_threads(threads);
+  if (threads > 1) {
+    workers = std::make_unique<EdgeWorkers>(threads);
+    core_clock->use_workers(workers.get());
+  }
 }
 
 void GpuPlatform::clock_of(const std::string& domain, double mhz, const std::string& block) {

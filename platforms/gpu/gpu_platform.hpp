@@ -46,6 +46,7 @@ class L2Slice;
 class DramChannel;
 class FlatMemory;
 class PayloadPool;
+class EdgeWorkers;
 class BlockDispatcher;
 class Monitor;
 class RunControl;
@@ -138,7 +139,14 @@ class GpuPlatform : public sc_core::sc_module {
   sc_core::sc_time period;  // core clock
   std::unique_ptr<SmParams> sm_params;
   std::unique_ptr<PayloadPool> pool;
+  // Each SM's own payloads (its requests, its L1's, its mechanisms'): an SM's own part of an edge may run on
+  // a worker thread beside the others' (sim.threads), and takes payloads from its pool alone.
+  std::vector<std::unique_ptr<PayloadPool>> sm_pools;
   std::unique_ptr<ClockDomain> core_clock;
+  std::unique_ptr<EdgeWorkers> workers;  // sim.threads > 1: the SMs' own parts of an edge run on them
+  // The threads that run the SMs' own parts (1: the SystemC thread alone); why a run asked for more gets one.
+  unsigned engine_threads = 1;
+  std::string engine_serial_reason;
   std::vector<std::unique_ptr<Sm>> sms;
   std::vector<std::unique_ptr<SharedMemory>> smems;
   std::vector<std::unique_ptr<L1DataCache>> l1s;
@@ -160,6 +168,7 @@ class GpuPlatform : public sc_core::sc_module {
   void build_memory(const Config& cfg, StatsRegistry& stats);
   void build_sms(const Config& cfg, StatsRegistry& stats);
   void build_watchers(const Config& cfg, StatsRegistry& stats);
+  void start_engine(const Config& cfg, bool verilated);
   template <class I, class T>
   void connect(I& initiator, T& target) {
     initiator.bind(target);

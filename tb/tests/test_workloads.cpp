@@ -164,6 +164,7 @@ TEST_CASE("workload histogram_merge verifies at tiny") { check_workload("histogr
 TEST_CASE("workload fwt verifies at tiny") { check_workload("fwt"); }
 TEST_CASE("workload bitonic_sort verifies at tiny") { check_workload("bitonic_sort"); }
 TEST_CASE("workload inline_math verifies at tiny") { check_workload("inline_math"); }
+TEST_CASE("workload work_queue verifies at tiny") { check_workload("work_queue"); }
 
 TEST_CASE("the SPU workloads act on the mesh at small size: passes, synchronisations, virtual IUs, CB traffic") {
   for (const char* n : {"spu_matmul", "spu_jacobi"}) {
@@ -232,7 +233,7 @@ TEST_CASE("every workload is covered by a test above") {
                                         "rd_kmeans", "rd_hotspot", "rd_lud", "rd_backprop", "mr_kmn",
                                         "mr_sm", "mr_wc", "rd_nn", "rd_gaussian", "rd_nw",
                                         "mr_pvc", "mr_ss", "mr_ii", "spu_matmul", "spu_jacobi", "matmul_report",
-                                        "histogram_merge", "fwt", "bitonic_sort", "inline_math"};
+                                        "histogram_merge", "fwt", "bitonic_sort", "inline_math", "work_queue"};
   for (auto& n : workload_names()) CHECK(tested.count(n) == 1);
 }
 

@@ -19,6 +19,7 @@ std::unique_ptr<Workload> make_reduce_seq();
 std::unique_ptr<Workload> make_transpose_naive();
 std::unique_ptr<Workload> make_transpose_padded();
 std::unique_ptr<Workload> make_histogram();
+std::unique_ptr<Workload> make_work_queue();
 std::unique_ptr<Workload> make_jacobi2d();
 std::unique_ptr<Workload> make_scan();
 std::unique_ptr<Workload> make_bfs();
@@ -110,6 +111,7 @@ const std::vector<std::function<std::unique_ptr<Workload>()>>& workload_factorie
       make_vecadd,          make_matmul,     make_reduce_conflict, make_reduce_seq, make_transpose_naive,
       make_transpose_padded, make_histogram, make_jacobi2d,        make_scan,       make_bfs,
       make_blackscholes,    make_nw,         make_backprop,        make_dct8x8,     make_gemv,
+      make_work_queue,
       // Kernels with the scratchpad-sharing study's footprints (README: "Scratchpad-sharing set").
       make_ss_backprop,     make_ss_dct1,    make_ss_dct3,         make_ss_nqu,     make_ss_srad1,
       make_ss_srad2,        make_ss_fdtd3d,  make_ss_heartwall,    make_ss_histogram, make_ss_mc,
