@@ -23,12 +23,14 @@ class ClockedBlock {
   virtual ~ClockedBlock() = default;
   // Do the work of edge `cycle`; return the next edge this block needs (kNever: none until asked).
   virtual uint64_t clock_edge(uint64_t cycle) = 0;
-  // A block whose edge splits in two (the SMs): edge_own_work(cycle), which
-  // touches nothing outside the block, runs for every such member of the edge
-  // before any member's clock_edge (on the domain's worker threads, if it has
-  // them); clock_edge then does what reaches other blocks, in member order. A
-  // block that joins an edge late (asked for it during the edge) runs its own
-  // part inside its clock_edge.
+  // A block whose edge splits in two (an SM, its shared memory, its L1): its
+  // own part, edge_own_work(cycle), touches nothing outside the block's
+  // partition (the SM it belongs to: common/README.md), and runs for every such
+  // member of the edge before any member's clock_edge, partition by partition
+  // (on the domain's worker threads, if it has them); clock_edge then does what
+  // reaches other blocks, in member order. A member asked for an edge during
+  // it runs its own part inside its clock_edge; one asked again for the edge it
+  // is in after its own part ran runs its own part again at its turn.
   virtual bool splits_edge() const { return false; }
   virtual void edge_own_work(uint64_t) {}
 };
@@ -42,21 +44,45 @@ class ClockDomain : public sc_core::sc_module {
   }
   SC_HAS_PROCESS(ClockDomain);
 
+  static constexpr uint32_t kOwnPartition = UINT32_MAX;
   // Members take an edge in the order they join; returns the member's index.
-  uint32_t join(ClockedBlock& b) {
+  // Members of one `partition` (an SM's index, for the SM and the blocks only
+  // it talks to) have their own parts run together, in member order, on one
+  // thread; kOwnPartition: a partition of its own.
+  uint32_t join(ClockedBlock& b, uint32_t partition = kOwnPartition) {
+    const uint32_t i = uint32_t(members_.size());
     members_.push_back(&b);
     splits_.push_back(b.splits_edge());
     due_.push_back(ClockedBlock::kNever);
     after_.push_back(ClockedBlock::kNever);
-    return uint32_t(members_.size() - 1);
+    asked_.push_back(ClockedBlock::kNever);
+    own_ran_.push_back(ClockedBlock::kNever);
+    again_.push_back(false);
+    if (b.splits_edge()) {
+      const uint32_t key = partition == kOwnPartition ? uint32_t(1u << 31) + i : partition;
+      size_t p = 0;
+      while (p < partitions_.size() && partitions_[p].key != key) ++p;
+      if (p == partitions_.size()) partitions_.push_back(Partition{key, {}});
+      partitions_[p].members.push_back(i);
+    }
+    return i;
   }
   // Member `i` needs edge `cycle`: at the earliest the first edge after now,
   // or, while this domain runs an edge, that same edge for a member whose turn
   // in it is still to come (a dispatcher that joined after the SMs sees their
-  // retirements in the edge they happen).
+  // retirements in the edge they happen). Asked during the edge's own parts,
+  // the request is held and made, in member order, once every own part is done.
+  // With worker threads an own part asks only for members of its own partition
+  // (a mechanism whose SM parts reach further keeps the engine on one thread).
   void request(uint32_t i, uint64_t cycle) {
+    if (own_phase_) {
+      asked_[i] = std::min(asked_[i], cycle);
+      return;
+    }
+    const uint64_t now = cycle_now(period_);
     const bool later_in_this_edge = running_ && i > turn_;
-    cycle = std::max(cycle, cycle_now(period_) + (later_in_this_edge ? 0 : 1));
+    cycle = std::max(cycle, now + (later_in_this_edge ? 0 : 1));
+    if (later_in_this_edge && cycle == now && own_ran_[i] == now) again_[i] = true;
     // The nearest edge asked for is due; a later one is kept for after it, since
     // the member's edge clears what was due.
     if (cycle < due_[i]) {
@@ -65,7 +91,7 @@ class ClockDomain : public sc_core::sc_module {
     } else if (cycle > due_[i]) {
       after_[i] = std::min(after_[i], cycle);
     }
-    if (cycle == due_[i] && cycle < armed_ && !(running_ && cycle == cycle_now(period_))) {
+    if (cycle == due_[i] && cycle < armed_ && !(running_ && cycle == now)) {
       armed_ = cycle;
       wake_at_edge(wake_, period_, cycle);
     }
@@ -90,6 +116,10 @@ class ClockDomain : public sc_core::sc_module {
       if (due_[i] > c) continue;
       due_[i] = after_[i] > c ? after_[i] : ClockedBlock::kNever;
       after_[i] = ClockedBlock::kNever;
+      if (again_[i]) {
+        again_[i] = false;
+        members_[i]->edge_own_work(c);
+      }
       const uint64_t next = members_[i]->clock_edge(c);
       if (next != ClockedBlock::kNever) due_[i] = std::min(due_[i], std::max(next, c + 1));
     }
@@ -102,36 +132,61 @@ class ClockDomain : public sc_core::sc_module {
     }
   }
 
-  // The own parts of the members due at edge c, in member order or on the workers.
+  // The own parts of the members due at edge c, partition by partition, in
+  // member order within one; then the requests they made, in member order.
   void run_own_parts(uint64_t c) {
-    own_.clear();
-    for (size_t i = 0; i < members_.size(); ++i)
-      if (splits_[i] && due_[i] <= c) own_.push_back(uint32_t(i));
-    if (own_.empty()) return;
+    parts_.clear();
+    for (uint32_t p = 0; p < partitions_.size(); ++p)
+      for (uint32_t i : partitions_[p].members)
+        if (due_[i] <= c) {
+          parts_.push_back(p);
+          break;
+        }
+    if (parts_.empty()) return;
     own_cycle_ = c;
-    if (workers_ && own_.size() > 1) {
-      owner_.resize(own_.size());
+    own_phase_ = true;
+    if (workers_ && parts_.size() > 1) {
+      owner_.resize(parts_.size());
       const uint32_t t = workers_->threads();
-      for (size_t k = 0; k < own_.size(); ++k) owner_[k] = own_[k] % t;  // member i on thread i mod t
-      workers_->run(own_.size(), owner_.data(), [](void* d, size_t k) {
-        ClockDomain& self = *static_cast<ClockDomain*>(d);
-        self.members_[self.own_[k]]->edge_own_work(self.own_cycle_);
+      for (size_t k = 0; k < parts_.size(); ++k) owner_[k] = partitions_[parts_[k]].key % t;  // SM i on thread i mod t
+      workers_->run(parts_.size(), owner_.data(), [](void* d, size_t k) {
+        static_cast<ClockDomain*>(d)->run_partition(k);
       }, this);
-      return;
+    } else {
+      for (size_t k = 0; k < parts_.size(); ++k) run_partition(k);
     }
-    for (uint32_t i : own_) {
-      turn_ = i;
-      members_[i]->edge_own_work(c);
-    }
+    own_phase_ = false;
     turn_ = 0;
+    for (uint32_t i = 0; i < asked_.size(); ++i)
+      if (asked_[i] != ClockedBlock::kNever) {
+        const uint64_t at = asked_[i];
+        asked_[i] = ClockedBlock::kNever;
+        request(i, at);
+      }
+  }
+  void run_partition(size_t k) {
+    for (uint32_t i : partitions_[parts_[k]].members)
+      if (due_[i] <= own_cycle_) {
+        own_ran_[i] = own_cycle_;
+        members_[i]->edge_own_work(own_cycle_);
+      }
   }
 
   sc_core::sc_time period_;
   std::vector<ClockedBlock*> members_;
   std::vector<bool> splits_;
-  std::vector<uint32_t> own_;  // the members whose own parts run in this edge
-  std::vector<uint32_t> owner_;  // the thread of each
+  struct Partition {
+    uint32_t key;                  // the SM index (or 2^31 + member for a partition of one)
+    std::vector<uint32_t> members;  // in member order
+  };
+  std::vector<Partition> partitions_;
+  std::vector<uint32_t> parts_;    // the partitions with an own part in this edge
+  std::vector<uint32_t> owner_;    // the thread of each
+  std::vector<uint64_t> asked_;    // requests made during the own parts, per member
+  std::vector<uint64_t> own_ran_;  // the edge whose own part each member last ran
+  std::vector<bool> again_;        // asked again for this edge after its own part ran
   uint64_t own_cycle_ = 0;
+  bool own_phase_ = false;
   EdgeWorkers* workers_ = nullptr;
 
   std::vector<uint64_t> due_;    // the nearest edge each member asked for
@@ -154,10 +209,11 @@ class ClockDomain : public sc_core::sc_module {
 class SharedClockMember : public ClockedBlock {
  public:
   // `d` must run at the block's own clock period.
-  void join_domain(ClockDomain& d) {
+  // `partition`: the SM whose partition the block belongs to, for a block that splits its edge (ClockedBlock).
+  void join_domain(ClockDomain& d, uint32_t partition = ClockDomain::kOwnPartition) {
     if (d.period() != clock_period()) SC_REPORT_ERROR(d.name(), "a block joined a clock domain of another period");
     domain_ = &d;
-    member_ = d.join(*this);
+    member_ = d.join(*this, partition);
   }
 
   virtual const sc_core::sc_time& clock_period() const = 0;

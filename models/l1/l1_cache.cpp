@@ -72,7 +72,7 @@ L1DataCache::L1DataCache(sc_core::sc_module_name name, uint32_t sm_id, const L1P
   outcome_probe_.declare(inst + ".outcome", 3, {"idle", "hit", "miss", "merge", "reservation_fail", "bypass"});
   mshr_probe_.declare(inst + ".mshrs", bits_for(p_.mshr_entries));
 
-  same_edge_fault_ = test_fault("l1_same_edge");  // test only: take requests on the edge they arrive
+  same_edge_fault_ = test_fault("l1_same_edge");  // test only: take requests and answers on the edge they arrive
   fill_fault_ = test_fault("l1_lose_fill") ? FillFault::Lose : test_fault("l1_duplicate_fill") ? FillFault::Duplicate : FillFault::None;
   upstream.register_nb_transport_fw(this, &L1DataCache::upstream_fw);
   readonly_upstream.register_nb_transport_fw(this, &L1DataCache::readonly_fw);
@@ -93,6 +93,44 @@ void L1DataCache::tick() {
     next_trigger(edge(c) - now);
     return;
   }
+  own_edge(c);
+  issue_downstream(c);
+  const uint64_t next = next_edge(c);
+  if (next == UINT64_MAX) next_trigger(wake_);
+  else next_trigger(edge(next) - now, wake_);
+}
+
+void L1DataCache::edge_own_work(uint64_t c) {
+  own_cycle_ = c;
+  in_own_part_ = true;
+  own_edge(c);
+  in_own_part_ = false;
+}
+
+uint64_t L1DataCache::clock_edge(uint64_t c) {
+  if (own_cycle_ != c) edge_own_work(c);
+  own_cycle_ = UINT64_MAX;
+  if (!own_fault_.empty()) {
+    std::string what;
+    what.swap(own_fault_);
+    conservation_fault(what);
+  }
+  issue_downstream(c);
+  const uint64_t next = next_edge(c);
+  return next == UINT64_MAX ? kNever : next;
+}
+
+void L1DataCache::conservation_fault(const std::string& what) {
+  if (in_own_part_) {
+    if (own_fault_.empty()) own_fault_ = what;
+    return;
+  }
+  conservation_broken(on_run_error, *this, what);
+}
+
+// The edge's work up to the miss queue: fills installed, due answers sent up,
+// one lookup.
+void L1DataCache::own_edge(uint64_t c) {
   take_from_below();
   for (uint32_t m : fills_) fill(m, c);
   fills_.clear();
@@ -117,8 +155,10 @@ void L1DataCache::tick() {
       blocked_ = true;
     }
   }
-  issue_downstream(c);
+}
 
+// The next edge something can move (UINT64_MAX: none until a request or an answer from below wakes it).
+uint64_t L1DataCache::next_edge(uint64_t c) const {
   uint64_t next = UINT64_MAX;
   if (!resp_.empty()) next = std::min(next, std::max(resp_.front().due, c + 1));
   if (!blocked_ && !in_.empty()) next = std::min(next, std::max(in_.front().cycle, c + 1));
@@ -130,8 +170,7 @@ void L1DataCache::tick() {
   // a read-only fill waits for a miss-queue entry (freed by END_REQ from below, which wakes us)
   if ((!readonly_in_.empty() && queue_room(1)) || (readonly_in_.has_waiting() && readonly_in_.size() < RequestBuffer::kDepth))
     next = std::min(next, c + 1);
-  if (next == UINT64_MAX) next_trigger(wake_);
-  else next_trigger(edge(next) - now, wake_);
+  return next;
 }
 
 void L1DataCache::respond(uint64_t c) {
@@ -335,7 +374,7 @@ bool L1DataCache::atomic(tlm::tlm_generic_payload& p, uint64_t line) {
 void L1DataCache::fill(uint32_t m, uint64_t c) {
   Mshr& M = mshrs_[m];
   if (!M.busy || M.outstanding == 0) {  // conservation: every fill answers exactly one fill request
-    conservation_broken(on_run_error, *this, "a fill came back for MSHR " + std::to_string(m) + ", which has no fill outstanding");
+    conservation_fault("a fill came back for MSHR " + std::to_string(m) + ", which has no fill outstanding");
     return;
   }
   // Complete only when every fill is back and none is still to be sent.
@@ -458,7 +497,7 @@ bool L1DataCache::invalidate(uint64_t addr) {
   if (!l) return false;
   if (l->dirty) {
     enqueue_writeback(*l);
-    wake_.notify(sc_core::SC_ZERO_TIME);
+    wake_at(cycle_now(period_));
   }
   l->present = l->reserved = false;
   l->valid = l->dirty = 0;
@@ -641,7 +680,7 @@ tlm::tlm_sync_enum L1DataCache::readonly_fw(tlm::tlm_generic_payload& p, tlm::tl
   if (ph != tlm::BEGIN_REQ) return tlm::TLM_ACCEPTED;
   ++*readonly_requests_;
   const bool taken = readonly_in_.offer(p, cycle_now(period_));
-  wake_.notify(edge(next_edge_after_now(period_)) - sc_core::sc_time_stamp());
+  wake_at(next_edge_after_now(period_));
   return answer_offer(taken, ph);
 }
 
@@ -663,7 +702,7 @@ void L1DataCache::enqueue_request(tlm::tlm_generic_payload& p, const sc_core::sc
     --i;
   }
   in_[i] = a;
-  wake_.notify(edge(a.cycle) - sc_core::sc_time_stamp());
+  wake_at(a.cycle);
 }
 
 // The request that found the buffer full gets its slot (and END_REQ).
@@ -678,14 +717,15 @@ void L1DataCache::admit_waiting(uint64_t c) {
 tlm::tlm_sync_enum L1DataCache::downstream_bw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time&) {
   if (ph != tlm::END_REQ && ph != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
   from_below_.arrive(0, Input{&p, ph});
-  wake_.notify(edge(next_edge_after_now(period_)) - sc_core::sc_time_stamp());
+  wake_at(next_edge_after_now(period_));
   return answer_recorded(ph);
 }
 
 // What came from below before this edge: END_REQ frees the miss queue's head;
 // a response brings a fill, a forwarded answer or a write-back's end.
 void L1DataCache::take_from_below() {
-  from_below_.take_before(sc_core::sc_time_stamp().value(), [&](uint32_t, const Input& in) {
+  // (WARPTLM_TEST_FAULT=l1_same_edge: also what arrives on this very edge, whichever process ran first)
+  from_below_.take_before(sc_core::sc_time_stamp().value() + (same_edge_fault_ ? 1 : 0), [&](uint32_t, const Input& in) {
     if (in.p == down_inflight_) downstream_accepted();  // END_REQ, or a BEGIN_RESP that implies it
     if (in.phase == tlm::BEGIN_RESP) downstream_response(*in.p);
   });

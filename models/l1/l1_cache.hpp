@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "common/clock.hpp"
+#include "common/clock_domain.hpp"
 #include "common/gpu_payload.hpp"
 #include "common/input_register.hpp"
 #include "common/stats.hpp"
@@ -28,7 +29,7 @@
 
 namespace warptlm {
 
-class L1DataCache : public sc_core::sc_module {
+class L1DataCache : public sc_core::sc_module, public SharedClockMember {
  public:
   tlm_utils::simple_target_socket<L1DataCache> upstream;       // from the SM's LD/ST unit
   tlm_utils::simple_initiator_socket<L1DataCache> downstream;  // toward the crossbar / L2
@@ -66,6 +67,7 @@ class L1DataCache : public sc_core::sc_module {
   uint32_t mshrs_in_use() const { return p_.mshr_entries - uint32_t(free_mshrs_.size()); }
   bool idle() const;  // nothing waiting, queued, outstanding or due
   const L1Params& params() const { return p_; }
+  const sc_core::sc_time& clock_period() const override { return period_; }
 
  private:
   // A small growable ring (storage is reused; it grows only past its high-water mark).
@@ -79,6 +81,7 @@ class L1DataCache : public sc_core::sc_module {
     T& operator[](size_t i) { return buf[(head + i) % buf.size()]; }
     const T& operator[](size_t i) const { return buf[(head + i) % buf.size()]; }
     T& front() { return buf[head]; }
+    const T& front() const { return buf[head]; }
     void pop_front() { head = (head + 1) % buf.size(); --count; }
     void push_back(const T& v) {
       if (count == buf.size()) {
@@ -147,8 +150,20 @@ class L1DataCache : public sc_core::sc_module {
   uint64_t cycle_at_or_after(const sc_core::sc_time& t) const { return edge_at_or_after(period_, t); }
   sc_core::sc_time edge(uint64_t cycle) const { return edge_time(period_, cycle); }
 
-  // the cycle
+  // the cycle: alone, tick() on the cache's own process; in its SM's partition of the core clock domain,
+  // the own part (everything but the miss queue's send below, which reaches the crossbar) and clock_edge.
   void tick();
+  void own_edge(uint64_t c);
+  uint64_t next_edge(uint64_t c) const;
+  bool splits_edge() const override { return true; }
+  void edge_own_work(uint64_t c) override;
+  uint64_t clock_edge(uint64_t c) override;
+  void wake_at(uint64_t cycle) { ask_edge(wake_, period_, cycle); }
+  // A broken conservation rule: reported at once, or, found in the own part, at the edge's clock_edge.
+  void conservation_fault(const std::string& what);
+  uint64_t own_cycle_ = UINT64_MAX;
+  bool in_own_part_ = false;
+  std::string own_fault_;
   void respond(uint64_t c);
   bool access(tlm::tlm_generic_payload& p, uint64_t c);
   bool load(tlm::tlm_generic_payload& p, uint64_t line, uint32_t want, uint64_t c);

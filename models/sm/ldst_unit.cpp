@@ -368,6 +368,20 @@ bool Sm::send_requests() {
   return next_request_cycle() <= cycle_ + 1;
 }
 
+// With private ports (set_private_ports): the paths to the SM's own L1 and
+// shared memory leave in the own part of the edge, the CB path in the shared part.
+bool Sm::send_own_requests() {
+  send_one(gq_, mem_socket);
+  send_one(sq_, smem_socket);
+  send_one(rq_, readonly_socket);
+  return false;
+}
+
+bool Sm::send_shared_requests() {
+  send_one(cq_, cb_socket);
+  return next_request_cycle() <= cycle_ + 1;
+}
+
 uint64_t Sm::next_request_cycle() const {
   uint64_t next = UINT64_MAX;
   for (const RequestQueue* q : {&gq_, &sq_, &rq_, &cq_})  // a queue waiting for END_REQ is woken by it

@@ -384,6 +384,7 @@ void Sm::retire_block(Block* b) {
 // (clock_edge): the edge's global writes, the requests that leave the LD/ST
 // unit, the blocks that retired, a fault.
 void Sm::edge_own_work(uint64_t cycle) {
+  if (own_.cycle == cycle) return;  // asked again in the edge: its own part ran
   own_.cycle = cycle;
   own_.repeat = cycle == last_tick_;
   if (own_.repeat) return;  // asked twice for one edge: the work is done
@@ -418,7 +419,7 @@ void Sm::wake_at(uint64_t cycle) { if (clock_) clock_->request(clock_index_, cyc
 
 void Sm::attach_clock(ClockDomain& d) {
   clock_ = &d;
-  clock_index_ = d.join(*this);
+  clock_index_ = d.join(*this, id_);  // the SM's partition: it, its shared memory and its L1
 }
 
 void Sm::own_step(uint64_t cycle) {
@@ -456,6 +457,7 @@ void Sm::own_step(uint64_t cycle) {
   progress |= ordering_changed_;  // an ordering rearranged its warps: look again next cycle
   progress |= exited_at_decode_;  // a warp left without issuing: what it freed may issue next cycle
   progress |= start_fetches() > 0;
+  if (private_ports_) progress |= send_own_requests();
   own_.progress = progress;
   own_.has_blocks = !blocks_.empty();
   if (!own_.has_blocks) had_warps_ = false;
@@ -468,7 +470,7 @@ uint64_t Sm::shared_step() {
     if (on_block_done) on_block_done(*this);
   const bool inputs = !arriving_.empty() || !responses_in_.empty() || !fills_in_.empty();
   if (own_.idle) return inputs ? cycle_ + 1 : kNever;  // a block sent this cycle starts at the next edge
-  const bool progress = send_requests() | own_.progress | inputs;
+  const bool progress = (private_ports_ ? send_shared_requests() : send_requests()) | own_.progress | inputs;
   if (!own_.has_blocks) return inputs ? cycle_ + 1 : kNever;
   // Sleep until the next cycle something can change.
   if (progress) return cycle_ + 1;

@@ -108,6 +108,9 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   void wake(uint64_t cycle) { wake_at(cycle); }
   // The core clock domain that runs this SM's edges, in SM order with the others.
   void attach_clock(ClockDomain& d);
+  // The global, shared-memory and read-only ports reach blocks of this SM's own partition of the core clock
+  // domain (its L1 and shared memory): their requests leave in the own part of the edge.
+  void set_private_ports(bool v) { private_ports_ = v; }
   // The threads of the engine that runs the SMs' own parts (sim.threads), for the test-only fault alone.
   void set_engine_threads(uint32_t n) { engine_threads_ = n; }
   // Mechanisms (sm_mechanism.hpp), attached by the platform inside `build_inside`;
@@ -245,6 +248,9 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   uint32_t alloc_memop(WarpSlot& w, const Instr& in, bool long_latency);
   tlm::tlm_generic_payload* new_request(WarpSlot& w, const Instr& in, uint32_t mo);
   bool send_requests();
+  bool send_own_requests();
+  bool send_shared_requests();
+  bool private_ports_ = false;
   uint64_t next_request_cycle() const;  // earliest cycle a queued request may leave, UINT64_MAX if none
   template <class Socket>
   bool send_one(RequestQueue& q, Socket& s);

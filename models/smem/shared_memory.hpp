@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "common/clock.hpp"
+#include "common/clock_domain.hpp"
 #include "common/gpu_payload.hpp"
 #include "common/stats.hpp"
 #include "common/trace.hpp"
@@ -53,7 +54,7 @@ class BankArbiterRtl {
   static Make make;
 };
 
-class SharedMemory : public sc_core::sc_module {
+class SharedMemory : public sc_core::sc_module, public SharedClockMember {
  public:
   tlm_utils::simple_target_socket<SharedMemory> socket;
 
@@ -68,6 +69,7 @@ class SharedMemory : public sc_core::sc_module {
   SC_HAS_PROCESS(SharedMemory);
 
   const SharedMemoryParams& params() const { return p_; }
+  const sc_core::sc_time& clock_period() const override { return period_; }
   uint32_t bank_of(uint64_t addr) const { return smem_bank_of(addr, p_); }
   uint64_t cycle() const { return cycle_now(period_); }
 
@@ -121,7 +123,20 @@ class SharedMemory : public sc_core::sc_module {
   void accept(tlm::tlm_generic_payload& p, uint64_t now, uint64_t arrived);  // bank array takes the access
   uint32_t serve(tlm::tlm_generic_payload& p);  // service cycles; samples per-part degrees
   void send_response(tlm::tlm_generic_payload& p);
-  void wake_at(uint64_t cycle) { wake_at_edge(wake_, period_, cycle); }
+  void wake_at(uint64_t cycle) { ask_edge(wake_, period_, cycle); }
+  // In its SM's partition of the core clock domain (platform): the edge is all its own part, since what it
+  // answers goes to its SM alone.
+  bool splits_edge() const override { return true; }
+  void edge_own_work(uint64_t c) override {
+    own_cycle_ = c;
+    step();
+  }
+  uint64_t clock_edge(uint64_t c) override {
+    if (own_cycle_ != c) step();
+    own_cycle_ = UINT64_MAX;
+    return kNever;  // step() asked for its next edge
+  }
+  uint64_t own_cycle_ = UINT64_MAX;
   void push_response(const Response& r);
 
   SharedMemoryParams p_;

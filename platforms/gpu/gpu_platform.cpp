@@ -311,6 +311,13 @@ void GpuPlatform::build_sms(const Config& cfg, StatsRegistry& stats) {
     }));
     Sm& sm = *sms.back();
     sm.attach_clock(*core_clock);
+    // The SM's partition of the core clock domain: its shared memory and L1 answer it alone, so their edges'
+    // own parts run with the SM's (docs/determinism.md).
+    smems.back()->join_domain(*core_clock, i);
+    if (icn) {
+      l1s.back()->join_domain(*core_clock, i);
+      sm.set_private_ports(true);
+    }
     connect(sm.smem_socket, smems.back()->socket);
     const SharedMemoryParams& banks = smems.back()->params();
     sm.shared_service_cycles = [&banks](const uint64_t* lanes, uint32_t mask, unsigned bytes, uint32_t* parts) {
@@ -372,6 +379,7 @@ void GpuPlatform::start_engine(const Config& cfg, bool verilated) {
   if (threads > 1) {
     if (Tracer::active()) engine_serial_reason = "a waveform trace is written";
     else if (verilated) engine_serial_reason = "a verilated block is in the run";
+    else if (mshr_redundancy) engine_serial_reason = "l1d.redundancy watches every SM's L1";
     for (auto& m : mechanisms_)
       if (engine_serial_reason.empty() && !m->sm_parts_private())
         engine_serial_reason = std::string("mechanism ") + m->name() + " shares state across SMs";
