@@ -1,6 +1,8 @@
 #include "common/edge_workers.hpp"
 
 #include <chrono>
+#include <cstdlib>
+#include <cstring>
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #define WARPTLM_PAUSE() _mm_pause()
@@ -28,6 +30,8 @@ unsigned EdgeWorkers::cores() {
 }
 
 EdgeWorkers::EdgeWorkers(unsigned threads) : chunks_(threads ? threads : 1), spin_(threads <= cores()) {
+  const char* f = std::getenv("WARPTLM_TEST_FAULT");
+  no_join_fault_ = f && std::strcmp(f, "engine_no_join") == 0;
   for (unsigned i = 1; i < threads; ++i) workers_.emplace_back([this, i] { worker_loop(i); });
 }
 
@@ -111,6 +115,7 @@ void EdgeWorkers::run(size_t n, const uint32_t* owner, void (*part)(void*, size_
     cv_.notify_all();
   }
   work(0);
+  if (no_join_fault_) return;  // WARPTLM_TEST_FAULT=engine_no_join: the edge goes on while workers still run
   for (unsigned i = 0; done_.load(std::memory_order_acquire) != n; ++i) {
     if (i < 4096) WARPTLM_PAUSE();
     else std::this_thread::yield();

@@ -64,6 +64,9 @@ class EdgeWorkers {
   alignas(64) std::atomic<size_t> done_{0};  // parts finished
   std::vector<std::thread> workers_;
   bool spin_;  // spin between edges (no more threads than cores)
+  // Test-only (WARPTLM_TEST_FAULT=engine_no_join): run() returns without waiting for the workers, so the
+  // edge's shared parts race with their own parts; ThreadSanitizer must report it (scripts/tsan).
+  bool no_join_fault_ = false;
   std::atomic<int> sleepers_{0};
   std::atomic<bool> stop_{false};
   std::mutex m_;

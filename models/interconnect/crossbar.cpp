@@ -61,6 +61,8 @@ void Crossbar::end_of_elaboration() {
   for (OutPort& o : out_) o.waiters.reserve(n);
   in_.resize(n);
   stalled_.assign(n, false);
+  in_busy_.assign((n + 63) / 64, 0);
+  ret_busy_.assign((n + 63) / 64, 0);
   grant_rr_.assign(n, 0);
   grant_.assign(n, -1);
   granted_ports_.reserve(n);
@@ -95,6 +97,7 @@ tlm::tlm_sync_enum Crossbar::nb_transport_fw(int port, tlm::tlm_generic_payload&
   if (ph != tlm::BEGIN_REQ) return tlm::TLM_ACCEPTED;
   wake_at(next_edge_after_now(period_));
   const bool taken = in_[i].offer(p, cycle());  // into the port's input buffer
+  mark(in_busy_, uint32_t(i));
   if (!taken) ++*backpressured_;
   return answer_offer(taken, ph);
 }
@@ -116,12 +119,13 @@ void Crossbar::request_arrived(uint32_t i, tlm::tlm_generic_payload& p, uint64_t
 // Each SM port in order: the request that waited for buffer room gets it (and
 // its END_REQ), then the buffer's head moves on unless the port is stalled.
 void Crossbar::take_requests(uint64_t now) {
-  for (uint32_t i = 0; i < in_.size(); ++i) {
+  for_each_in(in_busy_, [&](uint32_t i) {
     RequestBuffer& b = in_[i];
     if (tlm::tlm_generic_payload* p = b.admit_waiting(now)) send_end_req(sm_socket[i], *p);
-    if (stalled_[i]) continue;
-    if (const RequestBuffer::Entry* h = b.head(edge_value(period_, now))) request_arrived(i, *h->p, now);
-  }
+    if (!stalled_[i])
+      if (const RequestBuffer::Entry* h = b.head(edge_value(period_, now))) request_arrived(i, *h->p, now);
+    if (b.empty() && !b.has_waiting()) unmark(in_busy_, i);
+  });
 }
 
 // The request wins its output port in FIFO order: it starts when the port has
@@ -219,6 +223,7 @@ void Crossbar::return_transfer(ReturnPort& r, tlm::tlm_generic_payload& p, uint3
   const uint64_t deliver = start + beats - 1 + p_.latency;
   r.fifo.push_back(Transfer{&p, deliver});
   r.depth.set(std::min<size_t>(r.fifo.size(), 0xFFFF));
+  mark(ret_busy_, uint32_t(&r - ret_.data()));
   if (r.fifo.size() == 1) wake_at(deliver);
 }
 
@@ -228,6 +233,7 @@ void Crossbar::deliver_response(uint32_t i, uint64_t now) {
   tlm::tlm_generic_payload* p = r.fifo.front().p;
   r.fifo.pop_front();
   r.depth.set(std::min<size_t>(r.fifo.size(), 0xFFFF));
+  if (r.fifo.empty()) unmark(ret_busy_, i);
   r.last_delivery = now;
   r.awaiting_end_resp = true;
   ++*responses_;
@@ -361,18 +367,21 @@ void Crossbar::tick() {
     allocate_reply_switch(now);
     for (uint32_t q = 0; q < rin_.size(); ++q) admit_refused_reply(q, now);
   }
-  for (uint32_t i = 0; i < ret_.size(); ++i) deliver_response(i, now);
+  for_each_in(ret_busy_, [&](uint32_t i) { deliver_response(i, now); });
   // Sleep until the earliest transfer due; queues that wait on END_REQ/END_RESP wake us when it comes.
   uint64_t next = UINT64_MAX;
   for (const OutPort& o : out_)
     if (!o.fifo.empty() && !o.awaiting_end_req) next = std::min(next, std::max(o.fifo.front().deliver, now + 1));
-  for (const ReturnPort& r : ret_)
-    if (!r.fifo.empty() && !r.awaiting_end_resp) next = std::min(next, std::max(r.fifo.front().deliver, now + 1));
+  for_each_in(ret_busy_, [&](uint32_t i) {
+    const ReturnPort& r = ret_[i];
+    if (!r.awaiting_end_resp) next = std::min(next, std::max(r.fifo.front().deliver, now + 1));
+  });
   if (!from_sms_.empty() || !from_parts_.empty()) next = std::min(next, now + 1);
   if (input_queued_replies()) next = std::min(next, next_reply_event(now));
-  for (uint32_t i = 0; i < in_.size(); ++i)
+  for_each_in(in_busy_, [&](uint32_t i) {
     if ((!stalled_[i] && !in_[i].empty()) || (in_[i].has_waiting() && in_[i].size() < RequestBuffer::kDepth))
       next = std::min(next, now + 1);
+  });
   if (next != UINT64_MAX) wake_at(next);
 }
 

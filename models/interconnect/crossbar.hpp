@@ -158,6 +158,16 @@ class Crossbar : public sc_core::sc_module {
   InputRegister<Input> from_sms_, from_parts_;  // END_RESP from SM ports; END_REQ and responses from partitions
   std::vector<RequestBuffer> in_;                // per SM port: requests (common/input_register.hpp)
   std::vector<bool> stalled_;                    // per SM port: its head waits for an output FIFO slot
+  // The SM ports with something to do, as bit sets (a crossbar edge costs the busy ports, not every port):
+  // a request in the input buffer or one refused there; a response in the return FIFO.
+  std::vector<uint64_t> in_busy_, ret_busy_;
+  static void mark(std::vector<uint64_t>& set, uint32_t i) { set[i >> 6] |= uint64_t(1) << (i & 63); }
+  static void unmark(std::vector<uint64_t>& set, uint32_t i) { set[i >> 6] &= ~(uint64_t(1) << (i & 63)); }
+  template <class F>
+  static void for_each_in(const std::vector<uint64_t>& set, F f) {  // ascending port order
+    for (size_t w = 0; w < set.size(); ++w)
+      for (uint64_t m = set[w]; m; m &= m - 1) f(uint32_t(w * 64 + unsigned(__builtin_ctzll(m))));
+  }
   std::vector<ReplyInput> rin_;                  // per L2 slice: reply input buffer (input-queued return)
   std::vector<uint32_t> grant_rr_;               // per SM port: the input its round-robin grant favours next
   std::vector<int32_t> grant_;                   // per SM port: this cycle's winning input, -1 none
