@@ -301,6 +301,7 @@ void Sm::install_block(std::unique_ptr<Block> b, const BlockUsage& u) {
     w.exited = false;
     w.issue_kind = WarpSlot::IssueKind::InOrder;
     w.ran_out_of_order = false;
+    w.queue_blocked_at = 0;
     ++ready_[w.slot % p_.num_schedulers];
     unrecorded_[w.slot] = 1;
     set_needs_fetch(w, true);
@@ -685,6 +686,7 @@ Stall Sm::check_next_instruction(WarpSlot& w, const Instr*& in, uint32_t& unit) 
   Warp& f = *w.fw;
   if (f.done) return Stall::NoWarp;
   if (f.at_barrier) return Stall::Barrier;
+  if (w.queue_blocked_at == f.insts.warp + 1 && !has_ooo_ && gq_.size() >= p_.ldst_queue) return Stall::Structural;
   if (p_.strict_barrel && w.in_pipe) return set_blocked(w, Stall::Data);  // its last instruction is still in the pipeline
   const uint32_t pc = f.pc();
   if (w.ibuf_count == 0 || w.ibuf_pc != pc) return set_blocked(w, Stall::Fetch);
@@ -735,7 +737,10 @@ Stall Sm::check_next_instruction(WarpSlot& w, const Instr*& in, uint32_t& unit) 
   }
   if (exits_at_decode(*in)) return Stall::Issued;  // needs no functional unit
   const OpClass cls = op_class_of(*in);
-  if (cls == OpClass::Mem && gq_.size() >= p_.ldst_queue) return Stall::Structural;  // requests still waiting to leave
+  if (cls == OpClass::Mem && gq_.size() >= p_.ldst_queue) {  // requests still waiting to leave
+    w.queue_blocked_at = f.insts.warp + 1;
+    return Stall::Structural;
+  }
   if (!can_take_unit(w, unit_of(*in, cls, p_.int_alu_on_sp), unit)) return Stall::Structural;
   // A mechanism's issue gate: else retry next cycle.
   if (cls == OpClass::Mem && !memory_gates_open(f, *in)) return Stall::Other;

@@ -41,6 +41,10 @@ struct WarpSlot {
   // then holds those: it fetches its in-order instruction again).
   enum class IssueKind : uint8_t { InOrder, OutOfOrder, Replace } issue_kind = IssueKind::InOrder;
   bool ran_out_of_order = false;
+  // The warp's instruction count + 1 when its last check found its next instruction, a memory one with its
+  // registers ready, stopped only by a full LD/ST queue (0: not so). Until it issues, only the queue can change
+  // that answer: its registers only free, its buffer holds the instruction.
+  uint64_t queue_blocked_at = 0;
 
   bool ready_to_free() const { return fw && fw->done && inflight == 0 && in_pipe == 0; }
 };
