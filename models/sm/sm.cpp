@@ -466,6 +466,7 @@ void Sm::own_step(uint64_t cycle) {
 }
 
 uint64_t Sm::shared_step() {
+  if (clock_out_) *clock_out_ = cycle_;  // the launch's clock, for blocks that run outside an SM (%clock)
   if (!writes_.empty()) writes_.commit();
   for (; own_.retired; --own_.retired)
     if (on_block_done) on_block_done(*this);
