@@ -52,7 +52,6 @@ class ClockDomain : public sc_core::sc_module {
   uint32_t join(ClockedBlock& b, uint32_t partition = kOwnPartition) {
     const uint32_t i = uint32_t(members_.size());
     members_.push_back(&b);
-    splits_.push_back(b.splits_edge());
     due_.push_back(ClockedBlock::kNever);
     after_.push_back(ClockedBlock::kNever);
     asked_.push_back(ClockedBlock::kNever);
@@ -174,7 +173,6 @@ class ClockDomain : public sc_core::sc_module {
 
   sc_core::sc_time period_;
   std::vector<ClockedBlock*> members_;
-  std::vector<bool> splits_;
   struct Partition {
     uint32_t key;                  // the SM index (or 2^31 + member for a partition of one)
     std::vector<uint32_t> members;  // in member order

@@ -361,20 +361,16 @@ tlm::tlm_sync_enum Sm::readonly_bw(tlm::tlm_generic_payload& p, tlm::tlm_phase& 
 // One request per path per cycle, each once its address is ready and the
 // previous one was accepted. Returns whether one may leave next cycle.
 bool Sm::send_requests() {
-  send_one(gq_, mem_socket);
-  send_one(sq_, smem_socket);
-  send_one(rq_, readonly_socket);
-  send_one(cq_, cb_socket);
-  return next_request_cycle() <= cycle_ + 1;
+  send_own_requests();
+  return send_shared_requests();
 }
 
 // With private ports (set_private_ports): the paths to the SM's own L1 and
 // shared memory leave in the own part of the edge, the CB path in the shared part.
-bool Sm::send_own_requests() {
+void Sm::send_own_requests() {
   send_one(gq_, mem_socket);
   send_one(sq_, smem_socket);
   send_one(rq_, readonly_socket);
-  return false;
 }
 
 bool Sm::send_shared_requests() {

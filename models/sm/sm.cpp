@@ -458,7 +458,7 @@ void Sm::own_step(uint64_t cycle) {
   progress |= ordering_changed_;  // an ordering rearranged its warps: look again next cycle
   progress |= exited_at_decode_;  // a warp left without issuing: what it freed may issue next cycle
   progress |= start_fetches() > 0;
-  if (private_ports_) progress |= send_own_requests();
+  if (private_ports_) send_own_requests();
   own_.progress = progress;
   own_.has_blocks = !blocks_.empty();
   if (!own_.has_blocks) had_warps_ = false;

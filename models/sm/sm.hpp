@@ -248,7 +248,7 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   uint32_t alloc_memop(WarpSlot& w, const Instr& in, bool long_latency);
   tlm::tlm_generic_payload* new_request(WarpSlot& w, const Instr& in, uint32_t mo);
   bool send_requests();
-  bool send_own_requests();
+  void send_own_requests();
   bool send_shared_requests();
   bool private_ports_ = false;
   uint64_t next_request_cycle() const;  // earliest cycle a queued request may leave, UINT64_MAX if none

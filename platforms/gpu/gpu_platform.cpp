@@ -377,19 +377,18 @@ void GpuPlatform::start_engine(const Config& cfg, bool verilated) {
   unsigned threads = asked ? unsigned(asked) : EdgeWorkers::cores();
   threads = std::min<unsigned>(threads, p_.num_sms);
   if (threads > 1) {
-    if (Tracer::active()) engine_serial_reason = "a waveform trace is written";
-    else if (verilated) engine_serial_reason = "a verilated block is in the run";
-    else if (mshr_redundancy) engine_serial_reason = "l1d.redundancy watches every SM's L1";
+    std::string serial;  // why the run keeps one thread
+    if (Tracer::active()) serial = "a waveform trace is written";
+    else if (verilated) serial = "a verilated block is in the run";
+    else if (mshr_redundancy) serial = "l1d.redundancy watches every SM's L1";
     for (auto& m : mechanisms_)
-      if (engine_serial_reason.empty() && !m->sm_parts_private())
-        engine_serial_reason = std::string("mechanism ") + m->name() + " shares state across SMs";
-    if (!engine_serial_reason.empty()) {
+      if (serial.empty() && !m->sm_parts_private()) serial = std::string("mechanism ") + m->name() + " shares state across SMs";
+    if (!serial.empty()) {
       threads = 1;
       if (cfg.is_set("sim.threads"))
-        std::cerr << "warptlm: note: sim.threads=" << asked << " runs on one thread: " << engine_serial_reason << "\n";
+        std::cerr << "warptlm: note: sim.threads=" << asked << " runs on one thread: " << serial << "\n";
     }
   }
-  engine_threads = threads;
   for (auto& sm : sms) sm->set_engine_threads(threads);
   if (threads > 1) {
     workers = std::make_unique<EdgeWorkers>(threads);

@@ -144,9 +144,6 @@ class GpuPlatform : public sc_core::sc_module {
   std::vector<std::unique_ptr<PayloadPool>> sm_pools;
   std::unique_ptr<ClockDomain> core_clock;
   std::unique_ptr<EdgeWorkers> workers;  // sim.threads > 1: the SMs' own parts of an edge run on them
-  // The threads that run the SMs' own parts (1: the SystemC thread alone); why a run asked for more gets one.
-  unsigned engine_threads = 1;
-  std::string engine_serial_reason;
   std::vector<std::unique_ptr<Sm>> sms;
   std::vector<std::unique_ptr<SharedMemory>> smems;
   std::vector<std::unique_ptr<L1DataCache>> l1s;
