@@ -8,7 +8,10 @@
 // request(); what it hears from other blocks inside an instant is a registered
 // input, so a request always names a later edge than the one running.
 #pragma once
+#include <algorithm>
 #include <cstdint>
+#include <functional>
+#include <queue>
 #include <systemc>
 #include <vector>
 
@@ -57,12 +60,18 @@ class ClockDomain : public sc_core::sc_module {
     asked_.push_back(ClockedBlock::kNever);
     own_ran_.push_back(ClockedBlock::kNever);
     again_.push_back(false);
+    part_of_.push_back(kNoPartition);
+    if (now_.size() * 64 < members_.size()) {
+      now_.push_back(0);
+      next_.push_back(0);
+    }
     if (b.splits_edge()) {
       const uint32_t key = partition == kOwnPartition ? uint32_t(1u << 31) + i : partition;
       size_t p = 0;
       while (p < partitions_.size() && partitions_[p].key != key) ++p;
-      if (p == partitions_.size()) partitions_.push_back(Partition{key, {}});
+      if (p == partitions_.size()) partitions_.push_back(Partition{key, {}, {}, ClockedBlock::kNever});
       partitions_[p].members.push_back(i);
+      part_of_[i] = uint32_t(p);
     }
     return i;
   }
@@ -70,11 +79,16 @@ class ClockDomain : public sc_core::sc_module {
   // or, while this domain runs an edge, that same edge for a member whose turn
   // in it is still to come (a dispatcher that joined after the SMs sees their
   // retirements in the edge they happen). Asked during the edge's own parts,
-  // the request is held and made, in member order, once every own part is done.
+  // the request is held and made once every own part is done.
   // With worker threads an own part asks only for members of its own partition
   // (a mechanism whose SM parts reach further keeps the engine on one thread).
   void request(uint32_t i, uint64_t cycle) {
     if (own_phase_) {
+      if (asked_[i] == ClockedBlock::kNever) {
+        // the partition's list when its own part may run on a worker (only its thread asks for it)
+        if (own_parallel_ && part_of_[i] != kNoPartition) partitions_[part_of_[i]].asked.push_back(i);
+        else asked_serial_.push_back(i);
+      }
       asked_[i] = std::min(asked_[i], cycle);
       return;
     }
@@ -87,6 +101,8 @@ class ClockDomain : public sc_core::sc_module {
     if (cycle < due_[i]) {
       if (due_[i] != ClockedBlock::kNever) after_[i] = std::min(after_[i], due_[i]);
       due_[i] = cycle;
+      if (running_ && cycle == now) now_[i >> 6] |= uint64_t(1) << (i & 63);  // its turn in this edge is to come
+      else schedule(i, cycle);
     } else if (cycle > due_[i]) {
       after_[i] = std::min(after_[i], cycle);
     }
@@ -103,48 +119,101 @@ class ClockDomain : public sc_core::sc_module {
   void use_workers(EdgeWorkers* w) { workers_ = w; }
 
  private:
+  static constexpr uint32_t kNoPartition = UINT32_MAX;
+
+  // An edge visits only the members due at it: the calendar holds each member's
+  // nearest edge asked for, and the edge marks its members in now_ (an entry a
+  // later request overtook is dropped when it comes up).
   void tick() {
     if (halted_) return;
     const uint64_t c = cycle_now(period_);
     armed_ = ClockedBlock::kNever;
     running_ = true;
     ++edges_;
+    mark_due(c);
     run_own_parts(c);
-    for (size_t i = 0; i < members_.size(); ++i) {
-      turn_ = uint32_t(i);
-      if (due_[i] > c) continue;
-      due_[i] = after_[i] > c ? after_[i] : ClockedBlock::kNever;
-      after_[i] = ClockedBlock::kNever;
-      if (again_[i]) {
-        again_[i] = false;
-        members_[i]->edge_own_work(c);
+    // in member order; a member asked for during the edge, whose turn is still to come, joins it
+    for (size_t w = 0; w < now_.size(); ++w)
+      while (now_[w]) {
+        const uint32_t i = uint32_t(w * 64 + unsigned(__builtin_ctzll(now_[w])));
+        now_[w] &= now_[w] - 1;
+        turn_ = i;
+        if (due_[i] > c) continue;
+        due_[i] = after_[i] > c ? after_[i] : ClockedBlock::kNever;
+        after_[i] = ClockedBlock::kNever;
+        if (due_[i] != ClockedBlock::kNever) schedule(i, due_[i]);
+        if (again_[i]) {
+          again_[i] = false;
+          members_[i]->edge_own_work(c);
+        }
+        const uint64_t next = members_[i]->clock_edge(c);
+        if (next != ClockedBlock::kNever && std::max(next, c + 1) < due_[i]) {
+          due_[i] = std::max(next, c + 1);
+          schedule(i, due_[i]);
+        }
       }
-      const uint64_t next = members_[i]->clock_edge(c);
-      if (next != ClockedBlock::kNever) due_[i] = std::min(due_[i], std::max(next, c + 1));
-    }
     running_ = false;
-    uint64_t next = ClockedBlock::kNever;
-    for (uint64_t d : due_) next = std::min(next, d);
+    while (!calendar_.empty() && due_[calendar_.top().member] != calendar_.top().cycle) calendar_.pop();
+    uint64_t next = calendar_.empty() ? ClockedBlock::kNever : calendar_.top().cycle;
+    if (next_count_) next = std::min(next, next_cycle_);
     if (next != ClockedBlock::kNever) {
       armed_ = next;
-      wake_at_edge(wake_, period_, next);
+      wake_at_edge(wake_, period_, armed_);
+    }
+  }
+
+  // Member i is due at `cycle` (due_[i] == cycle): most often the edge after
+  // the last one taken, kept as a bit; else an entry in the calendar.
+  void schedule(uint32_t i, uint64_t cycle) {
+    if (cycle != next_cycle_) {
+      calendar_.push(Due{cycle, i});
+      return;
+    }
+    uint64_t& word = next_[i >> 6];
+    const uint64_t bit = uint64_t(1) << (i & 63);
+    if (!(word & bit)) {
+      word |= bit;
+      ++next_count_;
+    }
+  }
+
+  // The members due at edge c, from the next-edge bits and the calendar into now_.
+  void mark_due(uint64_t c) {
+    if (next_count_ && next_cycle_ <= c) {
+      for (size_t w = 0; w < next_.size(); ++w) {
+        for (uint64_t bits = next_[w]; bits; bits &= bits - 1) {
+          const uint32_t i = uint32_t(w * 64 + unsigned(__builtin_ctzll(bits)));
+          if (due_[i] == next_cycle_) now_[w] |= uint64_t(1) << (i & 63);
+        }
+        next_[w] = 0;
+      }
+      next_count_ = 0;
+    }
+    next_cycle_ = c + 1;
+    while (!calendar_.empty() && calendar_.top().cycle <= c) {
+      const Due d = calendar_.top();
+      calendar_.pop();
+      if (due_[d.member] == d.cycle) now_[d.member >> 6] |= uint64_t(1) << (d.member & 63);
     }
   }
 
   // The own parts of the members due at edge c, partition by partition, in
-  // member order within one; then the requests they made, in member order.
+  // member order within one; then the requests they made.
   void run_own_parts(uint64_t c) {
     parts_.clear();
-    for (uint32_t p = 0; p < partitions_.size(); ++p)
-      for (uint32_t i : partitions_[p].members)
-        if (due_[i] <= c) {
-          parts_.push_back(p);
-          break;
-        }
+    for (size_t w = 0; w < now_.size(); ++w)
+      for (uint64_t bits = now_[w]; bits; bits &= bits - 1) {
+        const uint32_t p = part_of_[w * 64 + unsigned(__builtin_ctzll(bits))];
+        if (p == kNoPartition || partitions_[p].listed == c) continue;
+        partitions_[p].listed = c;
+        parts_.push_back(p);
+      }
     if (parts_.empty()) return;
+    std::sort(parts_.begin(), parts_.end());  // the partitions' order, as they joined
     own_cycle_ = c;
     own_phase_ = true;
-    if (workers_ && parts_.size() > 1) {
+    own_parallel_ = workers_ && parts_.size() > 1;
+    if (own_parallel_) {
       owner_.resize(parts_.size());
       const uint32_t t = workers_->threads();
       for (size_t k = 0; k < parts_.size(); ++k) owner_[k] = partitions_[parts_[k]].key % t;  // SM i on thread i mod t
@@ -156,12 +225,19 @@ class ClockDomain : public sc_core::sc_module {
     }
     own_phase_ = false;
     turn_ = 0;
-    for (uint32_t i = 0; i < asked_.size(); ++i)
-      if (asked_[i] != ClockedBlock::kNever) {
-        const uint64_t at = asked_[i];
-        asked_[i] = ClockedBlock::kNever;
-        request(i, at);
-      }
+    // A request reaches only its member's due_, after_ and again_ and the domain's next wake-up (the
+    // earliest asked), so the order they are made in changes nothing.
+    if (own_parallel_)
+      for (uint32_t p : parts_) make_asked(partitions_[p].asked);
+    make_asked(asked_serial_);
+  }
+  void make_asked(std::vector<uint32_t>& list) {
+    for (uint32_t i : list) {
+      const uint64_t at = asked_[i];
+      asked_[i] = ClockedBlock::kNever;
+      request(i, at);
+    }
+    list.clear();
   }
   void run_partition(size_t k) {
     for (uint32_t i : partitions_[parts_[k]].members)
@@ -176,19 +252,34 @@ class ClockDomain : public sc_core::sc_module {
   struct Partition {
     uint32_t key;                  // the SM index (or 2^31 + member for a partition of one)
     std::vector<uint32_t> members;  // in member order
+    std::vector<uint32_t> asked;    // members asked for during a parallel own phase
+    uint64_t listed;                // the last edge it had an own part in
   };
   std::vector<Partition> partitions_;
+  std::vector<uint32_t> part_of_;  // each member's partition (kNoPartition: its edge does not split)
   std::vector<uint32_t> parts_;    // the partitions with an own part in this edge
   std::vector<uint32_t> owner_;    // the thread of each
   std::vector<uint64_t> asked_;    // requests made during the own parts, per member
+  std::vector<uint32_t> asked_serial_;  // members asked for during a serial own phase
   std::vector<uint64_t> own_ran_;  // the edge whose own part each member last ran
   std::vector<bool> again_;        // asked again for this edge after its own part ran
   uint64_t own_cycle_ = 0;
   bool own_phase_ = false;
+  bool own_parallel_ = false;
   EdgeWorkers* workers_ = nullptr;
 
   std::vector<uint64_t> due_;    // the nearest edge each member asked for
   std::vector<uint64_t> after_;  // a later edge asked for before the nearest one ran
+  struct Due {
+    uint64_t cycle;
+    uint32_t member;
+    bool operator>(const Due& o) const { return cycle != o.cycle ? cycle > o.cycle : member > o.member; }
+  };
+  std::priority_queue<Due, std::vector<Due>, std::greater<Due>> calendar_;  // members' due edges, earliest first
+  std::vector<uint64_t> now_;    // the members due at the edge running (bit per member)
+  std::vector<uint64_t> next_;   // members due at next_cycle_ (bit per member), next_count_ of them
+  uint64_t next_cycle_ = ClockedBlock::kNever;
+  uint32_t next_count_ = 0;
   uint64_t armed_ = ClockedBlock::kNever;
   bool running_ = false;  // inside tick(), at member turn_
   bool halted_ = false;

@@ -118,13 +118,17 @@ void Crossbar::request_arrived(uint32_t i, tlm::tlm_generic_payload& p, uint64_t
 
 // Each SM port in order: the request that waited for buffer room gets it (and
 // its END_REQ), then the buffer's head moves on unless the port is stalled.
+// A port leaves the set the edges visit when it has nothing to move: empty, or
+// stalled with no request it could admit (its buffer frees only when the
+// partition takes its head, which puts it back: partition_accepted).
 void Crossbar::take_requests(uint64_t now) {
   for_each_in(in_busy_, [&](uint32_t i) {
     RequestBuffer& b = in_[i];
     if (tlm::tlm_generic_payload* p = b.admit_waiting(now)) send_end_req(sm_socket[i], *p);
     if (!stalled_[i])
       if (const RequestBuffer::Entry* h = b.head(edge_value(period_, now))) request_arrived(i, *h->p, now);
-    if (b.empty() && !b.has_waiting()) unmark(in_busy_, i);
+    const bool can_admit = b.has_waiting() && b.size() < RequestBuffer::kDepth;
+    if ((b.empty() && !b.has_waiting()) || (stalled_[i] && !can_admit)) unmark(in_busy_, i);
   });
 }
 
@@ -176,6 +180,7 @@ void Crossbar::partition_accepted(uint32_t q, uint64_t now) {
   enqueue_request(s.sm_port, q, *s.p, at);
   in_[s.sm_port].pop(now);
   stalled_[s.sm_port] = false;
+  mark(in_busy_, s.sm_port);  // its next head, or the request waiting for the slot that freed
 }
 
 // ---------------------------------------------------------------- return

@@ -393,6 +393,7 @@ bool Sm::send_one(RequestQueue& q, Socket& s) {
   tlm::tlm_phase ph = tlm::BEGIN_REQ;
   sc_core::sc_time t = sc_core::SC_ZERO_TIME;
   q.pop();
+  if (&q == &gq_ && !queue_waiters_.empty() && gq_.size() < p_.ldst_queue) queue_has_room();
   if (&q == &gq_ && mem_probes_.req.on()) probe_request(*p);
   const tlm::tlm_sync_enum r = s->nb_transport_fw(*p, ph, t);
   if (r == tlm::TLM_ACCEPTED) {  // back-pressure: END_REQ (or the response itself) comes later

@@ -302,6 +302,7 @@ void Sm::install_block(std::unique_ptr<Block> b, const BlockUsage& u) {
     w.issue_kind = WarpSlot::IssueKind::InOrder;
     w.ran_out_of_order = false;
     w.queue_blocked_at = 0;
+    w.waits_for_queue = false;
     ++ready_[w.slot % p_.num_schedulers];
     unrecorded_[w.slot] = 1;
     set_needs_fetch(w, true);
@@ -528,6 +529,26 @@ Stall Sm::set_blocked(WarpSlot& w, Stall s) {
   return s;
 }
 
+// A warp whose next instruction is a memory one with its registers ready, stopped only by a full LD/ST
+// queue: its stall is recorded (the scheduler passes over it) until a request leaves the queue, since nothing
+// else can change the answer before (its registers only free, its buffer holds the instruction).
+Stall Sm::wait_for_queue(WarpSlot& w) {
+  if (!w.waits_for_queue) {
+    w.waits_for_queue = true;
+    queue_waiters_.push_back(&w);
+  }
+  return set_blocked(w, Stall::Structural);
+}
+
+// A request left the LD/ST queue: the warps that waited for room are looked at again.
+void Sm::queue_has_room() {
+  for (WarpSlot* w : queue_waiters_) {
+    w->waits_for_queue = false;
+    if (w->blocked == Stall::Structural) set_blocked(*w, Stall::Issued);
+  }
+  queue_waiters_.clear();
+}
+
 void Sm::probe_issue(uint32_t sid, Stall outcome, const WarpSlot* issued) {
   SchedProbes& p = sched_probes_[sid];
   p.outcome.set(uint64_t(outcome));
@@ -687,7 +708,7 @@ Stall Sm::check_next_instruction(WarpSlot& w, const Instr*& in, uint32_t& unit) 
   Warp& f = *w.fw;
   if (f.done) return Stall::NoWarp;
   if (f.at_barrier) return Stall::Barrier;
-  if (w.queue_blocked_at == f.insts.warp + 1 && !has_ooo_ && gq_.size() >= p_.ldst_queue) return Stall::Structural;
+  if (w.queue_blocked_at == f.insts.warp + 1 && !has_ooo_ && gq_.size() >= p_.ldst_queue) return wait_for_queue(w);
   if (p_.strict_barrel && w.in_pipe) return set_blocked(w, Stall::Data);  // its last instruction is still in the pipeline
   const uint32_t pc = f.pc();
   if (w.ibuf_count == 0 || w.ibuf_pc != pc) return set_blocked(w, Stall::Fetch);
@@ -740,7 +761,7 @@ Stall Sm::check_next_instruction(WarpSlot& w, const Instr*& in, uint32_t& unit) 
   const OpClass cls = op_class_of(*in);
   if (cls == OpClass::Mem && gq_.size() >= p_.ldst_queue) {  // requests still waiting to leave
     w.queue_blocked_at = f.insts.warp + 1;
-    return Stall::Structural;
+    return has_ooo_ ? Stall::Structural : wait_for_queue(w);
   }
   if (!can_take_unit(w, unit_of(*in, cls, p_.int_alu_on_sp), unit)) return Stall::Structural;
   // A mechanism's issue gate: else retry next cycle.

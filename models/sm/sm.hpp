@@ -230,6 +230,9 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   SmMechanism* ooo_mech_ = nullptr;      // the one whose instruction check() chose
   bool idle_pass_ = false;               // issue's second look: no warp of the scheduler issued in order
   Stall check_next_instruction(WarpSlot& w, const Instr*& in, uint32_t& unit);
+  Stall wait_for_queue(WarpSlot& w);
+  void queue_has_room();
+  std::vector<WarpSlot*> queue_waiters_;  // warps whose recorded stall is a full LD/ST queue
   // Execute at issue; `on_unit` is false for an exit retired at decode (no unit, no issue slot).
   void execute(WarpSlot& w, const Instr& in, uint32_t unit, bool on_unit);
   // Operand collector (sm.regfile_banks > 0)

@@ -45,6 +45,7 @@ struct WarpSlot {
   // registers ready, stopped only by a full LD/ST queue (0: not so). Until it issues, only the queue can change
   // that answer: its registers only free, its buffer holds the instruction.
   uint64_t queue_blocked_at = 0;
+  bool waits_for_queue = false;  // listed among the SM's warps waiting for LD/ST queue room
 
   bool ready_to_free() const { return fw && fw->done && inflight == 0 && in_pipe == 0; }
 };
