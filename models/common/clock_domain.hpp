@@ -69,7 +69,10 @@ class ClockDomain : public sc_core::sc_module {
       const uint32_t key = partition == kOwnPartition ? uint32_t(1u << 31) + i : partition;
       size_t p = 0;
       while (p < partitions_.size() && partitions_[p].key != key) ++p;
-      if (p == partitions_.size()) partitions_.push_back(Partition{key, {}, {}, ClockedBlock::kNever});
+      if (p == partitions_.size()) {
+        partitions_.push_back(Partition{key, {}, {}});
+        if (part_bits_.size() * 64 < partitions_.size()) part_bits_.push_back(0);
+      }
       partitions_[p].members.push_back(i);
       part_of_[i] = uint32_t(p);
     }
@@ -201,15 +204,20 @@ class ClockDomain : public sc_core::sc_module {
   // member order within one; then the requests they made.
   void run_own_parts(uint64_t c) {
     parts_.clear();
+    bool any = false;
     for (size_t w = 0; w < now_.size(); ++w)
       for (uint64_t bits = now_[w]; bits; bits &= bits - 1) {
         const uint32_t p = part_of_[w * 64 + unsigned(__builtin_ctzll(bits))];
-        if (p == kNoPartition || partitions_[p].listed == c) continue;
-        partitions_[p].listed = c;
-        parts_.push_back(p);
+        if (p == kNoPartition) continue;
+        part_bits_[p >> 6] |= uint64_t(1) << (p & 63);
+        any = true;
       }
-    if (parts_.empty()) return;
-    std::sort(parts_.begin(), parts_.end());  // the partitions' order, as they joined
+    if (!any) return;
+    for (size_t w = 0; w < part_bits_.size(); ++w) {  // in the partitions' order, as they joined
+      for (uint64_t bits = part_bits_[w]; bits; bits &= bits - 1)
+        parts_.push_back(uint32_t(w * 64 + unsigned(__builtin_ctzll(bits))));
+      part_bits_[w] = 0;
+    }
     own_cycle_ = c;
     own_phase_ = true;
     own_parallel_ = workers_ && parts_.size() > 1;
@@ -253,11 +261,11 @@ class ClockDomain : public sc_core::sc_module {
     uint32_t key;                  // the SM index (or 2^31 + member for a partition of one)
     std::vector<uint32_t> members;  // in member order
     std::vector<uint32_t> asked;    // members asked for during a parallel own phase
-    uint64_t listed;                // the last edge it had an own part in
   };
   std::vector<Partition> partitions_;
   std::vector<uint32_t> part_of_;  // each member's partition (kNoPartition: its edge does not split)
   std::vector<uint32_t> parts_;    // the partitions with an own part in this edge
+  std::vector<uint64_t> part_bits_;  // the same as bits, while they are listed
   std::vector<uint32_t> owner_;    // the thread of each
   std::vector<uint64_t> asked_;    // requests made during the own parts, per member
   std::vector<uint32_t> asked_serial_;  // members asked for during a serial own phase
