@@ -7,6 +7,8 @@
 
 #include <atomic>
 #include <cstring>
+#include <functional>
+#include <string>
 #include <stdexcept>
 #include <systemc>
 #include <thread>
@@ -156,4 +158,63 @@ TEST_CASE("a clock domain runs its members' own parts before any member's edge",
   const std::vector<std::string> expect = {"a.own@1", "b.own@1", "a.edge@1", "b.edge@1", "d.edge@1",
                                            "a.own@2", "b.own@2", "a.edge@2", "b.edge@2", "d.edge@2"};
   CHECK(bench.log == expect);
+}
+
+namespace {
+
+// A member whose edge runs a script: it logs the edge, may ask the domain for
+// other members' edges, and returns its next edge.
+struct Scripted : ClockedBlock {
+  std::vector<std::string>& log;
+  std::string name;
+  std::function<uint64_t(uint64_t)> script;
+  Scripted(std::vector<std::string>& l, std::string n) : log(l), name(std::move(n)) {}
+  uint64_t clock_edge(uint64_t c) override {
+    log.push_back(name + "@" + std::to_string(c));
+    return script ? script(c) : kNever;
+  }
+};
+
+struct CalendarBench : sc_core::sc_module {
+  ClockDomain domain;
+  std::vector<std::string> log;
+  Scripted m0{log, "m0"}, m1{log, "m1"}, m2{log, "m2"};
+  SC_HAS_PROCESS(CalendarBench);
+  explicit CalendarBench(sc_core::sc_module_name n)
+      : sc_core::sc_module(n), domain("domain", sc_core::sc_time(1, sc_core::SC_NS)) {
+    domain.join(m0);
+    domain.join(m1);
+    domain.join(m2);
+    m0.script = [this](uint64_t c) -> uint64_t {
+      if (c == 1) {
+        domain.request(2, 1);  // a later member, this very edge: it joins it
+        domain.request(0, 1);  // itself, this edge: the next one
+      }
+      return ClockedBlock::kNever;
+    };
+    m2.script = [this](uint64_t c) -> uint64_t {
+      if (c == 1) domain.request(0, 4);  // an earlier member: a later edge
+      return c < 10 ? 10 : ClockedBlock::kNever;
+    };
+    SC_THREAD(start);
+  }
+  void start() {
+    domain.request(0, 1);
+    domain.request(1, 5);
+    domain.request(1, 3);  // overtakes 5, which is kept for after it ...
+    domain.request(1, 4);  // ... until 4 overtakes it: edge 5 is no longer asked for
+    domain.request(2, 8);  // overtaken by m0's request for edge 1, kept for after it
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a clock domain takes each member's edges as asked: nearest first, later ones kept, none twice", "[engine]") {
+  // Edges far apart and requests that overtake one another: each member runs at every edge asked for
+  // (the nearest first, a later one after it), at none other, once per edge, in member order within one.
+  CalendarBench bench("bench");
+  sc_core::sc_start(sc_core::sc_time(20, sc_core::SC_NS));
+  const std::vector<std::string> expect = {"m0@1", "m2@1", "m0@2", "m1@3", "m0@4", "m1@4", "m2@8", "m2@10"};
+  CHECK(bench.log == expect);
+  CHECK(bench.domain.edges() == 6);  // edges 1, 2, 3, 4, 8 and 10: none without a member due
 }
