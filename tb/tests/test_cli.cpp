@@ -797,7 +797,7 @@ TEST_CASE("run pb_gemm with locality-aware scheduling and hint 0: every stat of 
   CHECK(h0["locality.group_switches"].as<double>() == 0);
 }
 
-TEST_CASE("run pb_gemm with hint 1: adjacent blocks share SMs, MSHR entries merge more requests, fewer allocations are redundant", "[cli][locality]") {
+TEST_CASE("run pb_gemm with hint 1: adjacent blocks share SMs, MSHR entries merge more requests, fewer allocations are redundant", "[cli][locality][ci]") {
   // Spec 004 sec. 4.8 (Figs. 6.11, 6.12): requests per MSHR entry rise and redundant allocations fall on GEMM.
   TempDir t;
   auto r = warptlm(t, "run --workload pb_gemm --size small --config kepler_k20x --set l1d.redundancy.mode=sliding -q --out " + q(t / "base"));
