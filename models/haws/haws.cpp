@@ -311,6 +311,7 @@ HawsVersion* HawsMechanism::version_of(const KernelInfo& k) {
   auto v = std::make_unique<HawsVersion>();
   v->code = std::make_unique<KernelInfo>(k);
   KernelInfo& code = *v->code;
+  code.use_declared_slots();  // the hints rename registers by their declarations
   // The spares after the kernel's own registers and predicates (the entry's slots are the kernel's first).
   SlotMap m{r->num_regs, r->num_preds, k.num_regs, k.num_preds, p_.rcu_depth};
   code.num_regs = k.num_regs + r->spare_regs;
@@ -324,7 +325,7 @@ HawsVersion* HawsMechanism::version_of(const KernelInfo& k) {
                                                 ", past its " + std::to_string(k.prog.size()) + " instructions");
       HawsHintCode hc;
       hc.hint = h;
-      const Instr& orig = k.prog[h.pc];
+      const Instr& orig = k.declared_instr(h.pc);
       hc.code = renamed_code(orig, h, m, code.num_regs, !p_.fault_no_rename);
       if (h.renamed) hc.copy = copy_code(orig, h, m, code.num_regs);
       ch.hints.push_back(std::move(hc));

@@ -65,6 +65,22 @@ void h_ld(const Instr& in, ExecCtx& c) {
   const unsigned n = in.vec;
   const unsigned total = B * n;
   record(c, in.space, total);
+  auto value = [](const uint8_t* p) {
+    uint64_t v = 0;
+    std::memcpy(&v, p, B);
+    if (Signed && B < 8) v = uint64_t(int64_t(v << (64 - 8 * B)) >> (64 - 8 * B));
+    return v;
+  };
+  if (n == 1 && d.kind == OpKind::Reg) {  // a scalar load: its base and destination registers found once
+    const uint64_t* base = ad.addr_has_reg ? c.w.reg(ad.reg) : nullptr;
+    uint64_t* out = c.w.reg(d.reg);
+    for_lanes(c.mask, [&](unsigned l) {
+      const uint64_t a = address_of(ad, base ? base[l] : 0);
+      c.w.addr[l] = a;
+      out[l] = value(LaneBytes(c, in.space, a, B, l, false).p);
+    });
+    return;
+  }
   for_lanes(c.mask, [&](unsigned l) {
     uint64_t a = lane_address(c, ad, l);
     c.w.addr[l] = a;
@@ -73,10 +89,7 @@ void h_ld(const Instr& in, ExecCtx& c) {
     for (unsigned e = 0; e < n; ++e) {
       uint32_t slot = d.kind == OpKind::Vec ? d.vec[e] : d.reg;
       if (slot == UINT32_MAX) continue;
-      uint64_t v = 0;
-      std::memcpy(&v, p + e * B, B);
-      if (Signed && B < 8) v = uint64_t(int64_t(v << (64 - 8 * B)) >> (64 - 8 * B));
-      c.w.reg(slot)[l] = v;
+      c.w.reg(slot)[l] = value(p + e * B);
     }
   });
 }

@@ -16,6 +16,7 @@
 #include "isa/memory.hpp"
 #include "isa/ptx_parser.hpp"
 #include "isa/simt.hpp"
+#include "isa/register_storage.hpp"
 #include "isa/verify.hpp"
 
 namespace warptlm {
@@ -304,6 +305,7 @@ struct Linker {
       }
       for (auto& s : f->sregs) k->sreg_slots.push_back({s.first + bs.reg, s.second});
     }
+    share_register_storage(*k);
     return k;
   }
 

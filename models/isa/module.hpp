@@ -73,7 +73,24 @@ struct KernelInfo {
   uint32_t static_smem = 0;        // bytes of .shared declared
   uint32_t local_bytes = 0;        // per-thread .local bytes
   uint32_t frame_bytes = 0;        // per-thread parameter frame for .func calls
-  std::vector<std::pair<uint32_t, SReg>> sreg_slots;
+  std::vector<std::pair<uint32_t, SReg>> sreg_slots;  // declared slots
+  // Where a warp stores each register (register_storage.hpp): registers never live at once share a storage
+  // slot. prog's register operands name storage slots; its scoreboard view (Instr::reads/writes), num_regs
+  // and sreg_slots keep the declared ones. Empty storage_of: every register in its declared slot.
+  std::vector<uint32_t> storage_of;  // declared slot -> storage slot
+  uint32_t storage_regs = 0;         // storage slots (with storage_of)
+  std::vector<Instr> declared_prog;  // prog with declared slots (with storage_of)
+  uint32_t storage_slot(uint32_t declared) const { return storage_of.empty() ? declared : storage_of[declared]; }
+  uint32_t stored_regs() const { return storage_of.empty() ? num_regs : storage_regs; }
+  const Instr& declared_instr(uint32_t pc) const { return storage_of.empty() ? prog[pc] : declared_prog[pc]; }
+  // Back to one slot per declared register, for a pass that renames registers by their declarations.
+  void use_declared_slots() {
+    if (storage_of.empty()) return;
+    prog = std::move(declared_prog);
+    declared_prog.clear();
+    storage_of.clear();
+    storage_regs = 0;
+  }
   std::vector<CallSite> call_sites;
   std::deque<std::array<uint64_t, 32>> imm_pool;
   uint32_t reqntid = 0, maxntid = 0;

@@ -12,14 +12,14 @@ namespace warptlm {
 
 Warp::Warp(const KernelInfo& k, Block& b, uint32_t warp_in_block, uint32_t lanes_valid)
     : kernel(k), block(b), index(warp_in_block), valid_mask(lanes_valid) {
-  regs.assign(size_t(k.num_regs) * 32, 0);
+  regs.assign(size_t(k.stored_regs()) * 32, 0);
   preds.assign(k.num_preds, 0);
   local.assign(size_t(k.local_bytes) * 32, 0);
   frame.assign(size_t(k.frame_bytes) * 32, 0);
   stack.push_back(SimtEntry{0, kNoPc, lanes_valid, -1});
   const LaunchState& L = b.launch;
   for (auto& s : k.sreg_slots) {
-    uint64_t* r = reg(s.first);
+    uint64_t* r = reg(k.storage_slot(s.first));
     for (unsigned l = 0; l < 32; ++l) {
       uint32_t t = thread_id(l);
       uint32_t v = 0;
@@ -110,7 +110,7 @@ void Block::set_mesh_register(SReg r, uint32_t value) {
   for (auto& s : kernel.sreg_slots)
     if (s.second == r)
       for (Warp& w : warps) {
-        uint64_t* reg = w.reg(s.first);
+        uint64_t* reg = w.reg(kernel.storage_slot(s.first));
         for (unsigned l = 0; l < 32; ++l) reg[l] = value;
       }
 }

@@ -174,7 +174,7 @@ void GpuPlatform::place_in_instruction_memory(LaunchState& L, const KernelInfo& 
 // and their shared memory), checked against sim.max_memory_mb with the device
 // allocations before any block is built.
 void GpuPlatform::check_memory_budget(const KernelInfo& k, const LaunchState& L, uint64_t smem, uint64_t blocks) const {
-  const uint64_t per_warp = uint64_t(k.num_regs) * 32 * 8 + uint64_t(k.num_preds) * 4 +
+  const uint64_t per_warp = uint64_t(k.stored_regs()) * 32 * 8 + uint64_t(k.num_preds) * 4 +
                             (uint64_t(k.local_bytes) + k.frame_bytes) * 32;
   const uint64_t per_block = per_warp * L.warps_per_block + smem;
   uint64_t resident = 1;  // the functional model runs one block at a time
@@ -185,7 +185,7 @@ void GpuPlatform::check_memory_budget(const KernelInfo& k, const LaunchState& L,
   const uint64_t have = p_.max_memory > mem_.allocated_bytes() ? p_.max_memory - mem_.allocated_bytes() : 0;
   if (per_block > have || resident > have / std::max<uint64_t>(per_block, 1))
     throw InputError("launch of '" + k.name + "' needs " + std::to_string(per_block) + " bytes of simulator memory per block (" +
-                     std::to_string(k.num_regs) + " register slots, " + std::to_string(k.local_bytes) +
+                     std::to_string(k.stored_regs()) + " register slots, " + std::to_string(k.local_bytes) +
                      " bytes of local memory per thread) for " + std::to_string(resident) + " resident blocks, over the " +
                      std::to_string(p_.max_memory >> 20) + " MiB budget left after " + std::to_string(mem_.allocated_bytes()) +
                      " bytes of device allocations (sim.max_memory_mb; raise it with --set sim.max_memory_mb=N)");
