@@ -4,6 +4,7 @@
 // access completes. Divergence uses a SIMT reconvergence stack keyed on
 // immediate post-dominators (Fung et al.; GPGPU-Sim's model).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <iosfwd>
 #include <string>
@@ -20,6 +21,68 @@ struct SimtEntry {
   uint32_t rpc;        // reconvergence pc: the entry pops when pc reaches it
   uint32_t mask;
   int32_t call_site;   // >= 0: this entry is a .func activation; results copy back when it pops
+};
+
+// A warp's reconvergence stack. Its first entries are held in the warp itself, so the scheduler's look at a
+// warp's next pc reads no other memory; deeper divergence (up to two entries per split of the mask, one per
+// call) moves the entries to the heap.
+class SimtStack {
+ public:
+  static constexpr uint32_t kInline = 4;
+  SimtStack() = default;
+  SimtStack(const SimtStack& o) { assign(o); }
+  SimtStack& operator=(const SimtStack& o) {
+    if (this != &o) assign(o);
+    return *this;
+  }
+  SimtStack(SimtStack&& o) noexcept { take(o); }
+  SimtStack& operator=(SimtStack&& o) noexcept {
+    if (this != &o) take(o);
+    return *this;
+  }
+
+  bool empty() const { return size_ == 0; }
+  size_t size() const { return size_; }
+  SimtEntry& back() { return data()[size_ - 1]; }
+  const SimtEntry& back() const { return data()[size_ - 1]; }
+  SimtEntry& operator[](size_t i) { return data()[i]; }
+  const SimtEntry& operator[](size_t i) const { return data()[i]; }
+  SimtEntry* begin() { return data(); }
+  SimtEntry* end() { return data() + size_; }
+  const SimtEntry* begin() const { return data(); }
+  const SimtEntry* end() const { return data() + size_; }
+  void pop_back() { --size_; }
+  void clear() { size_ = 0; }
+  void push_back(const SimtEntry& e) {
+    if (size_ == capacity()) grow();
+    data()[size_++] = e;
+  }
+
+ private:
+  SimtEntry* data() { return spill_.empty() ? inline_ : spill_.data(); }
+  const SimtEntry* data() const { return spill_.empty() ? inline_ : spill_.data(); }
+  size_t capacity() const { return spill_.empty() ? kInline : spill_.size(); }
+  void grow() {
+    std::vector<SimtEntry> bigger(capacity() * 2);
+    std::copy(begin(), end(), bigger.begin());
+    spill_.swap(bigger);
+  }
+  void assign(const SimtStack& o) {
+    spill_ = o.spill_;
+    std::copy(o.inline_, o.inline_ + kInline, inline_);
+    size_ = o.size_;
+  }
+  void take(SimtStack& o) {
+    spill_ = std::move(o.spill_);
+    std::copy(o.inline_, o.inline_ + kInline, inline_);
+    size_ = o.size_;
+    o.spill_.clear();
+    o.size_ = 0;
+  }
+
+  uint32_t size_ = 0;
+  SimtEntry inline_[kInline] = {};
+  std::vector<SimtEntry> spill_;  // all entries, once more than kInline were held
 };
 
 struct LaunchState;
@@ -42,19 +105,20 @@ class Warp {
  public:
   Warp(const KernelInfo& k, Block& b, uint32_t warp_in_block, uint32_t lanes_valid);
 
+  // What the scheduler looks at first, together: whether it can go on, and its reconvergence stack's top.
+  bool done = false;
+  bool at_barrier = false;
+  uint8_t barrier_id = 0;         // the named barrier it waits at (when at_barrier)
+  SimtStack stack;
   const KernelInfo& kernel;
   Block& block;
   uint32_t index;                 // warp index within the block
-  std::vector<uint64_t> regs;     // [slot][lane], lane-contiguous
-  std::vector<uint32_t> preds;    // one lane mask per predicate register
-  std::vector<SimtEntry> stack;
-  std::vector<uint8_t> local;     // [lane][local_bytes]
-  std::vector<uint8_t> frame;     // [lane][frame_bytes]: .func parameters
   uint32_t valid_mask;            // lanes that hold a thread
   uint32_t exited = 0;
-  bool at_barrier = false;
-  uint8_t barrier_id = 0;         // the named barrier it waits at (when at_barrier)
-  bool done = false;
+  std::vector<uint64_t> regs;     // [slot][lane], lane-contiguous
+  std::vector<uint32_t> preds;    // one lane mask per predicate register
+  std::vector<uint8_t> local;     // [lane][local_bytes]
+  std::vector<uint8_t> frame;     // [lane][frame_bytes]: .func parameters
   uint32_t furthest_pc = 0;       // the furthest pc it reached (the functional watchdog's progress)
   const Instr* pending_red = nullptr;  // bar.red waiting for its result
   uint32_t pending_red_mask = 0;

@@ -103,25 +103,31 @@ static uint32_t simple_degree(const uint64_t* lane_addr, uint32_t mask, unsigned
 
 // The usual access, checked before any counting: one word per lane on power-of-two banks with linear mapping
 // and full broadcast, where no bank is asked for two different words (every lane its own bank, or lanes that
-// share a bank share its word). Degree 1; false for anything else (a conflict, a lane across words).
-static bool conflict_free(const uint64_t* lane_addr, uint32_t mask, unsigned bytes, unsigned shift,
-                          const SharedMemoryParams& p) {
+// share a bank share its word): degree 1. Else a bank asked for two words, or a lane across words.
+enum class OneWordLanes { ConflictFree, Conflict, AcrossWords };
+static OneWordLanes conflict_free(const uint64_t* lane_addr, uint32_t mask, unsigned bytes, unsigned shift,
+                                  const SharedMemoryParams& p) {
   uint64_t first_word[kMaxBanks];  // a bank's word, valid once its bit in `seen` is set
   uint64_t seen = 0;
   const uint32_t bank_mask = p.banks - 1;
   for (uint32_t m = mask; m; m &= m - 1) {
     const uint64_t a = lane_addr[__builtin_ctz(m)];
     const uint64_t w = a >> shift;
-    if (((a + bytes - 1) >> shift) != w) return false;
+    if (((a + bytes - 1) >> shift) != w) return OneWordLanes::AcrossWords;
     const uint32_t b = uint32_t(w) & bank_mask;
     if (!(seen >> b & 1)) {
       seen |= uint64_t(1) << b;
       first_word[b] = w;
     } else if (first_word[b] != w) {
-      return false;
+      // a conflict: the degree needs counting, once every lane is known to stay within its word
+      for (uint32_t rest = m & (m - 1); rest; rest &= rest - 1) {
+        const uint64_t r = lane_addr[__builtin_ctz(rest)];
+        if ((r >> shift) != ((r + bytes - 1) >> shift)) return OneWordLanes::AcrossWords;
+      }
+      return OneWordLanes::Conflict;
     }
   }
-  return true;
+  return OneWordLanes::ConflictFree;
 }
 
 uint32_t conflict_degree(const uint64_t* lane_addr, uint32_t mask, unsigned bytes, const SharedMemoryParams& p) {
@@ -129,7 +135,11 @@ uint32_t conflict_degree(const uint64_t* lane_addr, uint32_t mask, unsigned byte
   const unsigned shift = log2u(p.bank_width);
   if (bytes <= p.bank_width && p.mapping == SmemMapping::Linear && (p.banks & (p.banks - 1)) == 0 &&
       p.broadcast != SmemBroadcast::Limited) {
-    if (p.broadcast == SmemBroadcast::Full && conflict_free(lane_addr, mask, bytes, shift, p)) return 1;
+    if (p.broadcast == SmemBroadcast::Full) {
+      const OneWordLanes k = conflict_free(lane_addr, mask, bytes, shift, p);
+      if (k == OneWordLanes::ConflictFree) return 1;
+      if (k == OneWordLanes::Conflict) return simple_degree(lane_addr, mask, shift, p);
+    }
     // a lane within one word (aligned accesses of at most bank_width bytes)
     bool aligned = true;
     for (uint32_t m = mask; m && aligned; m &= m - 1) {
