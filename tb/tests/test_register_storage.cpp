@@ -3,7 +3,8 @@
 // runs a kernel whose correct result needs each rule (a guarded write that keeps the old value on the lanes
 // it skips, two divergent paths whose registers share storage, a value live around a loop, special
 // registers read last) with shared storage and with one slot per register, against the CPU, and a test-only
-// fault (a guarded write taken as ending the value before it) makes it fail.
+// fault (a guarded write taken as ending the value before it) makes it fail. The last case checks the warp's
+// reconvergence stack (SimtStack) beyond the entries the warp holds itself.
 #include <cstring>
 
 #include <catch2/catch.hpp>
@@ -155,4 +156,37 @@ TEST_CASE("a workload kernel's registers fit in a fraction of its declared slots
   // most 39 32-bit registers for it, so shared storage needs no more than that many 64-bit slots.
   CHECK(k->num_regs >= 116);
   CHECK(k->stored_regs() <= 39);
+}
+
+TEST_CASE("a warp's reconvergence stack keeps its order past the entries held in the warp") {
+  SimtStack s;
+  const uint32_t n = 3 * SimtStack::kInline;  // past the inline entries twice over: two moves to the heap
+  for (uint32_t i = 0; i < n; ++i) {
+    s.push_back(SimtEntry{i, 100 + i, 1u << i, -1});
+    CHECK(s.back().pc == i);
+    CHECK(s.size() == i + 1);
+  }
+  SimtStack copy = s;
+  SimtStack moved = std::move(copy);
+  CHECK(copy.empty());
+  uint32_t at = 0;
+  for (const SimtEntry& e : s) CHECK(e.pc == at++);
+  CHECK(at == n);
+  for (uint32_t i = n; i-- > 0;) {
+    REQUIRE_FALSE(moved.empty());
+    CHECK(moved.back().pc == i);
+    CHECK(moved.back().rpc == 100 + i);
+    CHECK(moved.back().mask == s[i].mask);
+    moved.pop_back();
+  }
+  CHECK(moved.empty());
+  // a stack back within its inline entries after a copy of a short one
+  SimtStack short_one;
+  short_one.push_back(SimtEntry{7, kNoPc, 0xFu, -1});
+  s = short_one;
+  REQUIRE(s.size() == 1);
+  CHECK(s.back().pc == 7);
+  s.push_back(SimtEntry{8, 9, 0x3u, -1});
+  CHECK(s[0].pc == 7);
+  CHECK(s.back().rpc == 9);
 }
