@@ -76,24 +76,13 @@ void collect_dependences(Instr& in, uint32_t num_regs) {
   auto rd = [&](uint32_t s) { if (in.nreads < 12) in.reads[in.nreads++] = s; };
   auto wr = [&](uint32_t s) { if (in.nwrites < 4) in.writes[in.nwrites++] = s; };
   if (in.guard >= 0) rd(num_regs + uint32_t(in.guard));
-  const unsigned ndst = destination_operands(in);
   const unsigned nops = uses_carry(in) ? in.nops - 1u : in.nops;  // the carry flag last, read and/or written
   if (reads_carry(in)) rd(num_regs + in.ops[nops].reg);
   if (writes_carry(in)) wr(num_regs + in.ops[nops].reg);
-  for (unsigned i = 0; i < nops; ++i) {
-    const Operand& o = in.ops[i];
-    const bool dst = i < ndst;
-    switch (o.kind) {
-      case OpKind::Reg: dst ? wr(o.reg) : rd(o.reg); break;
-      case OpKind::Pred: dst ? wr(num_regs + o.reg) : rd(num_regs + o.reg); break;
-      case OpKind::Vec:
-        for (unsigned e = 0; e < o.nvec; ++e)
-          if (o.vec[e] != UINT32_MAX) dst ? wr(o.vec[e]) : rd(o.vec[e]);
-        break;
-      case OpKind::Addr: if (o.addr_has_reg) rd(o.reg); break;
-      default: break;
-    }
-  }
+  for_each_register_operand(in, [&](uint32_t r, bool predicate, bool written) {
+    const uint32_t slot = predicate ? num_regs + r : r;
+    written ? wr(slot) : rd(slot);
+  });
 }
 
 }  // namespace warptlm

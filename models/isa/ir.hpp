@@ -158,4 +158,28 @@ void collect_dependences(Instr& in, uint32_t num_regs);
 // How many leading operands of `in` are destinations (0, 1, or 2 for setp p|q and shfl d|p).
 unsigned destination_operands(const Instr& in);
 
+// The registers `in`'s operands name, in operand order, the carry flag left out: f(reg, predicate, written)
+// for a register or predicate operand, each element of a vector, and an address's base register (read).
+template <class F>
+void for_each_register_operand(const Instr& in, F&& f) {
+  const unsigned ndst = destination_operands(in);
+  const unsigned nops = uses_carry(in) ? in.nops - 1u : in.nops;
+  for (unsigned i = 0; i < nops; ++i) {
+    const Operand& o = in.ops[i];
+    const bool written = i < ndst;
+    switch (o.kind) {
+      case OpKind::Reg: f(o.reg, false, written); break;
+      case OpKind::Pred: f(o.reg, true, written); break;
+      case OpKind::Vec:
+        for (unsigned e = 0; e < o.nvec; ++e)
+          if (o.vec[e] != UINT32_MAX) f(o.vec[e], false, written);
+        break;
+      case OpKind::Addr:
+        if (o.addr_has_reg) f(o.reg, false, false);
+        break;
+      default: break;
+    }
+  }
+}
+
 }  // namespace warptlm

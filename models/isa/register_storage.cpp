@@ -11,25 +11,12 @@ namespace {
 // Past this many registers the interference matrix (n^2 bits) is not worth building: one slot each.
 constexpr uint32_t kMaxSharedRegisters = 4096;
 
-// f(slot, written) for every data-register operand of `in` (predicates are a file of their own).
+// f(reg, written) for every data-register operand of `in` (predicates are a file of their own).
 template <class F>
-void for_register_operands(const Instr& in, F&& f) {
-  const unsigned ndst = destination_operands(in);
-  const unsigned nops = uses_carry(in) ? in.nops - 1u : in.nops;
-  for (unsigned i = 0; i < nops; ++i) {
-    const Operand& o = in.ops[i];
-    switch (o.kind) {
-      case OpKind::Reg: f(o.reg, i < ndst); break;
-      case OpKind::Vec:
-        for (unsigned e = 0; e < o.nvec; ++e)
-          if (o.vec[e] != UINT32_MAX) f(o.vec[e], i < ndst);
-        break;
-      case OpKind::Addr:
-        if (o.addr_has_reg) f(o.reg, false);
-        break;
-      default: break;
-    }
-  }
+void for_data_registers(const Instr& in, F&& f) {
+  for_each_register_operand(in, [&](uint32_t r, bool predicate, bool written) {
+    if (!predicate) f(r, written);
+  });
 }
 
 struct Bits {
@@ -53,8 +40,8 @@ struct Bits {
 // old value in place, so only an unguarded write ends the value before it.
 void step_back(const Instr& in, Bits& live, RegisterStorageFault fault) {
   if (in.guard < 0 || fault == RegisterStorageFault::GuardedWriteEndsValue)
-    for_register_operands(in, [&](uint32_t r, bool written) { if (written) live.clear(r); });
-  for_register_operands(in, [&](uint32_t r, bool written) { if (!written) live.set(r); });
+    for_data_registers(in, [&](uint32_t r, bool written) { if (written) live.clear(r); });
+  for_data_registers(in, [&](uint32_t r, bool written) { if (!written) live.set(r); });
 }
 
 }  // namespace
@@ -106,11 +93,11 @@ void share_register_storage(KernelInfo& k, RegisterStorageFault fault) {
     Bits live = live_out(b);
     for (uint32_t pc = g.blocks[b].last + 1; pc-- > g.blocks[b].first;) {
       const Instr& in = k.prog[pc];
-      for_register_operands(in, [&](uint32_t d, bool written) {
+      for_data_registers(in, [&](uint32_t d, bool written) {
         if (!written) return;
         if (in.op == Op::Atom) alone.set(d);
         live.each([&](uint32_t r) { interfere(d, r); });
-        for_register_operands(in, [&](uint32_t r, bool) { interfere(d, r); });
+        for_data_registers(in, [&](uint32_t r, bool) { interfere(d, r); });
       });
       step_back(in, live, fault);
     }
@@ -122,7 +109,7 @@ void share_register_storage(KernelInfo& k, RegisterStorageFault fault) {
 
   // registers the program names at all
   Bits named(n);
-  for (const Instr& in : k.prog) for_register_operands(in, [&](uint32_t r, bool) { named.set(r); });
+  for (const Instr& in : k.prog) for_data_registers(in, [&](uint32_t r, bool) { named.set(r); });
   alone.each([&](uint32_t r) { named.set(r); });
 
   std::vector<uint32_t> slot(n, 0);

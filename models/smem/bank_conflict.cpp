@@ -101,6 +101,15 @@ static uint32_t simple_degree(const uint64_t* lane_addr, uint32_t mask, unsigned
   return d;
 }
 
+// Every lane of `mask` stays within one bank word.
+static bool lanes_within_words(const uint64_t* lane_addr, uint32_t mask, unsigned bytes, unsigned shift) {
+  for (uint32_t m = mask; m; m &= m - 1) {
+    const uint64_t a = lane_addr[__builtin_ctz(m)];
+    if ((a >> shift) != ((a + bytes - 1) >> shift)) return false;
+  }
+  return true;
+}
+
 // The usual access, checked before any counting: one word per lane on power-of-two banks with linear mapping
 // and full broadcast, where no bank is asked for two different words (every lane its own bank, or lanes that
 // share a bank share its word): degree 1. Else a bank asked for two words, or a lane across words.
@@ -120,11 +129,8 @@ static OneWordLanes conflict_free(const uint64_t* lane_addr, uint32_t mask, unsi
       first_word[b] = w;
     } else if (first_word[b] != w) {
       // a conflict: the degree needs counting, once every lane is known to stay within its word
-      for (uint32_t rest = m & (m - 1); rest; rest &= rest - 1) {
-        const uint64_t r = lane_addr[__builtin_ctz(rest)];
-        if ((r >> shift) != ((r + bytes - 1) >> shift)) return OneWordLanes::AcrossWords;
-      }
-      return OneWordLanes::Conflict;
+      return lanes_within_words(lane_addr, m & (m - 1), bytes, shift) ? OneWordLanes::Conflict
+                                                                      : OneWordLanes::AcrossWords;
     }
   }
   return OneWordLanes::ConflictFree;
@@ -141,12 +147,7 @@ uint32_t conflict_degree(const uint64_t* lane_addr, uint32_t mask, unsigned byte
       if (k == OneWordLanes::Conflict) return simple_degree(lane_addr, mask, shift, p);
     }
     // a lane within one word (aligned accesses of at most bank_width bytes)
-    bool aligned = true;
-    for (uint32_t m = mask; m && aligned; m &= m - 1) {
-      const uint64_t a = lane_addr[__builtin_ctz(m)];
-      aligned = (a >> shift) == ((a + bytes - 1) >> shift);
-    }
-    if (aligned) return simple_degree(lane_addr, mask, shift, p);
+    if (lanes_within_words(lane_addr, mask, bytes, shift)) return simple_degree(lane_addr, mask, shift, p);
   }
   BankRequests r(p.banks);
   for (uint32_t m = mask; m; m &= m - 1) add_lane(r, lane_addr[__builtin_ctz(m)], bytes, p);
