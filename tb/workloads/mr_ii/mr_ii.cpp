@@ -23,15 +23,15 @@
 namespace warptlm {
 namespace {
 
-struct KeyRecord {  // as the kernel's IiKey
+struct IiKey {  // as the kernel's IiKey
   uint64_t file;
   int32_t url;
   int32_t pad;
 };
-struct ValRecord {  // as the kernel's IiVal
+struct IiVal {  // as the kernel's IiVal
   int32_t file_id, offset, size;
 };
-static_assert(sizeof(KeyRecord) == 16 && sizeof(ValRecord) == 12, "record layout");
+static_assert(sizeof(IiKey) == 16 && sizeof(IiVal) == 12, "record layout");
 
 // The link automaton, as the kernel's: (URL offset, end) of each link in [offset, offset + size).
 std::vector<std::pair<int, int>> links(const std::vector<char>& buf, int offset, int size) {
@@ -109,28 +109,28 @@ class MrIi : public Workload {
     }
 
     // Records, and the reference index.
-    std::vector<KeyRecord> keys;
-    std::vector<ValRecord> vals;
+    std::vector<IiKey> keys;
+    std::vector<IiVal> vals;
     std::map<std::string, std::vector<int>> ref;
     std::vector<DevPtr> dfiles;
     load_workload_ptx(dev, "mr_ii");
     for (int id = 0; id < 3; ++id) {
       std::vector<char>& f = files[size_t(id)];
       const int fsize = int(f.size());
-      std::vector<ValRecord> mine;
+      std::vector<IiVal> mine;
       for (int offset = 0; offset < fsize;) {
         int end = std::min(offset + 1024, fsize - 1);
         while (f[size_t(end)] != '\n' && f[size_t(end)] != '\0') ++end;
         f[size_t(end)] = '\0';
-        mine.push_back(ValRecord{id, offset, end + 1 - offset});
+        mine.push_back(IiVal{id, offset, end + 1 - offset});
         offset = end + 1;
       }
-      for (const ValRecord& v : mine)
+      for (const IiVal& v : mine)
         for (const auto& [url, end] : links(f, v.offset, v.size))
           ref[std::string(&f[size_t(url)], size_t(end - url))].push_back(id);
       dfiles.push_back(dev.upload(f));
-      for (const ValRecord& v : mine) {
-        keys.push_back(KeyRecord{dfiles.back(), 0, 0});
+      for (const IiVal& v : mine) {
+        keys.push_back(IiKey{dfiles.back(), 0, 0});
         vals.push_back(v);
       }
     }
@@ -146,7 +146,7 @@ class MrIi : public Workload {
       std::vector<std::vector<char>> got_files;
       for (int id = 0; id < 3; ++id) got_files.push_back(dev.download<char>(dfiles[size_t(id)], files[size_t(id)].size()));
       const std::vector<mars::Entry> sorted = dev.download<mars::Entry>(g.entries, npad);
-      const std::vector<KeyRecord> gkeys = dev.download<KeyRecord>(g.keys, size_t(pairs));
+      const std::vector<IiKey> gkeys = dev.download<IiKey>(g.keys, size_t(pairs));
       const std::vector<int32_t> gvals = dev.download<int32_t>(g.vals, size_t(pairs));
       const std::vector<int32_t> starts = dev.download<int32_t>(g.starts, size_t(groups));
       r.verified = true;

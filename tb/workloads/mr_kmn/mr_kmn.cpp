@@ -35,19 +35,19 @@
 namespace warptlm {
 namespace {
 
-struct KeyRecord {  // as the kernel's KmnKey: 24 bytes
+struct KmnKey {  // as the kernel's KmnKey: 24 bytes
   int32_t point_id;
   int32_t dim;
   int32_t k;
   int32_t pad;
   uint64_t cluster_id;
 };
-struct ValRecord {  // as the kernel's KmnVal: 24 bytes
+struct KmnVal {  // as the kernel's KmnVal: 24 bytes
   uint64_t points;
   uint64_t centres;
   uint64_t change;
 };
-static_assert(sizeof(KeyRecord) == 24 && sizeof(ValRecord) == 24, "record layout");
+static_assert(sizeof(KmnKey) == 24 && sizeof(KmnVal) == 24, "record layout");
 
 int sq_dist(const int32_t* a, const int32_t* b, int dim) {
   int d = 0;
@@ -80,12 +80,12 @@ class MrKmn : public Workload {
     DevPtr dcentres = dev.upload(centres);
     DevPtr dcid = dev.upload(cid);
     DevPtr dchange = dev.malloc(sizeof(int32_t));
-    std::vector<KeyRecord> keys(n, KeyRecord{0, dim, k, 0, dcid});
+    std::vector<KmnKey> keys(n, KmnKey{0, dim, k, 0, dcid});
     for (int i = 0; i < n; ++i) keys[i].point_id = i;
-    mars::MapInput in = mars::upload_records(dev, keys, std::vector<ValRecord>(n, ValRecord{dpoints, dcentres, dchange}));
+    mars::MapInput in = mars::upload_records(dev, keys, std::vector<KmnVal>(n, KmnVal{dpoints, dcentres, dchange}));
     const uint64_t ni = uint64_t(n) * sizeof(int32_t);
-    DevPtr dinter_keys = dev.malloc(uint64_t(n) * sizeof(KeyRecord));
-    DevPtr dinter_vals = dev.malloc(uint64_t(n) * sizeof(ValRecord));
+    DevPtr dinter_keys = dev.malloc(uint64_t(n) * sizeof(KmnKey));
+    DevPtr dinter_vals = dev.malloc(uint64_t(n) * sizeof(KmnVal));
     DevPtr dentries = dev.malloc(uint64_t(npad) * sizeof(mars::Entry));
     DevPtr dmarks = dev.malloc(ni), dslot = dev.malloc(ni), dstarts = dev.malloc(ni);
 
@@ -102,8 +102,8 @@ class MrKmn : public Workload {
       dev.memset(dentries, 0xff, uint64_t(npad) * sizeof(mars::Entry));
       // Map: every record emits one pair of its own key and value sizes.
       mars::count(dev, "kmn", in);
-      if (in.pair_total != n || in.key_total != n * int(sizeof(KeyRecord)) ||
-          in.val_total != n * int(sizeof(ValRecord))) {
+      if (in.pair_total != n || in.key_total != n * int(sizeof(KmnKey)) ||
+          in.val_total != n * int(sizeof(KmnVal))) {
         bad.detail = "map count" + at + ": " + std::to_string(in.pair_total) + " pairs, " +
                      std::to_string(in.key_total) + " key and " + std::to_string(in.val_total) +
                      " value bytes, expected " + std::to_string(n) + " records of 24 and 24";
@@ -163,7 +163,7 @@ class MrKmn : public Workload {
         r.verified = false;
         r.detail = "groups" + at + ": " + std::to_string(groups) + ", expected " + std::to_string(ref_groups);
       }
-      if (r.verified) r = check_grouping(dev.download<mars::Entry>(dentries, npad), dev.download<KeyRecord>(dinter_keys, n),
+      if (r.verified) r = check_grouping(dev.download<mars::Entry>(dentries, npad), dev.download<KmnKey>(dinter_keys, n),
                                          ref_cid, first, at);
       if (!r.verified) {
         bad = r;
@@ -185,7 +185,7 @@ class MrKmn : public Workload {
  private:
   // The sorted entries: the padding first, then every point once, in
   // non-decreasing cluster id.
-  static WorkloadResult check_grouping(const std::vector<mars::Entry>& entries, const std::vector<KeyRecord>& inter_keys,
+  static WorkloadResult check_grouping(const std::vector<mars::Entry>& entries, const std::vector<KmnKey>& inter_keys,
                                        const std::vector<int32_t>& ref_cid, int first, const std::string& at) {
     WorkloadResult r;
     std::vector<char> seen(ref_cid.size(), 0);
@@ -198,11 +198,11 @@ class MrKmn : public Workload {
         return r;
       }
       if (padding) continue;
-      if (e.x < 0 || e.x % int(sizeof(KeyRecord)) != 0 || size_t(e.x) / sizeof(KeyRecord) >= inter_keys.size()) {
+      if (e.x < 0 || e.x % int(sizeof(KmnKey)) != 0 || size_t(e.x) / sizeof(KmnKey) >= inter_keys.size()) {
         r.detail = "sorted entry " + std::to_string(i) + at + ": key offset " + std::to_string(e.x);
         return r;
       }
-      const int p = inter_keys[size_t(e.x) / sizeof(KeyRecord)].point_id;
+      const int p = inter_keys[size_t(e.x) / sizeof(KmnKey)].point_id;
       if (p < 0 || size_t(p) >= ref_cid.size() || seen[p]) {
         r.detail = "sorted entry " + std::to_string(i) + at + ": point " + std::to_string(p) + " missing or twice";
         return r;

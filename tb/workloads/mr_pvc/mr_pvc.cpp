@@ -29,16 +29,16 @@
 namespace warptlm {
 namespace {
 
-struct KeyRecord {  // as the kernel's PvcKey
+struct PvcKey {  // as the kernel's PvcKey
   uint64_t log;
   int32_t offset;
   uint32_t hash;
 };
-struct ValRecord {  // as the kernel's PvcVal
+struct PvcVal {  // as the kernel's PvcVal
   int32_t phase;
   int32_t size;
 };
-static_assert(sizeof(KeyRecord) == 16 && sizeof(ValRecord) == 8, "record layout");
+static_assert(sizeof(PvcKey) == 16 && sizeof(PvcVal) == 8, "record layout");
 
 uint32_t pvc_hash(const char* s, int len) {  // as the kernel's
   uint32_t h = uint32_t(len);
@@ -61,7 +61,7 @@ class MrPvc : public Workload {
     for (size_t r = 0; r < weight.size(); ++r) weight[r] = 1.0 / double(r + 1);
     std::discrete_distribution<int> pick_url(weight.begin(), weight.end());
     std::vector<char> log;
-    std::vector<ValRecord> vals;
+    std::vector<PvcVal> vals;
     std::vector<int32_t> offsets;
     std::set<std::string> distinct;
     std::map<std::string, std::set<int>> visitors;
@@ -72,7 +72,7 @@ class MrPvc : public Workload {
                                std::to_string((ip * 37) % 251);
       const std::string entry = url + "\t" + addr + "\tid=" + std::to_string((ip * 2654435761u) % 1000003u);
       offsets.push_back(int32_t(log.size()));
-      vals.push_back(ValRecord{0, int32_t(entry.size() + 1)});
+      vals.push_back(PvcVal{0, int32_t(entry.size() + 1)});
       log.insert(log.end(), entry.begin(), entry.end());
       log.push_back('\0');
       distinct.insert(entry);
@@ -81,8 +81,8 @@ class MrPvc : public Workload {
 
     load_workload_ptx(dev, "mr_pvc");
     DevPtr dlog = dev.upload(log);
-    std::vector<KeyRecord> keys(entries);
-    for (int e = 0; e < entries; ++e) keys[e] = KeyRecord{dlog, offsets[e], 0};
+    std::vector<PvcKey> keys(entries);
+    for (int e = 0; e < entries; ++e) keys[e] = PvcKey{dlog, offsets[e], 0};
 
     // Pass 1: the distinct entries.
     mars::MapInput m1 = mars::map_count(dev, "pvc", keys, vals);
@@ -124,13 +124,13 @@ class MrPvc : public Workload {
       std::sort(ref.begin(), ref.end());
       const std::vector<char> glog = dev.download<char>(dlog, log.size());
       const std::vector<mars::Entry> sorted = dev.download<mars::Entry>(p2.entries, p2.npad);
-      const std::vector<KeyRecord> gkeys = dev.download<KeyRecord>(p2.keys, size_t(m2.key_total) / sizeof(KeyRecord));
+      const std::vector<PvcKey> gkeys = dev.download<PvcKey>(p2.keys, size_t(m2.key_total) / sizeof(PvcKey));
       const std::vector<int32_t> starts = dev.download<int32_t>(p2.starts, p2.groups);
       r.verified = true;
       for (int g = 0; g < p2.groups && r.verified; ++g) {
         const int begin = starts[g], end = g + 1 < p2.groups ? starts[g + 1] : m2.pair_total;
         const mars::Entry& e = sorted[size_t(p2.first + begin)];
-        const size_t k = size_t(e.x) / sizeof(KeyRecord);
+        const size_t k = size_t(e.x) / sizeof(PvcKey);
         const std::string url = k < gkeys.size() ? std::string(&glog[size_t(gkeys[k].offset)]) : "<bad key>";
         if (url != std::get<1>(ref[g]) || end - begin != std::get<2>(ref[g])) {
           r.verified = false;

@@ -18,16 +18,16 @@
 namespace warptlm {
 namespace {
 
-struct KeyRecord {  // as the kernel's SmKey
+struct SmKey {  // as the kernel's SmKey
   uint64_t text;
   uint64_t keyword;
 };
-struct alignas(16) ValRecord {  // as the kernel's SmVal
+struct alignas(16) SmVal {  // as the kernel's SmVal
   int32_t keyword_size;
   int32_t offset;
   int32_t size;
 };
-static_assert(sizeof(KeyRecord) == 16 && sizeof(ValRecord) == 16, "record layout");
+static_assert(sizeof(SmKey) == 16 && sizeof(SmVal) == 16, "record layout");
 
 class MrSm : public Workload {
  public:
@@ -60,12 +60,12 @@ class MrSm : public Workload {
     DevPtr dkeyword = dev.upload(std::vector<char>(keyword.begin(), keyword.end() + 1));  // with its '\0'
 
     // The records, and the reference matches in output order.
-    std::vector<ValRecord> vals;
+    std::vector<SmVal> vals;
     std::vector<int32_t> ref_offsets, ref_sizes;
     for (size_t offset = 0; offset < len;) {
       size_t end = std::min(offset + chunk, len) - 1;
       while (text[end] != '\n') ++end;  // the text ends with a newline
-      vals.push_back(ValRecord{int32_t(keyword.size() + 1), int32_t(offset), int32_t(end + 1 - offset)});
+      vals.push_back(SmVal{int32_t(keyword.size() + 1), int32_t(offset), int32_t(end + 1 - offset)});
       for (size_t s = offset; s <= end;) {
         size_t e = s;
         while (text[e] != '\n') ++e;
@@ -81,7 +81,7 @@ class MrSm : public Workload {
 
     load_workload_ptx(dev, "mr_sm");
     DevPtr dtext = dev.upload(text);
-    const std::vector<KeyRecord> keys(nrec, KeyRecord{dtext, dkeyword});
+    const std::vector<SmKey> keys(nrec, SmKey{dtext, dkeyword});
     const mars::MapInput in = mars::map_count(dev, "sm", keys, vals);
     const int pairs = in.pair_total;
     DevPtr dout_keys = dev.malloc(std::max(in.key_total, 4));

@@ -24,7 +24,7 @@
 namespace warptlm {
 namespace {
 
-struct ValRecord {  // as the kernel's SsVal
+struct SsVal {  // as the kernel's SsVal
   int32_t doc1, doc2, dim;
   float result;
 };
@@ -45,12 +45,12 @@ class MrSs : public Workload {
     std::mt19937_64 rng(seed);
     std::vector<float> matrix(size_t(docs) * dim);
     for (auto& v : matrix) v = float(wl::uniform_u32(rng, 100));
-    std::vector<ValRecord> vals;
+    std::vector<SsVal> vals;
     using Scored = std::tuple<float, int32_t, int32_t>;
     std::vector<Scored> ref;
     for (int i = 0; i < docs; ++i)
       for (int j = i + 1; j < docs; ++j) {
-        vals.push_back(ValRecord{i, j, dim, 0.0f});
+        vals.push_back(SsVal{i, j, dim, 0.0f});
         float up = 0.0f, d1 = 0.0f, d2 = 0.0f;  // integers below 2^24: exact
         for (int k = 0; k < dim; ++k) {
           const float x = matrix[size_t(i) * dim + k], y = matrix[size_t(j) * dim + k];

@@ -22,7 +22,7 @@
 namespace warptlm {
 namespace {
 
-struct ValRecord {  // as the kernel's WcVal
+struct WcVal {  // as the kernel's WcVal
   int32_t offset;
   int32_t size;
 };
@@ -60,14 +60,14 @@ class MrWc : public Workload {
     text.push_back('\0');
 
     // The records, and the reference counts per record.
-    std::vector<ValRecord> vals;
+    std::vector<WcVal> vals;
     std::map<std::string, int> ref;
     size_t offset = 0;
     while (offset < len) {
       size_t end = std::min(offset + chunk, len);
       while (end < len && letter(text[end])) ++end;
       text[end] = '\0';
-      vals.push_back(ValRecord{int32_t(offset), int32_t(end + 1 - offset)});
+      vals.push_back(WcVal{int32_t(offset), int32_t(end + 1 - offset)});
       for (size_t i = offset; i < end;) {
         size_t j = i;
         while (j < end && letter(text[j])) ++j;

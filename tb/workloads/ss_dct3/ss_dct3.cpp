@@ -6,30 +6,15 @@
 #include <cstdint>
 #include <random>
 
+#include "workloads/dct_q12.hpp"
 #include "workloads/util.hpp"
 #include "workloads/workload.hpp"
 
 namespace warptlm {
 namespace {
 
-// The Q12 cosines the kernel holds as immediates, derived here from their
-// definition round(4096 * c(k) * cos((2n + 1) k pi / 16)), so a wrong constant
-// in the kernel shows as a mismatch.
-struct Q12Cosines {
-  int c[8][8];
-  Q12Cosines() {
-    for (int k = 0; k < 8; ++k)
-      for (int n = 0; n < 8; ++n)
-        c[k][n] = int(std::lround(4096.0 * (k == 0 ? std::sqrt(0.125) : 0.5) * std::cos((2 * n + 1) * k * M_PI / 16.0)));
-  }
-};
-const Q12Cosines kQ12;
-
-// (acc + 2^(shift-1)) >> shift with an arithmetic (flooring) shift, as on the GPU.
-int32_t round_shift(int32_t acc, int shift) {
-  const int64_t v = int64_t(acc) + (int64_t(1) << (shift - 1));
-  return int32_t(v >= 0 ? v >> shift : -((-v + (int64_t(1) << shift) - 1) >> shift));
-}
+using wl::kQ12;
+using wl::round_shift;
 
 class SsDct3 : public Workload {
  public:
