@@ -10,6 +10,8 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <queue>
 #include <systemc>
@@ -36,11 +38,19 @@ class ClockedBlock {
   // is in after its own part ran runs its own part again at its turn.
   virtual bool splits_edge() const { return false; }
   virtual void edge_own_work(uint64_t) {}
+  // Edges a clock domain gave this block (its clock_edge calls): an idle block takes none.
+  uint64_t edges_taken() const { return edges_taken_; }
+
+ private:
+  friend class ClockDomain;
+  uint64_t edges_taken_ = 0;
 };
 
 class ClockDomain : public sc_core::sc_module {
  public:
   ClockDomain(sc_core::sc_module_name name, sc_core::sc_time period) : sc_core::sc_module(name), period_(period) {
+    const char* f = std::getenv("WARPTLM_TEST_FAULT");  // test-only: every member takes every edge
+    every_edge_fault_ = f && std::strcmp(f, "idle_edges") == 0;
     SC_METHOD(tick);
     sensitive << wake_;
     dont_initialize();
@@ -149,6 +159,7 @@ class ClockDomain : public sc_core::sc_module {
           again_[i] = false;
           members_[i]->edge_own_work(c);
         }
+        ++members_[i]->edges_taken_;
         const uint64_t next = members_[i]->clock_edge(c);
         if (next != ClockedBlock::kNever && std::max(next, c + 1) < due_[i]) {
           due_[i] = std::max(next, c + 1);
@@ -156,6 +167,8 @@ class ClockDomain : public sc_core::sc_module {
         }
       }
     running_ = false;
+    if (every_edge_fault_)
+      for (uint32_t i = 0; i < members_.size(); ++i) request(i, c + 1);
     while (!calendar_.empty() && due_[calendar_.top().member] != calendar_.top().cycle) calendar_.pop();
     uint64_t next = calendar_.empty() ? ClockedBlock::kNever : calendar_.top().cycle;
     if (next_count_) next = std::min(next, next_cycle_);
@@ -291,6 +304,7 @@ class ClockDomain : public sc_core::sc_module {
   uint64_t armed_ = ClockedBlock::kNever;
   bool running_ = false;  // inside tick(), at member turn_
   bool halted_ = false;
+  bool every_edge_fault_ = false;
   uint32_t turn_ = 0;
   uint64_t edges_ = 0;
   sc_core::sc_event wake_;

@@ -65,6 +65,8 @@ class Crossbar : public sc_core::sc_module {
   const PartitionMap& map() const { return map_; }
   uint32_t slices() const { return uint32_t(out_.size()); }  // output ports: one per L2 slice
   uint64_t cycle() const { return cycle_now(period_); }
+  // Edges the crossbar took (its process ran): none while nothing moves.
+  uint64_t edges_taken() const { return edges_taken_; }
 
  private:
   struct Transfer {
@@ -151,6 +153,8 @@ class Crossbar : public sc_core::sc_module {
   std::vector<OutPort> out_;
   std::vector<ReturnPort> ret_;
   sc_core::sc_event wake_;
+  uint64_t edges_taken_ = 0;
+  bool every_edge_fault_ = false;  // WARPTLM_TEST_FAULT=idle_edges (test-only): the crossbar takes every edge
   struct Input {
     tlm::tlm_generic_payload* p;
     tlm::tlm_phase phase;

@@ -4,18 +4,24 @@
 // second, test-only mechanism. Every test case runs in its own process.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cstdlib>
 #include <set>
 #include <systemc>
 
 #include "common/config.hpp"
 #include "common/errors.hpp"
 #include "common/stats.hpp"
+#include "dram/dram_channel.hpp"
 #include "gpu/gpu_platform.hpp"
 #include "gpu/mechanism.hpp"
+#include "interconnect/crossbar.hpp"
 #include "l1/l1_cache.hpp"
+#include "l2/l2_slice.hpp"
 #include "runtime/device.hpp"
 #include "runtime/testbench.hpp"
 #include "sm/sm.hpp"
+#include "smem/shared_memory.hpp"
 
 using namespace warptlm;
 
@@ -103,7 +109,100 @@ struct EdgeCounter : sc_core::sc_module {
   void tick() { ++edges; }
 };
 
+// One warp that spins `iters` times, then stores out[t] = t * iters: a long launch on one SM with one line of
+// memory traffic.
+const std::string kSpinPtx = R"(.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry spin(.param .u64 out, .param .u32 iters)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<4>;
+  mov.u32 %r1, %tid.x;
+  ld.param.u32 %r2, [iters];
+  mov.u32 %r3, 0;
+  mov.u32 %r4, 0;
+$LOOP:
+  add.s32 %r4, %r4, %r1;
+  add.s32 %r3, %r3, 1;
+  setp.lt.u32 %p1, %r3, %r2;
+  @%p1 bra $LOOP;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd2, %rd2, %rd3;
+  st.global.u32 [%rd2], %r4;
+  ret;
+}
+)";
+
+// The clock edges each kind of block took while `spin` ran on one SM of eight.
+struct EdgesTaken {
+  uint64_t cycles = 0;
+  uint64_t busy_sm = 0;          // the SM that ran the block
+  uint64_t other_sms = 0;        // the most any other SM took
+  uint64_t other_sm_blocks = 0;  // the most any other SM's shared memory or L1 took
+  uint64_t l2 = 0, dram = 0;     // all slices, all channels
+  uint64_t crossbar = 0;
+};
+
+EdgesTaken spin_on_one_sm_of_eight() {
+  Bench b(Sets{{"gpu.num_sms", "8"}});
+  const uint32_t iters = 2000;
+  run_host_program([&] {
+    b.dev().load_ptx(kSpinPtx, "spin.ptx");
+    const DevPtr out = b.dev().malloc(32 * 4);
+    b.dev().launch("spin", Dim3(1), Dim3(32), {arg(out), arg(iters)});
+    const auto v = b.dev().download<uint32_t>(out, 32);
+    for (uint32_t t = 0; t < 32; ++t) CHECK(v[t] == t * iters);
+  });
+  EdgesTaken e;
+  REQUIRE(b.gpu().launches().size() == 1);
+  e.cycles = b.gpu().launches()[0].cycles;
+  uint32_t busy = 0;
+  for (uint32_t i = 1; i < b.gpu().num_sms(); ++i)
+    if (b.gpu().sm(i).edges_taken() > b.gpu().sm(busy).edges_taken()) busy = i;
+  e.busy_sm = b.gpu().sm(busy).edges_taken();
+  for (uint32_t i = 0; i < b.gpu().num_sms(); ++i) {
+    if (i == busy) continue;
+    e.other_sms = std::max(e.other_sms, b.gpu().sm(i).edges_taken());
+    e.other_sm_blocks = std::max({e.other_sm_blocks, b.gpu().smems[i]->edges_taken(), b.gpu().l1s[i]->edges_taken()});
+  }
+  for (auto& s : b.gpu().l2s) e.l2 += s->edges_taken();
+  for (auto& d : b.gpu().drams) e.dram += d->edges_taken();
+  e.crossbar = b.gpu().icn->edges_taken();
+  return e;
+}
+
 }  // namespace
+
+TEST_CASE("platform: idle blocks take no clock edges: SMs without a block and memory with nothing queued", "[platform]") {
+  const EdgesTaken e = spin_on_one_sm_of_eight();
+  INFO("cycles " << e.cycles << ", busy SM " << e.busy_sm << ", other SMs " << e.other_sms << " (their shared memory and L1 "
+                 << e.other_sm_blocks << "), L2 " << e.l2 << ", DRAM " << e.dram << ", crossbar " << e.crossbar);
+  REQUIRE(e.cycles > 4000);
+  CHECK(e.busy_sm > e.cycles / 4);  // the block's SM works through the launch
+  // The seven SMs that never held a block, their shared memories and L1s: not one edge.
+  CHECK(e.other_sms == 0);
+  CHECK(e.other_sm_blocks == 0);
+  // One line stored (a fill from DRAM, a write): the slices, channels and crossbar take a few tens of edges
+  // around it (21, 34 and 12 on 2026-11-29), not one per cycle.
+  CHECK(e.l2 <= 64);
+  CHECK(e.dram <= 64);
+  CHECK(e.crossbar <= 64);
+}
+
+TEST_CASE("platform: idle blocks that took every edge would be seen (test-only fault)", "[platform]") {
+  setenv("WARPTLM_TEST_FAULT", "idle_edges", 1);  // every clock domain's member and the crossbar take every edge
+  const EdgesTaken e = spin_on_one_sm_of_eight();
+  REQUIRE(e.cycles > 4000);
+  CHECK(e.other_sms > e.cycles / 2);
+  CHECK(e.other_sm_blocks > e.cycles / 2);
+  CHECK(e.l2 > e.cycles);
+  CHECK(e.dram > e.cycles);
+  CHECK(e.crossbar > e.cycles / 2);
+}
 
 TEST_CASE("platform: a testbench thread launches kernels and waits for each beside a free-running clock", "[platform]") {
   Bench b(Sets{});
