@@ -10,8 +10,6 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
-#include <cstring>
 #include <functional>
 #include <queue>
 #include <systemc>
@@ -19,6 +17,7 @@
 
 #include "common/clock.hpp"
 #include "common/edge_workers.hpp"
+#include "common/input_register.hpp"
 
 namespace warptlm {
 
@@ -49,8 +48,7 @@ class ClockedBlock {
 class ClockDomain : public sc_core::sc_module {
  public:
   ClockDomain(sc_core::sc_module_name name, sc_core::sc_time period) : sc_core::sc_module(name), period_(period) {
-    const char* f = std::getenv("WARPTLM_TEST_FAULT");  // test-only: every member takes every edge
-    every_edge_fault_ = f && std::strcmp(f, "idle_edges") == 0;
+    every_edge_fault_ = test_fault("idle_edges");  // test-only: every member takes every edge
     SC_METHOD(tick);
     sensitive << wake_;
     dont_initialize();

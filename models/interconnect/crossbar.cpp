@@ -1,8 +1,6 @@
 #include "interconnect/crossbar.hpp"
 
 #include <algorithm>
-#include <cstdlib>
-#include <cstring>
 #include <string>
 
 namespace warptlm {
@@ -45,8 +43,7 @@ Crossbar::Crossbar(sc_core::sc_module_name name, const IcnParams& p, uint32_t pa
     part_socket[q].register_nb_transport_bw(this, &Crossbar::nb_transport_bw, int(q));
   }
   sm_socket.register_nb_transport_fw(this, &Crossbar::nb_transport_fw);
-  const char* fault = std::getenv("WARPTLM_TEST_FAULT");
-  every_edge_fault_ = fault && std::strcmp(fault, "idle_edges") == 0;
+  every_edge_fault_ = test_fault("idle_edges");
   SC_METHOD(tick);
   sensitive << wake_;
   dont_initialize();
