@@ -34,6 +34,7 @@ L1DataCache::L1DataCache(sc_core::sc_module_name name, uint32_t sm_id, const L1P
   full_mask_ = p_.full_sector_mask();
   lines_.resize(size_t(p_.sets) * p_.ways);
   mshrs_.resize(p_.mshr_entries);
+  mshr_lines_.assign(p_.mshr_entries, kNoLine);
   for (auto& m : mshrs_) m.waiting.reserve(p_.mshr_merges);
   free_mshrs_.reserve(p_.mshr_entries);
   for (uint32_t i = p_.mshr_entries; i-- > 0;) free_mshrs_.push_back(i);
@@ -399,6 +400,7 @@ void L1DataCache::fill(uint32_t m, uint64_t c) {
   *fill_cycles_ += c - M.allocated;
   M.waiting.clear();
   M.busy = false;
+  mshr_lines_[m] = kNoLine;
   M.requested = 0;
   M.outstanding = 0;
   free_mshrs_.push_back(m);
@@ -519,8 +521,8 @@ bool L1DataCache::idle() const {
 // ---------------------------------------------------------------- MSHRs and the miss queue
 
 int L1DataCache::find_mshr(uint64_t line) const {
-  for (size_t i = 0; i < mshrs_.size(); ++i)
-    if (mshrs_[i].busy && mshrs_[i].line_addr == line) return int(i);
+  for (size_t i = 0; i < mshr_lines_.size(); ++i)
+    if (mshr_lines_[i] == line) return int(i);
   return -1;
 }
 
@@ -534,6 +536,7 @@ uint32_t L1DataCache::allocate_mshr(uint64_t line, uint32_t fetch, const GpuExte
   M.requested = 0;
   M.outstanding = 0;
   M.line_addr = line;
+  mshr_lines_[idx] = line;
   M.fetch = fetch;
   M.warp = e.warp;
   M.space = e.space;

@@ -211,6 +211,10 @@ class L1DataCache : public sc_core::sc_module, public SharedClockMember {
   std::vector<Line> lines_;  // sets * ways
   std::vector<Mshr> mshrs_;
   std::vector<uint32_t> free_mshrs_;
+  // Each MSHR's line while it is busy (kNoLine when free), side by side: the lookup at every access reads
+  // these few host cache lines instead of every entry (the MSHR's associative tag compare).
+  static constexpr uint64_t kNoLine = UINT64_MAX;
+  std::vector<uint64_t> mshr_lines_;
   std::vector<uint32_t> fills_;          // MSHRs whose fill came back, installed at the next edge
   Ring<Arrival> in_;                     // upstream requests, in arrival order
   Ring<DownReq> down_q_;                 // the miss queue

@@ -41,6 +41,7 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
   ready_.assign(p_.num_schedulers, 0);
   blocked_.assign(p_.num_schedulers, {});
   needs_fetch_.assign((p_.max_warps + 63) / 64, 0);
+  fetching_.assign((p_.max_warps + 63) / 64, 0);
   build_units();
   pool_fetch_rr_.assign(p_.num_schedulers, 0);
   if (!p_.icache_perfect)
@@ -344,7 +345,10 @@ void Sm::retire_warp(WarpSlot& w) {
   list.erase(std::find(list.begin(), list.end(), &w));
   Block* b = w.block;
   warp_state_[w.slot].set(uint64_t(WarpState::Empty));
-  if (w.fetch_pending) { w.fetch_pending = false; --fetches_pending_; }
+  if (w.fetch_pending) {
+    set_fetch_pending(w, false);
+    earliest_fetch_ = earliest_pending_fetch();  // it may have been this warp's
+  }
   set_blocked(w, Stall::Issued);
   --ready_[w.slot % p_.num_schedulers];
   unrecorded_[w.slot] = 0;
@@ -487,9 +491,7 @@ uint64_t Sm::shared_step() {
 uint64_t Sm::own_next_change() const {
   uint64_t next = UINT64_MAX;
   if (!completions_.empty()) next = std::min(next, std::max(completions_.top().cycle, cycle_ + 1));
-  if (fetches_pending_)
-    for (auto& w : slots_)
-      if (w.fetch_pending) next = std::min(next, w.fetch_ready);
+  if (fetches_pending_) next = std::min(next, earliest_fetch_);
   for (auto& units : unit_busy_)
     for (uint64_t b : units)
       if (b > cycle_) next = std::min(next, b);
@@ -972,19 +974,27 @@ void Sm::mark_exited(WarpSlot& w) {
 void Sm::complete_fetches() {
   if (!fetches_pending_ || cycle_ < earliest_fetch_) return;
   uint64_t earliest = UINT64_MAX;
-  for (auto& w : slots_) {
-    if (!w.fetch_pending) continue;
-    if (w.fetch_ready > cycle_) {
-      earliest = std::min(earliest, w.fetch_ready);
-      continue;
+  for (size_t wd = 0; wd < fetching_.size(); ++wd)
+    for (uint64_t bits = fetching_[wd]; bits; bits &= bits - 1) {
+      WarpSlot& w = slots_[wd * 64 + unsigned(__builtin_ctzll(bits))];
+      if (w.fetch_ready > cycle_) {
+        earliest = std::min(earliest, w.fetch_ready);
+        continue;
+      }
+      set_fetch_pending(w, false);
+      w.ibuf_pc = w.fetch_pc;
+      w.ibuf_count = p_.ibuffer_entries;
+      set_blocked(w, Stall::Issued);
     }
-    w.fetch_pending = false;
-    --fetches_pending_;
-    w.ibuf_pc = w.fetch_pc;
-    w.ibuf_count = p_.ibuffer_entries;
-    set_blocked(w, Stall::Issued);
-  }
   earliest_fetch_ = earliest;
+}
+
+uint64_t Sm::earliest_pending_fetch() const {
+  uint64_t earliest = UINT64_MAX;
+  for (size_t wd = 0; wd < fetching_.size(); ++wd)
+    for (uint64_t bits = fetching_[wd]; bits; bits &= bits - 1)
+      earliest = std::min(earliest, slots_[wd * 64 + unsigned(__builtin_ctzll(bits))].fetch_ready);
+  return earliest;
 }
 
 uint32_t Sm::start_fetches() {
@@ -1042,8 +1052,7 @@ bool Sm::begin_fetch(WarpSlot& w) {
   const uint32_t pc = w.fw->stack.back().pc;
   uint64_t ready = cycle_ + p_.icache_hit_latency;
   if (icache_ && !fetch_from_icache(w, pc, ready)) return false;
-  w.fetch_pending = true;
-  ++fetches_pending_;
+  set_fetch_pending(w, true);
   w.fetch_ready = ready;
   earliest_fetch_ = std::min(earliest_fetch_, ready);
   w.fetch_pc = pc;
@@ -1096,8 +1105,10 @@ void Sm::instruction_line_filled(uint64_t line) {
     throw RunError(std::string("memory conservation broken in ") + name() + ": an instruction line fill came back that no fetch asked for");  // told in SM order
   }
   uint32_t k = 0;
-  for (auto& w : slots_)
-    if (w.resident && w.fetch_pending && w.fetch_ready == UINT64_MAX && w.fetch_line == line) {
+  for (size_t wd = 0; wd < fetching_.size(); ++wd)
+    for (uint64_t bits = fetching_[wd]; bits; bits &= bits - 1) {
+      WarpSlot& w = slots_[wd * 64 + unsigned(__builtin_ctzll(bits))];
+      if (!w.resident || w.fetch_ready != UINT64_MAX || w.fetch_line != line) continue;
       w.fetch_ready = cycle_ + p_.icache_hit_latency + k / p_.fetch_warps_per_cycle;
       earliest_fetch_ = std::min(earliest_fetch_, w.fetch_ready);
       ++k;

@@ -293,6 +293,14 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
     uint64_t bit = uint64_t(1) << (w.slot & 63);
     if (v) needs_fetch_[w.slot >> 6] |= bit; else needs_fetch_[w.slot >> 6] &= ~bit;
   }
+  // A fetch is in flight for `w` (its instruction cache access or line fill); earliest_fetch_ follows.
+  void set_fetch_pending(WarpSlot& w, bool v) {
+    const uint64_t bit = uint64_t(1) << (w.slot & 63);
+    if (v) { fetching_[w.slot >> 6] |= bit; ++fetches_pending_; }
+    else { fetching_[w.slot >> 6] &= ~bit; --fetches_pending_; }
+    w.fetch_pending = v;
+  }
+  uint64_t earliest_pending_fetch() const;  // the earliest fetch_ready of the fetches in flight
 
   uint32_t id_;
   SmParams p_;
@@ -339,6 +347,7 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   uint32_t fetch_rr_ = 0;
   uint32_t fetches_pending_ = 0;
   std::vector<uint64_t> needs_fetch_;                                  // slots with an empty instruction buffer
+  std::vector<uint64_t> fetching_;                                     // slots with a fetch in flight (fetch_pending)
   std::vector<uint32_t> ready_;                                        // per scheduler: warps not known to be stalled
   std::vector<uint8_t> unrecorded_;  // per slot: a resident warp with no recorded stall, not exited (read without touching the slot)
   std::vector<uint32_t> exited_;     // per scheduler: exited warps still resident (counted in ready_)
@@ -403,7 +412,7 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   struct SchedProbes { Probe issued_warp, outcome, pc, active_mask, issue_cycles; uint64_t issue_count = 0; };
   std::vector<SchedProbes> sched_probes_;
   std::vector<Probe> warp_state_;  // per slot: a WarpState
-  uint64_t earliest_fetch_ = UINT64_MAX;  // no pending fetch completes before this cycle (a lower bound)
+  uint64_t earliest_fetch_ = UINT64_MAX;  // the earliest fetch_ready of the fetches in flight (UINT64_MAX: none)
   bool warp_states_traced_ = false;  // some slot's state probe is on: issue shows it every warp it considers
   uint32_t issued_pc_ = 0, issued_mask_ = 0;  // the first instruction issued in this look (the probes' PC and mask)
   void probe_issue(uint32_t sid, Stall outcome, const WarpSlot* issued);
