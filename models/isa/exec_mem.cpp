@@ -51,6 +51,27 @@ inline GlobalWriteLog* deferred_log(ExecCtx& c, Space s, uint64_t a) {
   return global ? c.b.global_writes : nullptr;
 }
 
+// The SM's log when its global loads wait in it (sim.quantum > 1: write_log.hpp), else null.
+inline GlobalWriteLog* held_loads(ExecCtx& c) {
+  GlobalWriteLog* log = c.b.global_writes;
+  return log && log->defers_loads() ? log : nullptr;
+}
+
+// A loaded element of B bytes as its register holds it (sign-extended for a signed type).
+template <unsigned B, bool Signed>
+inline uint64_t loaded_value(const uint8_t* p) {
+  uint64_t v = 0;
+  std::memcpy(&v, p, B);
+  if (Signed && B < 8) v = uint64_t(int64_t(v << (64 - 8 * B)) >> (64 - 8 * B));
+  return v;
+}
+
+// A global load held in a GlobalWriteLog, read when the log takes effect.
+template <unsigned B, bool Signed>
+void apply_logged_load(const GlobalWriteLog::Entry& e) {
+  *e.dest = loaded_value<B, Signed>(e.at);
+}
+
 inline void record(ExecCtx& c, Space s, unsigned bytes) {
   c.w.addr_mask = c.mask;
   c.w.addr_bytes = uint8_t(bytes);
@@ -65,19 +86,16 @@ void h_ld(const Instr& in, ExecCtx& c) {
   const unsigned n = in.vec;
   const unsigned total = B * n;
   record(c, in.space, total);
-  auto value = [](const uint8_t* p) {
-    uint64_t v = 0;
-    std::memcpy(&v, p, B);
-    if (Signed && B < 8) v = uint64_t(int64_t(v << (64 - 8 * B)) >> (64 - 8 * B));
-    return v;
-  };
+  GlobalWriteLog* held = held_loads(c);
   if (n == 1 && d.kind == OpKind::Reg) {  // a scalar load: its base and destination registers found once
     const uint64_t* base = ad.addr_has_reg ? c.w.reg(ad.reg) : nullptr;
     uint64_t* out = c.w.reg(d.reg);
     for_lanes(c.mask, [&](unsigned l) {
       const uint64_t a = address_of(ad, base ? base[l] : 0);
       c.w.addr[l] = a;
-      out[l] = value(LaneBytes(c, in.space, a, B, l, false).p);
+      const LaneBytes m(c, in.space, a, B, l, false);  // (a split shared access: m holds the copy)
+      if (held && deferred_log(c, in.space, a)) held->load(m.p, apply_logged_load<B, Signed>, out + l);
+      else out[l] = loaded_value<B, Signed>(m.p);
     });
     return;
   }
@@ -85,11 +103,13 @@ void h_ld(const Instr& in, ExecCtx& c) {
     uint64_t a = lane_address(c, ad, l);
     c.w.addr[l] = a;
     const LaneBytes m(c, in.space, a, total, l, false);
-    const uint8_t* p = m.p;
+    uint8_t* p = m.p;
+    const bool later = held && deferred_log(c, in.space, a);
     for (unsigned e = 0; e < n; ++e) {
       uint32_t slot = d.kind == OpKind::Vec ? d.vec[e] : d.reg;
       if (slot == UINT32_MAX) continue;
-      c.w.reg(slot)[l] = value(p + e * B);
+      if (later) held->load(p + e * B, apply_logged_load<B, Signed>, &c.w.reg(slot)[l]);
+      else c.w.reg(slot)[l] = loaded_value<B, Signed>(p + e * B);
     }
   });
 }

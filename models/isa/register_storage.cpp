@@ -53,7 +53,9 @@ void step_back(const Instr& in, Bits& live, RegisterStorageFault fault) {
 // - an instruction's destinations never share with its sources, nor with each other: a handler may write a
 //   lane before it reads another (shfl) or write one element before it reads the next;
 // - special-register slots (written by the SM at block start and by a mesh's run-time at any time) and atomic
-//   destinations (written at the end of the core edge, after a dual-issued instruction) keep a slot alone;
+//   destinations (written at the end of the core edge, after a dual-issued instruction) keep a slot alone, as
+//   does a global load's destination that nothing reads (with sim.quantum > 1 it is written at the quantum's
+//   end, after the instructions that follow; a destination that is read is live until its response);
 // - registers live at entry (read before any write: zero, or a special register) interfere with each other.
 void share_register_storage(KernelInfo& k, RegisterStorageFault fault) {
   const uint32_t n = k.num_regs;
@@ -96,6 +98,9 @@ void share_register_storage(KernelInfo& k, RegisterStorageFault fault) {
       for_data_registers(in, [&](uint32_t d, bool written) {
         if (!written) return;
         if (in.op == Op::Atom) alone.set(d);
+        if ((in.op == Op::Ld || in.op == Op::Ldu) && (in.space == Space::Global || in.space == Space::Generic) &&
+            !live.test(d))
+          alone.set(d);
         live.each([&](uint32_t r) { interfere(d, r); });
         for_data_registers(in, [&](uint32_t r, bool) { interfere(d, r); });
       });

@@ -5,6 +5,12 @@
 // atomic returning the value it finds at its turn (docs/determinism.md). So the
 // SMs of one edge share nothing while they run, and the answer is the same
 // whether one thread or many run them.
+//
+// With sim.quantum > 1 the log holds a quantum of edges, and the SM's global
+// loads wait in it too (defers_loads): each reads its bytes into its lane's
+// register when the log takes effect, in issue order with the stores and
+// atomics around it, so a thread's load still sees its own earlier store while
+// the other SMs see neither until the quantum's end.
 #pragma once
 #include <cstdint>
 #include <cstring>
@@ -25,6 +31,13 @@ class GlobalWriteLog {
   };
 
   bool empty() const { return n_ == 0; }
+  // sim.quantum > 1: global loads wait in the log as well.
+  void set_defer_loads(bool on) { defer_loads_ = on; }
+  bool defers_loads() const { return defer_loads_; }
+  // Times the log took effect, and global loads it has held: a load is done once commits() passed the count
+  // at its issue.
+  uint64_t commits() const { return commits_; }
+  uint64_t loads_logged() const { return loads_; }
   // Test-only (WARPTLM_TEST_FAULT=engine_run_ahead): writes take effect as they
   // issue, ahead of the edge's end, as if the SM's thread ran ahead of the edge.
   void set_ahead(bool on) { ahead_ = on; }
@@ -56,8 +69,21 @@ class GlobalWriteLog {
       --n_;
     }
   }
-  // The edge ends: every write takes effect, in the order issued.
+  // A lane's global load: `apply` reads the bytes at `at` into the register lane `dest`.
+  void load(uint8_t* at, void (*apply)(const Entry&), uint64_t* dest) {
+    ++loads_;
+    Entry& e = next();
+    e.at = at;
+    e.apply = apply;
+    e.dest = dest;
+    if (ahead_) {
+      apply(e);
+      --n_;
+    }
+  }
+  // The edge (or quantum) ends: every write and held load takes effect, in the order issued.
   void commit() {
+    ++commits_;
     for (size_t i = 0; i < n_; ++i) {
       const Entry& e = entries_[i];
       if (e.apply) e.apply(e);
@@ -74,6 +100,8 @@ class GlobalWriteLog {
   std::vector<Entry> entries_;  // reused from edge to edge: no allocation per access
   size_t n_ = 0;
   bool ahead_ = false;
+  bool defer_loads_ = false;
+  uint64_t commits_ = 0, loads_ = 0;
 };
 
 }  // namespace warptlm

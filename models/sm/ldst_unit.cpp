@@ -47,6 +47,8 @@ uint32_t Sm::alloc_memop(WarpSlot& w, const Instr& in, bool long_latency) {
   m.remaining = 0;
   m.long_latency = long_latency;
   m.in_pipe = false;
+  m.held_load = held_loads_;
+  m.replay_mark = writes_.commits();
   return mo;
 }
 
@@ -407,10 +409,20 @@ void Sm::response_arrived(uint32_t mo) {
   ++*mem_responses_;
   MemOp& m = memops_[mo];
   if (--m.remaining) return;
+  if (m.held_load && writes_.commits() == m.replay_mark) refuse_early_response();  // its data is not in yet
   free_memops_.push_back(mo);
   if (m.in_pipe) return;  // the in-order pipeline completed it at WB
   // the returning data takes a writeback slot in this cycle
   completions_.push(Completion{cycle_, seq_++, m.slot, m.in, m.long_latency});
+}
+
+// A held global load's response came before its quantum's end (sim.quantum): its warp could read its registers
+// before the load's data reaches them.
+void Sm::refuse_early_response() const {
+  throw RunError("SM " + std::to_string(id_) + ": a global load's response came back at cycle " + std::to_string(cycle_) +
+                 ", before the end of the quantum it was issued in (sim.quantum " + std::to_string(quantum_) +
+                 "), which would leave its registers stale: lower sim.quantum to at most the shortest global load "
+                 "round trip (l1d.hit_latency for an L1 hit)");
 }
 
 // Responses that arrived before this edge, global before shared when they

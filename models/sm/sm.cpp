@@ -333,6 +333,7 @@ void Sm::update_warp_limit() {
 }
 
 void Sm::account_resident_warps() {
+  if (!writes_.empty()) writes_.commit();  // a stopped launch: what its warps issued reaches memory
   for (WarpSlot& w : slots_)
     if (w.resident) {
       *resident_warp_cycles_ += cycle_ - w.installed_cycle + 1;
@@ -470,9 +471,22 @@ void Sm::own_step(uint64_t cycle) {
   own_.next = progress || !own_.has_blocks ? UINT64_MAX : own_next_change();
 }
 
+void Sm::set_quantum(uint32_t q) {
+  quantum_ = q ? q : 1;
+  // WARPTLM_TEST_FAULT=quantum_loads_at_issue (test-only): the loads read at issue while the stores wait, so a
+  // thread's load misses its own store of the quantum (the quantum's store-then-load test must see it).
+  writes_.set_defer_loads(quantum_ > 1 && !test_fault("quantum_loads_at_issue"));
+}
+
 uint64_t Sm::shared_step() {
   if (clock_out_) *clock_out_ = cycle_;  // the launch's clock, for blocks that run outside an SM (%clock)
-  if (!writes_.empty()) writes_.commit();
+  // The edge's global memory effects, in SM order. With sim.quantum the quantum's wait for its last edge,
+  // where the platform has every SM's go in SM order (on_effects_held); an SM left without blocks lets its
+  // own go at once.
+  if (!writes_.empty()) {
+    if (quantum_ == 1 || own_.idle || !own_.has_blocks) writes_.commit();
+    else if (on_effects_held) on_effects_held(cycle_ - cycle_ % quantum_ + quantum_ - 1);
+  }
   for (; own_.retired; --own_.retired)
     if (on_block_done) on_block_done(*this);
   const bool inputs = !arriving_.empty() || !responses_in_.empty() || !fills_in_.empty();
@@ -910,7 +924,8 @@ void Sm::execute(WarpSlot& w, const Instr& in, uint32_t unit, bool on_unit) {
     if (m->active()) m->at_issue(w, in, active);
   if (on_issue) on_issue(cycle_, w.block->linear_id, f.index, in.pc);
   const InstructionCounts before = f.insts;
-  // Execute at issue: registers and memory change now.
+  const uint64_t loads_before = writes_.loads_logged();
+  // Execute at issue: registers and memory change now (global memory at the edge's or quantum's end).
   const WarpSlot::IssueKind kind_of_issue = has_ooo_ ? w.issue_kind : WarpSlot::IssueKind::InOrder;
   if (has_ooo_) w.issue_kind = WarpSlot::IssueKind::InOrder;
   StepStatus st = StepStatus::Ok;
@@ -940,7 +955,9 @@ void Sm::execute(WarpSlot& w, const Instr& in, uint32_t unit, bool on_unit) {
   if (p_.inorder) {
     enter_pipeline(w, in);
   } else if (in.is_mem && f.addr_mask) {
+    held_loads_ = writes_.loads_logged() != loads_before;
     const uint32_t accesses = send_memory(w, in, start + (op.latency - 1) + (groups - 1));
+    held_loads_ = false;
     if (on_unit && p_.ldst_per_access) hold_ldst_unit(unit, start, accesses);
   } else if (in.nwrites) {
     for (unsigned i = 0; i < in.nwrites; ++i) ++w.pending[in.writes[i]];

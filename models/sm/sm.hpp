@@ -113,6 +113,16 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   void set_private_ports(bool v) { private_ports_ = v; }
   // The threads of the engine that runs the SMs' own parts (sim.threads), for the test-only fault alone.
   void set_engine_threads(uint32_t n) { engine_threads_ = n; }
+  // sim.quantum: core cycles the SM's global memory effects wait for (write_log.hpp); above 1 its global loads
+  // wait with its stores and atomics, and all take effect at the quantum's last edge, in issue order:
+  // on_effects_held(that edge) asks the platform for it, which calls commit_held_effects for every SM in SM
+  // order once their parts of the edge are done.
+  void set_quantum(uint32_t q);
+  std::function<void(uint64_t)> on_effects_held;
+  void commit_held_effects() {
+    if (!writes_.empty()) writes_.commit();
+  }
+  uint64_t held_global_loads() const { return writes_.loads_logged(); }  // lane loads that waited for a quantum's end
   // Mechanisms (sm_mechanism.hpp), attached by the platform inside `build_inside`;
   // one may provide the warp ordering sm.warp_scheduler names.
   void add_mechanism(std::unique_ptr<SmMechanism> m);
@@ -147,6 +157,8 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
     uint32_t remaining;   // responses still to come
     bool long_latency;    // global/local (true) or shared (false)
     bool in_pipe;         // the in-order pipeline completes it at WB: the response only closes the request
+    bool held_load;       // global loads of it wait in the write log (sim.quantum > 1), until commit number:
+    uint64_t replay_mark; // the log's commits() at its issue: its data is in its registers once commits() passed it
     uint64_t lanes[32];   // shared-memory requests: per-lane offsets, owned here while in flight
   };
   // Requests waiting to leave the LD/ST unit, in order, one per cycle per path.
@@ -197,6 +209,8 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   // global memory as they issue, ahead of the edge's end (the thread-count matrix must see it).
   const bool run_ahead_fault_ = test_fault("engine_run_ahead");
   uint32_t engine_threads_ = 1;
+  uint32_t quantum_ = 1;
+  bool held_loads_ = false;          // the instruction being sent to memory left global loads in the write log
   std::string own_error_;            // a fault found in the own part
   void wake_at(uint64_t cycle);  // ask the core clock domain for an edge
   uint64_t now_cycle() const;
@@ -258,6 +272,7 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   template <class Socket>
   bool send_one(RequestQueue& q, Socket& s);
   void response_arrived(uint32_t mo);
+  [[noreturn]] void refuse_early_response() const;
   void take_responses();
   InputRegister<uint32_t> responses_in_;  // memory-op index of each response, port 0 global, 1 shared, 2 CB
   tlm::tlm_sync_enum backward(RequestQueue& q, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph);

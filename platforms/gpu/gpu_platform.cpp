@@ -50,6 +50,12 @@ void GpuParams::declare(ParamTable& t) {
               "threads that run the SMs' own parts of each core edge (0 = the machine's cores); at most the SMs are "
               "used, and one when tracing, a verilated block or a mechanism whose SM parts share state is in the run. "
               "No result changes with it (docs/determinism.md; docs/performance.md: what it gains today)");
+  t.int_param("sim.quantum", 1, 1, 64,
+              "core cycles the SMs' global memory effects wait for: 1, each edge's stores and atomics take effect at "
+              "its end, in SM order, and loads read at issue; above 1, an SM's global loads, stores and atomics all "
+              "take effect at the quantum's last edge, SM by SM in issue order (the first step of the lookahead "
+              "engine: docs/performance.md). At most the shortest global load round trip; changes cycles only where "
+              "SMs race on global memory");
   t.int_param("sim.idle_module", 0, 0, 1000000,
               "test aid: core cycles between wake-ups of a do-nothing module added to the platform (0 = none); "
               "no result may change with it");
@@ -369,6 +375,11 @@ void GpuPlatform::build_sms(const Config& cfg, StatsRegistry& stats) {
   clock_of("core", p_.core_clock_mhz, *dispatcher);
 }
 
+uint64_t GpuPlatform::QuantumEnd::clock_edge(uint64_t) {
+  for (Sm* s : sms) s->commit_held_effects();
+  return kNever;
+}
+
 // The parallel engine (docs/determinism.md): the SMs' own parts of an edge on
 // sim.threads threads. The results are the same for every thread count; what
 // cannot run beside another SM's work runs on one thread.
@@ -389,7 +400,21 @@ void GpuPlatform::start_engine(const Config& cfg, bool verilated) {
         std::cerr << "warptlm: note: sim.threads=" << asked << " runs on one thread: " << serial << "\n";
     }
   }
-  for (auto& sm : sms) sm->set_engine_threads(threads);
+  const uint32_t quantum = uint32_t(cfg.get_int("sim.quantum"));
+  if (quantum > 1 && sm_params->inorder)  // its pipeline completes loads at WB, not at a response the SM could check
+    throw InputError(Place{"", 0, "sim.quantum"}, "a quantum above 1 needs sm.pipeline.model: decoupled");
+  if (quantum > 1) {
+    quantum_end = std::make_unique<QuantumEnd>();
+    const uint32_t member = core_clock->join(*quantum_end);
+    for (auto& sm : sms) {
+      quantum_end->sms.push_back(sm.get());
+      sm->on_effects_held = [this, member](uint64_t edge) { core_clock->request(member, edge); };
+    }
+  }
+  for (auto& sm : sms) {
+    sm->set_engine_threads(threads);
+    sm->set_quantum(quantum);
+  }
   if (threads > 1) {
     workers = std::make_unique<EdgeWorkers>(threads);
     core_clock->use_workers(workers.get());

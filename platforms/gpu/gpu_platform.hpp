@@ -27,6 +27,7 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <vector>
 
+#include "common/clock_domain.hpp"
 #include "common/config.hpp"
 #include "common/stats.hpp"
 #include "gpu/host_interface.hpp"
@@ -155,6 +156,13 @@ class GpuPlatform : public sc_core::sc_module {
   std::unique_ptr<ClockDomain> l2_clock, dram_clock;  // one wake-up per edge for all slices, for all channels
   std::unique_ptr<FlatMemory> flat;
   std::unique_ptr<BlockDispatcher> dispatcher;
+  // sim.quantum > 1: at a quantum's last edge, after every SM's part of it, the SMs' held global memory
+  // effects take effect, SM by SM (the last member of the core clock domain).
+  struct QuantumEnd : ClockedBlock {
+    std::vector<Sm*> sms;
+    uint64_t clock_edge(uint64_t) override;
+  };
+  std::unique_ptr<QuantumEnd> quantum_end;
   std::unique_ptr<Monitor> monitor;
   std::unique_ptr<RunControl> run_control;
   std::unique_ptr<FunctionalRunControl> functional_control;  // the functional executor's watch (both modes)

@@ -175,7 +175,77 @@ EdgesTaken spin_on_one_sm_of_eight() {
   return e;
 }
 
+// Each thread stores t * 7 + 1 to mid[t], loads mid[t] back at once and stores what it read to out[t]: with
+// sim.quantum its load must see its own store of the same quantum.
+const std::string kStoreLoadPtx = R"(.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry store_load(.param .u64 out, .param .u64 mid)
+{
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<8>;
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, %ctaid.x;
+  mov.u32 %r3, %ntid.x;
+  mad.lo.s32 %r4, %r2, %r3, %r1;
+  mul.wide.u32 %rd1, %r4, 4;
+  ld.param.u64 %rd2, [mid];
+  cvta.to.global.u64 %rd3, %rd2;
+  add.s64 %rd4, %rd3, %rd1;
+  mad.lo.s32 %r5, %r4, 7, 1;
+  st.global.u32 [%rd4], %r5;
+  ld.global.u32 %r6, [%rd4];
+  ld.param.u64 %rd5, [out];
+  cvta.to.global.u64 %rd6, %rd5;
+  add.s64 %rd7, %rd6, %rd1;
+  st.global.u32 [%rd7], %r6;
+  ret;
+}
+)";
+
+struct StoreLoad {
+  uint32_t mismatches = 0;
+  uint64_t held_loads = 0;  // lane loads the SMs held for a quantum's end
+};
+
+// 64 blocks of 128 threads on two SMs; mid starts as 0xdeadbeef everywhere.
+StoreLoad store_then_load(uint32_t quantum) {
+  Bench b(Sets{{"sim.quantum", std::to_string(quantum)}});
+  const uint32_t n = 64 * 128;
+  StoreLoad r;
+  run_host_program([&] {
+    b.dev().load_ptx(kStoreLoadPtx, "store_load.ptx");
+    const DevPtr mid = b.dev().upload(std::vector<uint32_t>(n, 0xdeadbeefu));
+    const DevPtr out = b.dev().malloc(n * 4);
+    b.dev().launch("store_load", Dim3(64), Dim3(128), {arg(out), arg(mid)});
+    const auto v = b.dev().download<uint32_t>(out, n);
+    for (uint32_t t = 0; t < n; ++t) r.mismatches += v[t] != t * 7 + 1;
+  });
+  for (uint32_t i = 0; i < b.gpu().num_sms(); ++i) r.held_loads += b.gpu().sm(i).held_global_loads();
+  return r;
+}
+
 }  // namespace
+
+TEST_CASE("platform: with sim.quantum a thread's global load sees its own store of the quantum", "[platform]") {
+  const StoreLoad q8 = store_then_load(8);
+  CHECK(q8.held_loads == 64 * 128);  // every lane's load waited for its quantum's end
+  CHECK(q8.mismatches == 0);
+}
+
+TEST_CASE("platform: without a quantum global loads read at issue and see the stores of earlier edges", "[platform]") {
+  const StoreLoad q1 = store_then_load(1);
+  CHECK(q1.held_loads == 0);  // the edge-by-edge engine
+  CHECK(q1.mismatches == 0);
+}
+
+TEST_CASE("platform: loads read at issue while the quantum's stores wait would be seen (test-only fault)", "[platform]") {
+  setenv("WARPTLM_TEST_FAULT", "quantum_loads_at_issue", 1);
+  const StoreLoad q8 = store_then_load(8);
+  INFO(q8.mismatches << " of " << 64 * 128 << " threads read a stale value");
+  CHECK(q8.held_loads == 0);
+  CHECK(q8.mismatches > 0);
+}
 
 TEST_CASE("platform: idle blocks take no clock edges: SMs without a block and memory with nothing queued", "[platform]") {
   const EdgesTaken e = spin_on_one_sm_of_eight();
