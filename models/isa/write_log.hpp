@@ -34,10 +34,12 @@ class GlobalWriteLog {
   // sim.quantum > 1: global loads wait in the log as well.
   void set_defer_loads(bool on) { defer_loads_ = on; }
   bool defers_loads() const { return defer_loads_; }
-  // Times the log took effect, and global loads it has held: a load is done once commits() passed the count
-  // at its issue.
+  // Times the log took effect; the global loads it has held; and the held entries that write a register
+  // (loads and atomics returning a value): such an entry's register holds its value once commits() passed
+  // the count at its issue.
   uint64_t commits() const { return commits_; }
   uint64_t loads_logged() const { return loads_; }
+  uint64_t register_writes_logged() const { return register_writes_; }
   // Test-only (WARPTLM_TEST_FAULT=engine_run_ahead): writes take effect as they
   // issue, ahead of the edge's end, as if the SM's thread ran ahead of the edge.
   void set_ahead(bool on) { ahead_ = on; }
@@ -67,11 +69,12 @@ class GlobalWriteLog {
     if (ahead_) {
       apply(e);
       --n_;
+    } else if (dest) {
+      ++register_writes_;
     }
   }
   // A lane's global load: `apply` reads the bytes at `at` into the register lane `dest`.
   void load(uint8_t* at, void (*apply)(const Entry&), uint64_t* dest) {
-    ++loads_;
     Entry& e = next();
     e.at = at;
     e.apply = apply;
@@ -79,6 +82,9 @@ class GlobalWriteLog {
     if (ahead_) {
       apply(e);
       --n_;
+    } else {
+      ++loads_;
+      ++register_writes_;
     }
   }
   // The edge (or quantum) ends: every write and held load takes effect, in the order issued.
@@ -101,7 +107,7 @@ class GlobalWriteLog {
   size_t n_ = 0;
   bool ahead_ = false;
   bool defer_loads_ = false;
-  uint64_t commits_ = 0, loads_ = 0;
+  uint64_t commits_ = 0, loads_ = 0, register_writes_ = 0;
 };
 
 }  // namespace warptlm

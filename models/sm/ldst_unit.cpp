@@ -416,10 +416,10 @@ void Sm::response_arrived(uint32_t mo) {
   completions_.push(Completion{cycle_, seq_++, m.slot, m.in, m.long_latency});
 }
 
-// A held global load's response came before its quantum's end (sim.quantum): its warp could read its registers
-// before the load's data reaches them.
+// A held global load's or atomic's response came before its quantum's end (sim.quantum): its warp could read its
+// registers before the value reaches them.
 void Sm::refuse_early_response() const {
-  throw RunError("SM " + std::to_string(id_) + ": a global load's response came back at cycle " + std::to_string(cycle_) +
+  throw RunError("SM " + std::to_string(id_) + ": a global load's or atomic's response came back at cycle " + std::to_string(cycle_) +
                  ", before the end of the quantum it was issued in (sim.quantum " + std::to_string(quantum_) +
                  "), which would leave its registers stale: lower sim.quantum to at most the shortest global load "
                  "round trip (l1d.hit_latency for an L1 hit)");

@@ -924,7 +924,7 @@ void Sm::execute(WarpSlot& w, const Instr& in, uint32_t unit, bool on_unit) {
     if (m->active()) m->at_issue(w, in, active);
   if (on_issue) on_issue(cycle_, w.block->linear_id, f.index, in.pc);
   const InstructionCounts before = f.insts;
-  const uint64_t loads_before = writes_.loads_logged();
+  const uint64_t held_before = writes_.register_writes_logged();
   // Execute at issue: registers and memory change now (global memory at the edge's or quantum's end).
   const WarpSlot::IssueKind kind_of_issue = has_ooo_ ? w.issue_kind : WarpSlot::IssueKind::InOrder;
   if (has_ooo_) w.issue_kind = WarpSlot::IssueKind::InOrder;
@@ -955,7 +955,7 @@ void Sm::execute(WarpSlot& w, const Instr& in, uint32_t unit, bool on_unit) {
   if (p_.inorder) {
     enter_pipeline(w, in);
   } else if (in.is_mem && f.addr_mask) {
-    held_loads_ = writes_.loads_logged() != loads_before;
+    held_loads_ = writes_.register_writes_logged() != held_before;
     const uint32_t accesses = send_memory(w, in, start + (op.latency - 1) + (groups - 1));
     held_loads_ = false;
     if (on_unit && p_.ldst_per_access) hold_ldst_unit(unit, start, accesses);
