@@ -47,7 +47,7 @@ uint32_t Sm::alloc_memop(WarpSlot& w, const Instr& in, bool long_latency) {
   m.remaining = 0;
   m.long_latency = long_latency;
   m.in_pipe = false;
-  m.held_load = held_loads_;
+  m.held_result = held_results_;
   m.replay_mark = writes_.commits();
   return mo;
 }
@@ -409,7 +409,7 @@ void Sm::response_arrived(uint32_t mo) {
   ++*mem_responses_;
   MemOp& m = memops_[mo];
   if (--m.remaining) return;
-  if (m.held_load && writes_.commits() == m.replay_mark) refuse_early_response();  // its data is not in yet
+  if (m.held_result && writes_.commits() == m.replay_mark) refuse_early_response();  // its data is not in yet
   free_memops_.push_back(mo);
   if (m.in_pipe) return;  // the in-order pipeline completed it at WB
   // the returning data takes a writeback slot in this cycle

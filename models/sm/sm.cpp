@@ -333,7 +333,7 @@ void Sm::update_warp_limit() {
 }
 
 void Sm::account_resident_warps() {
-  if (!writes_.empty()) writes_.commit();  // a stopped launch: what its warps issued reaches memory
+  commit_held_effects();  // a stopped launch: what its warps issued reaches memory
   for (WarpSlot& w : slots_)
     if (w.resident) {
       *resident_warp_cycles_ += cycle_ - w.installed_cycle + 1;
@@ -955,9 +955,9 @@ void Sm::execute(WarpSlot& w, const Instr& in, uint32_t unit, bool on_unit) {
   if (p_.inorder) {
     enter_pipeline(w, in);
   } else if (in.is_mem && f.addr_mask) {
-    held_loads_ = writes_.register_writes_logged() != held_before;
+    held_results_ = writes_.register_writes_logged() != held_before;
     const uint32_t accesses = send_memory(w, in, start + (op.latency - 1) + (groups - 1));
-    held_loads_ = false;
+    held_results_ = false;
     if (on_unit && p_.ldst_per_access) hold_ldst_unit(unit, start, accesses);
   } else if (in.nwrites) {
     for (unsigned i = 0; i < in.nwrites; ++i) ++w.pending[in.writes[i]];
@@ -991,26 +991,22 @@ void Sm::mark_exited(WarpSlot& w) {
 void Sm::complete_fetches() {
   if (!fetches_pending_ || cycle_ < earliest_fetch_) return;
   uint64_t earliest = UINT64_MAX;
-  for (size_t wd = 0; wd < fetching_.size(); ++wd)
-    for (uint64_t bits = fetching_[wd]; bits; bits &= bits - 1) {
-      WarpSlot& w = slots_[wd * 64 + unsigned(__builtin_ctzll(bits))];
-      if (w.fetch_ready > cycle_) {
-        earliest = std::min(earliest, w.fetch_ready);
-        continue;
-      }
-      set_fetch_pending(w, false);
-      w.ibuf_pc = w.fetch_pc;
-      w.ibuf_count = p_.ibuffer_entries;
-      set_blocked(w, Stall::Issued);
+  for_each_fetching([&](WarpSlot& w) {
+    if (w.fetch_ready > cycle_) {
+      earliest = std::min(earliest, w.fetch_ready);
+      return;
     }
+    set_fetch_pending(w, false);
+    w.ibuf_pc = w.fetch_pc;
+    w.ibuf_count = p_.ibuffer_entries;
+    set_blocked(w, Stall::Issued);
+  });
   earliest_fetch_ = earliest;
 }
 
-uint64_t Sm::earliest_pending_fetch() const {
+uint64_t Sm::earliest_pending_fetch() {
   uint64_t earliest = UINT64_MAX;
-  for (size_t wd = 0; wd < fetching_.size(); ++wd)
-    for (uint64_t bits = fetching_[wd]; bits; bits &= bits - 1)
-      earliest = std::min(earliest, slots_[wd * 64 + unsigned(__builtin_ctzll(bits))].fetch_ready);
+  for_each_fetching([&](const WarpSlot& w) { earliest = std::min(earliest, w.fetch_ready); });
   return earliest;
 }
 
@@ -1122,14 +1118,12 @@ void Sm::instruction_line_filled(uint64_t line) {
     throw RunError(std::string("memory conservation broken in ") + name() + ": an instruction line fill came back that no fetch asked for");  // told in SM order
   }
   uint32_t k = 0;
-  for (size_t wd = 0; wd < fetching_.size(); ++wd)
-    for (uint64_t bits = fetching_[wd]; bits; bits &= bits - 1) {
-      WarpSlot& w = slots_[wd * 64 + unsigned(__builtin_ctzll(bits))];
-      if (!w.resident || w.fetch_ready != UINT64_MAX || w.fetch_line != line) continue;
-      w.fetch_ready = cycle_ + p_.icache_hit_latency + k / p_.fetch_warps_per_cycle;
-      earliest_fetch_ = std::min(earliest_fetch_, w.fetch_ready);
-      ++k;
-    }
+  for_each_fetching([&](WarpSlot& w) {
+    if (!w.resident || w.fetch_ready != UINT64_MAX || w.fetch_line != line) return;
+    w.fetch_ready = cycle_ + p_.icache_hit_latency + k / p_.fetch_warps_per_cycle;
+    earliest_fetch_ = std::min(earliest_fetch_, w.fetch_ready);
+    ++k;
+  });
 }
 
 // ---------------------------------------------------------------- reports

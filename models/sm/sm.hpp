@@ -157,7 +157,7 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
     uint32_t remaining;   // responses still to come
     bool long_latency;    // global/local (true) or shared (false)
     bool in_pipe;         // the in-order pipeline completes it at WB: the response only closes the request
-    bool held_load;       // its loads or atomic results wait in the write log (to the edge's or quantum's end), until commit:
+    bool held_result;     // its loads or atomic results wait in the write log (to the edge's or quantum's end), until commit:
     uint64_t replay_mark; // the log's commits() at its issue: its data is in its registers once commits() passed it
     uint64_t lanes[32];   // shared-memory requests: per-lane offsets, owned here while in flight
   };
@@ -210,7 +210,7 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   const bool run_ahead_fault_ = test_fault("engine_run_ahead");
   uint32_t engine_threads_ = 1;
   uint32_t quantum_ = 1;
-  bool held_loads_ = false;          // the instruction being sent to memory left register writes in the write log
+  bool held_results_ = false;        // the instruction being sent to memory left register writes in the write log
   std::string own_error_;            // a fault found in the own part
   void wake_at(uint64_t cycle);  // ask the core clock domain for an edge
   uint64_t now_cycle() const;
@@ -315,7 +315,13 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
     else { fetching_[w.slot >> 6] &= ~bit; --fetches_pending_; }
     w.fetch_pending = v;
   }
-  uint64_t earliest_pending_fetch() const;  // the earliest fetch_ready of the fetches in flight
+  uint64_t earliest_pending_fetch();  // the earliest fetch_ready of the fetches in flight
+  // f(slot) for every warp slot with a fetch in flight, in slot order.
+  template <class F>
+  void for_each_fetching(F&& f) {
+    for (size_t wd = 0; wd < fetching_.size(); ++wd)
+      for (uint64_t bits = fetching_[wd]; bits; bits &= bits - 1) f(slots_[wd * 64 + unsigned(__builtin_ctzll(bits))]);
+  }
 
   uint32_t id_;
   SmParams p_;
