@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <queue>
+#include <stdexcept>
 #include <systemc>
 #include <vector>
 
@@ -37,6 +38,15 @@ class ClockedBlock {
   // is in after its own part ran runs its own part again at its turn.
   virtual bool splits_edge() const { return false; }
   virtual void edge_own_work(uint64_t) {}
+  // A block whose edge touches nothing an own part reads or writes (the crossbar and the L2 slices: what
+  // they send a partition is a registered input, which waits, deferred, until the own parts are done): with
+  // worker threads its edge runs on the domain's thread while the workers run the own parts, before every
+  // other member's edge. Its edge at c needs nothing another member does at c, so the results are those of
+  // member order.
+  virtual bool runs_beside_own_parts() const { return false; }
+  // A partition member's inputs deferred while the own parts ran (ClockDomain::defer): taken now, in the
+  // order they came, before any member's edge.
+  virtual void take_deferred() {}
   // Edges a clock domain gave this block (its clock_edge calls): an idle block takes none.
   uint64_t edges_taken() const { return edges_taken_; }
 
@@ -71,7 +81,11 @@ class ClockDomain : public sc_core::sc_module {
     part_of_.push_back(kNoPartition);
     if (now_.size() * 64 < members_.size()) {
       now_.push_back(0);
-      next_.push_back(0);
+      // the wheel keeps kWheel slots of one bit per member: a word more in each
+      std::vector<uint64_t> wider(kWheel * now_.size(), 0);
+      for (uint32_t k = 0; k < kWheel; ++k)
+        for (size_t w = 0; w + 1 < now_.size(); ++w) wider[k * now_.size() + w] = wheel_[k * (now_.size() - 1) + w];
+      wheel_.swap(wider);
     }
     if (b.splits_edge()) {
       const uint32_t key = partition == kOwnPartition ? uint32_t(1u << 31) + i : partition;
@@ -95,6 +109,9 @@ class ClockDomain : public sc_core::sc_module {
   // (a mechanism whose SM parts reach further keeps the engine on one thread).
   void request(uint32_t i, uint64_t cycle) {
     if (own_phase_) {
+      // (a partition's input must wait: deferring(); the workers ask for their own partitions' members)
+      if (!EdgeWorkers::on_worker() && beside_running_ && part_of_[i] != kNoPartition)
+        throw std::logic_error("a block running beside the own parts asked for an SM partition's edge");
       if (asked_[i] == ClockedBlock::kNever) {
         // the partition's list when its own part may run on a worker (only its thread asks for it)
         if (own_parallel_ && part_of_[i] != kNoPartition) partitions_[part_of_[i]].asked.push_back(i);
@@ -126,8 +143,23 @@ class ClockDomain : public sc_core::sc_module {
   uint64_t edges() const { return edges_; }  // edges taken so far
   // Stop taking edges for good (a launch that stopped or faulted halts the SMs).
   void halt() { halted_ = true; }
-  // Worker threads for the members' own parts (sim.threads); null: this thread runs them.
-  void use_workers(EdgeWorkers* w) { workers_ = w; }
+  // Worker threads for the members' own parts (sim.threads); null: this thread runs them. Called once every
+  // member has joined: the members that run beside the own parts are read then.
+  void use_workers(EdgeWorkers* w) {
+    workers_ = w;
+    beside_.assign(now_.size(), 0);
+    has_beside_ = false;
+    for (uint32_t i = 0; w && i < members_.size(); ++i)
+      if (members_[i]->runs_beside_own_parts() && part_of_[i] == kNoPartition) {
+        beside_[i >> 6] |= uint64_t(1) << (i & 63);
+        has_beside_ = true;
+      }
+  }
+  // Whether a member running beside the own parts (runs_beside_own_parts) is taking its edge now, so that what
+  // it sends into a partition must wait: the receiving member keeps it and calls defer() once, and the domain
+  // has it take_deferred() when the own parts are done.
+  bool deferring() const { return beside_running_; }
+  void defer(uint32_t i) { deferred_.push_back(i); }
 
  private:
   static constexpr uint32_t kNoPartition = UINT32_MAX;
@@ -143,6 +175,8 @@ class ClockDomain : public sc_core::sc_module {
     ++edges_;
     mark_due(c);
     run_own_parts(c);
+    for (uint32_t i : deferred_) members_[i]->take_deferred();
+    deferred_.clear();
     // in member order; a member asked for during the edge, whose turn is still to come, joins it
     for (size_t w = 0; w < now_.size(); ++w)
       while (now_[w]) {
@@ -150,65 +184,105 @@ class ClockDomain : public sc_core::sc_module {
         now_[w] &= now_[w] - 1;
         turn_ = i;
         if (due_[i] > c) continue;
-        due_[i] = after_[i] > c ? after_[i] : ClockedBlock::kNever;
-        after_[i] = ClockedBlock::kNever;
-        if (due_[i] != ClockedBlock::kNever) schedule(i, due_[i]);
         if (again_[i]) {
           again_[i] = false;
           members_[i]->edge_own_work(c);
         }
-        ++members_[i]->edges_taken_;
-        const uint64_t next = members_[i]->clock_edge(c);
-        if (next != ClockedBlock::kNever && std::max(next, c + 1) < due_[i]) {
-          due_[i] = std::max(next, c + 1);
-          schedule(i, due_[i]);
-        }
+        take_edge(i, c);
       }
     running_ = false;
     if (every_edge_fault_)
       for (uint32_t i = 0; i < members_.size(); ++i) request(i, c + 1);
     while (!calendar_.empty() && due_[calendar_.top().member] != calendar_.top().cycle) calendar_.pop();
     uint64_t next = calendar_.empty() ? ClockedBlock::kNever : calendar_.top().cycle;
-    if (next_count_) next = std::min(next, next_cycle_);
+    next = std::min(next, earliest_on_wheel());
     if (next != ClockedBlock::kNever) {
       armed_ = next;
       wake_at_edge(wake_, period_, armed_);
     }
   }
 
-  // Member i is due at `cycle` (due_[i] == cycle): most often the edge after
-  // the last one taken, kept as a bit; else an entry in the calendar.
-  void schedule(uint32_t i, uint64_t cycle) {
-    if (cycle != next_cycle_) {
-      calendar_.push(Due{cycle, i});
-      return;
-    }
-    uint64_t& word = next_[i >> 6];
-    const uint64_t bit = uint64_t(1) << (i & 63);
-    if (!(word & bit)) {
-      word |= bit;
-      ++next_count_;
+  // Member i's edge c: its nearest edge asked for moves on to the next one, and what it returns is asked for.
+  void take_edge(uint32_t i, uint64_t c) {
+    due_[i] = after_[i] > c ? after_[i] : ClockedBlock::kNever;
+    after_[i] = ClockedBlock::kNever;
+    if (due_[i] != ClockedBlock::kNever) schedule(i, due_[i]);
+    ++members_[i]->edges_taken_;
+    const uint64_t next = members_[i]->clock_edge(c);
+    if (next != ClockedBlock::kNever && std::max(next, c + 1) < due_[i]) {
+      due_[i] = std::max(next, c + 1);
+      schedule(i, due_[i]);
     }
   }
 
-  // The members due at edge c, from the next-edge bits and the calendar into now_.
-  void mark_due(uint64_t c) {
-    if (next_count_ && next_cycle_ <= c) {
-      for (size_t w = 0; w < next_.size(); ++w) {
-        for (uint64_t bits = next_[w]; bits; bits &= bits - 1) {
-          const uint32_t i = uint32_t(w * 64 + unsigned(__builtin_ctzll(bits)));
-          if (due_[i] == next_cycle_) now_[w] |= uint64_t(1) << (i & 63);
-        }
-        next_[w] = 0;
+  // The members that run beside the own parts and are due at edge c take it, in member order, on this thread
+  // while the workers run the own parts; they leave the edge's list.
+  void run_beside(uint64_t c) {
+    beside_running_ = true;
+    for (size_t w = 0; w < beside_.size(); ++w)
+      for (uint64_t bits = now_[w] & beside_[w]; bits; bits &= bits - 1) {
+        const uint32_t i = uint32_t(w * 64 + unsigned(__builtin_ctzll(bits)));
+        now_[w] &= ~(uint64_t(1) << (i & 63));
+        if (due_[i] > c) continue;
+        take_edge(i, c);
       }
-      next_count_ = 0;
+    beside_running_ = false;
+  }
+
+  // Member i is due at `cycle` (due_[i] == cycle): within kWheel cycles of the
+  // last edge taken, a bit in that cycle's slot of the wheel; further, an entry
+  // in the calendar. Either may hold members a later request overtook: a bit
+  // or an entry counts only while due_ still names its cycle.
+  void schedule(uint32_t i, uint64_t cycle) {
+    if (cycle - last_edge_ - 1 >= kWheel) {  // (cycle > last_edge_ always: a request names a later edge)
+      calendar_.push(Due{cycle, i});
+      return;
     }
-    next_cycle_ = c + 1;
+    const uint32_t k = uint32_t(cycle % kWheel);
+    wheel_[k * now_.size() + (i >> 6)] |= uint64_t(1) << (i & 63);
+    wheel_mask_ |= uint64_t(1) << k;
+  }
+
+  // The members due at edge c, from c's slot of the wheel and the calendar into now_.
+  void mark_due(uint64_t c) {
+    last_edge_ = c;
+    const uint32_t k = uint32_t(c % kWheel);
+    if (wheel_mask_ & (uint64_t(1) << k)) {
+      uint64_t* slot = &wheel_[k * now_.size()];
+      for (size_t w = 0; w < now_.size(); ++w) {
+        for (uint64_t bits = slot[w]; bits; bits &= bits - 1) {
+          const uint32_t i = uint32_t(w * 64 + unsigned(__builtin_ctzll(bits)));
+          if (due_[i] == c) now_[w] |= uint64_t(1) << (i & 63);
+        }
+        slot[w] = 0;
+      }
+      wheel_mask_ &= ~(uint64_t(1) << k);
+    }
     while (!calendar_.empty() && calendar_.top().cycle <= c) {
       const Due d = calendar_.top();
       calendar_.pop();
       if (due_[d.member] == d.cycle) now_[d.member >> 6] |= uint64_t(1) << (d.member & 63);
     }
+  }
+
+  // The earliest cycle after the last edge with a member due on the wheel (kNever: none). A slot's
+  // cycle is the one in (last_edge_, last_edge_ + kWheel] that maps to it; a slot whose bits were all
+  // overtaken empties here, so the domain never wakes for an edge with no member due.
+  uint64_t earliest_on_wheel() {
+    while (wheel_mask_) {
+      const uint32_t from = uint32_t((last_edge_ + 1) % kWheel);
+      const uint64_t rotated = from ? (wheel_mask_ >> from) | (wheel_mask_ << (kWheel - from)) : wheel_mask_;
+      const uint32_t ahead = unsigned(__builtin_ctzll(rotated));
+      const uint64_t cycle = last_edge_ + 1 + ahead;
+      const uint32_t k = uint32_t(cycle % kWheel);
+      uint64_t* slot = &wheel_[k * now_.size()];
+      for (size_t w = 0; w < now_.size(); ++w)
+        for (uint64_t bits = slot[w]; bits; bits &= bits - 1)
+          if (due_[w * 64 + unsigned(__builtin_ctzll(bits))] == cycle) return cycle;
+      std::fill(slot, slot + now_.size(), 0);
+      wheel_mask_ &= ~(uint64_t(1) << k);
+    }
+    return ClockedBlock::kNever;
   }
 
   // The own parts of the members due at edge c, partition by partition, in
@@ -236,9 +310,19 @@ class ClockDomain : public sc_core::sc_module {
       owner_.resize(parts_.size());
       const uint32_t t = workers_->threads();
       for (size_t k = 0; k < parts_.size(); ++k) owner_[k] = partitions_[parts_[k]].key % t;  // SM i on thread i mod t
-      workers_->run(parts_.size(), owner_.data(), [](void* d, size_t k) {
+      workers_->start(parts_.size(), owner_.data(), [](void* d, size_t k) {
         static_cast<ClockDomain*>(d)->run_partition(k);
       }, this);
+      if (has_beside_) {
+        try {
+          run_beside(c);
+        } catch (...) {  // the own parts end first, and a fault of theirs comes first, as in member order
+          beside_running_ = false;
+          workers_->finish();
+          throw;
+        }
+      }
+      workers_->finish();
     } else {
       for (size_t k = 0; k < parts_.size(); ++k) run_partition(k);
     }
@@ -283,6 +367,10 @@ class ClockDomain : public sc_core::sc_module {
   std::vector<uint64_t> own_ran_;  // the edge whose own part each member last ran
   std::vector<bool> again_;        // asked again for this edge after its own part ran
   uint64_t own_cycle_ = 0;
+  std::vector<uint64_t> beside_;   // the members that run beside the own parts (bit per member)
+  bool has_beside_ = false;
+  bool beside_running_ = false;    // one of them is taking its edge while the workers run
+  std::vector<uint32_t> deferred_; // members holding inputs deferred while it did
   bool own_phase_ = false;
   bool own_parallel_ = false;
   EdgeWorkers* workers_ = nullptr;
@@ -296,9 +384,12 @@ class ClockDomain : public sc_core::sc_module {
   };
   std::priority_queue<Due, std::vector<Due>, std::greater<Due>> calendar_;  // members' due edges, earliest first
   std::vector<uint64_t> now_;    // the members due at the edge running (bit per member)
-  std::vector<uint64_t> next_;   // members due at next_cycle_ (bit per member), next_count_ of them
-  uint64_t next_cycle_ = ClockedBlock::kNever;
-  uint32_t next_count_ = 0;
+  // The wheel: for each of the kWheel cycles after the last edge taken, the members due at it (a bit
+  // each, now_.size() words per slot, slot = cycle mod kWheel), and which slots hold bits.
+  static constexpr uint32_t kWheel = 64;
+  std::vector<uint64_t> wheel_;
+  uint64_t wheel_mask_ = 0;
+  uint64_t last_edge_ = 0;  // the last edge taken (0 before the first)
   uint64_t armed_ = ClockedBlock::kNever;
   bool running_ = false;  // inside tick(), at member turn_
   bool halted_ = false;
@@ -332,6 +423,10 @@ class SharedClockMember : public ClockedBlock {
     if (domain_) domain_->request(member_, cycle);
     else wake_at_edge(own, period, cycle);
   }
+  // An input arriving while a block beside the own parts takes its edge must wait for take_deferred();
+  // defer_inputs() has the domain call it (once per edge: call it when the first input is held).
+  bool inputs_deferred() const { return domain_ && domain_->deferring(); }
+  void defer_inputs() { domain_->defer(member_); }
 
  private:
   ClockDomain* domain_ = nullptr;

@@ -95,7 +95,7 @@ void EdgeWorkers::worker_loop(unsigned thread) {
   }
 }
 
-void EdgeWorkers::run(size_t n, const uint32_t* owner, void (*part)(void*, size_t), void* ctx) {
+void EdgeWorkers::start(size_t n, const uint32_t* owner, void (*part)(void*, size_t), void* ctx) {
   n_ = n;
   part_ = part;
   ctx_ = ctx;
@@ -114,6 +114,10 @@ void EdgeWorkers::run(size_t n, const uint32_t* owner, void (*part)(void*, size_
     std::lock_guard<std::mutex> l(m_);
     cv_.notify_all();
   }
+}
+
+void EdgeWorkers::finish() {
+  const size_t n = n_;
   work(0);
   if (no_join_fault_) return;  // WARPTLM_TEST_FAULT=engine_no_join: the edge goes on while workers still run
   for (unsigned i = 0; done_.load(std::memory_order_acquire) != n; ++i) {

@@ -34,7 +34,15 @@ class EdgeWorkers {
   // block's state stays in one core's caches from edge to edge; a thread done
   // with its own parts takes others' still waiting, and the calling thread
   // does them all if no worker comes (more threads than free cores).
-  void run(size_t n, const uint32_t* owner, void (*part)(void* ctx, size_t k), void* ctx);
+  void run(size_t n, const uint32_t* owner, void (*part)(void* ctx, size_t k), void* ctx) {
+    start(n, owner, part, ctx);
+    finish();
+  }
+  // run() in two halves, so that the calling thread can do other work while the workers begin: start()
+  // hands the parts out and returns at once; finish() takes the parts no worker took yet, waits for the
+  // rest and rethrows as run() does. Every start() is followed by its finish() before the next start().
+  void start(size_t n, const uint32_t* owner, void (*part)(void* ctx, size_t k), void* ctx);
+  void finish();
 
   // The machine's cores (at least 1).
   static unsigned cores();

@@ -27,7 +27,12 @@
 // served in port order, partitions before SM ports. A port whose head waits
 // for a full output FIFO is blocked (head of line) until the FIFO frees.
 // Smart ticking: tick() runs only at cycles where a transfer is due or an input
-// waits; every delivery time is computed when the transfer is queued.
+// waits; every delivery time is computed when the transfer is queued. It takes
+// its edges from its own SystemC process, or from a clock domain of its period
+// it joins (the platform's core clock: one wake-up per edge for the SMs and the
+// memory side), where it may run beside the SMs' own parts
+// (ClockedBlock::runs_beside_own_parts): it touches none of their state, and
+// what it sends an L1 is a registered input.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -38,6 +43,7 @@
 #include <vector>
 
 #include "common/clock.hpp"
+#include "common/clock_domain.hpp"
 #include "common/gpu_payload.hpp"
 #include "common/input_register.hpp"
 #include "common/stats.hpp"
@@ -48,7 +54,7 @@
 
 namespace warptlm {
 
-class Crossbar : public sc_core::sc_module {
+class Crossbar : public sc_core::sc_module, public SharedClockMember {
  public:
   // SM side: every L1 (or SM) binds its initiator socket here; port i is the i-th binding.
   tlm_utils::multi_passthrough_target_socket<Crossbar> sm_socket;
@@ -67,6 +73,11 @@ class Crossbar : public sc_core::sc_module {
   uint64_t cycle() const { return cycle_now(period_); }
   // Edges the crossbar took (its process ran): none while nothing moves.
   uint64_t edges_taken() const { return edges_taken_; }
+  const sc_core::sc_time& clock_period() const override { return period_; }
+  // Whether its edges may run beside the SMs' own parts: only while every SM port's initiator defers what it
+  // receives then (the L1s do; the platform says so before the run starts).
+  void allow_beside_own_parts(bool yes) { beside_ = yes; }
+  bool runs_beside_own_parts() const override { return beside_; }
 
  private:
   struct Transfer {
@@ -123,6 +134,10 @@ class Crossbar : public sc_core::sc_module {
   tlm::tlm_sync_enum nb_transport_fw(int port, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
   tlm::tlm_sync_enum nb_transport_bw(int part, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
   void tick();
+  uint64_t clock_edge(uint64_t) override {  // an edge of the clock domain it joined
+    tick();
+    return kNever;  // tick() asked for its next edge
+  }
   // hardware steps
   void take_inputs(uint64_t now);
   void request_arrived(uint32_t sm_port, tlm::tlm_generic_payload& p, uint64_t now);
@@ -144,7 +159,7 @@ class Crossbar : public sc_core::sc_module {
   bool input_queued_replies() const { return p_.reply_buffer > 0; }
   uint32_t request_beats(const tlm::tlm_generic_payload& p) const;
   uint32_t response_beats(const tlm::tlm_generic_payload& p) const;
-  void wake_at(uint64_t cycle) { wake_at_edge(wake_, period_, cycle); }
+  void wake_at(uint64_t cycle) { ask_edge(wake_, period_, cycle); }
 
   IcnParams p_;
   PartitionMap map_;
@@ -154,6 +169,7 @@ class Crossbar : public sc_core::sc_module {
   std::vector<ReturnPort> ret_;
   sc_core::sc_event wake_;
   uint64_t edges_taken_ = 0;
+  bool beside_ = false;
   bool every_edge_fault_ = false;  // WARPTLM_TEST_FAULT=idle_edges (test-only): the crossbar takes every edge
   struct Input {
     tlm::tlm_generic_payload* p;

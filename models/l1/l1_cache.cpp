@@ -73,7 +73,8 @@ L1DataCache::L1DataCache(sc_core::sc_module_name name, uint32_t sm_id, const L1P
   outcome_probe_.declare(inst + ".outcome", 3, {"idle", "hit", "miss", "merge", "reservation_fail", "bypass"});
   mshr_probe_.declare(inst + ".mshrs", bits_for(p_.mshr_entries));
 
-  same_edge_fault_ = test_fault("l1_same_edge");  // test only: take requests and answers on the edge they arrive
+  same_edge_fault_ = test_fault("l1_same_edge");
+  no_defer_fault_ = test_fault("beside_no_defer");  // test only: take the crossbar's answers while the own parts run  // test only: take requests and answers on the edge they arrive
   fill_fault_ = test_fault("l1_lose_fill") ? FillFault::Lose : test_fault("l1_duplicate_fill") ? FillFault::Duplicate : FillFault::None;
   upstream.register_nb_transport_fw(this, &L1DataCache::upstream_fw);
   readonly_upstream.register_nb_transport_fw(this, &L1DataCache::readonly_fw);
@@ -719,9 +720,20 @@ void L1DataCache::admit_waiting(uint64_t c) {
 
 tlm::tlm_sync_enum L1DataCache::downstream_bw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time&) {
   if (ph != tlm::END_REQ && ph != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
+  if (inputs_deferred() && !no_defer_fault_) {
+    if (deferred_.empty()) defer_inputs();
+    deferred_.push_back(Input{&p, ph});
+    return answer_recorded(ph);
+  }
   from_below_.arrive(0, Input{&p, ph});
   wake_at(next_edge_after_now(period_));
   return answer_recorded(ph);
+}
+
+void L1DataCache::take_deferred() {
+  for (const Input& in : deferred_) from_below_.arrive(0, in);
+  if (!deferred_.empty()) wake_at(next_edge_after_now(period_));
+  deferred_.clear();
 }
 
 // What came from below before this edge: END_REQ frees the miss queue's head;

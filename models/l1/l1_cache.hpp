@@ -231,6 +231,13 @@ class L1DataCache : public sc_core::sc_module, public SharedClockMember {
   };
   RequestBuffer readonly_in_;        // read-only fills from the SM, waiting for a miss-queue entry
   InputRegister<Input> from_below_;  // END_REQ and responses, taken at the next edge (common/input_register.hpp)
+  // What came from below while the crossbar ran beside the own parts (SharedClockMember::inputs_deferred):
+  // recorded into from_below_ once they are done, in the same instant and order.
+  std::vector<Input> deferred_;
+  void take_deferred() override;
+  // WARPTLM_TEST_FAULT=beside_no_defer: they go into from_below_ at once, racing with the own part (the
+  // domain refuses the edge request that follows, and ThreadSanitizer reports the race: scripts/tsan)
+  bool no_defer_fault_ = false;
   bool same_edge_fault_ = false;  // WARPTLM_TEST_FAULT=l1_same_edge
   // WARPTLM_TEST_FAULT=l1_lose_fill / l1_duplicate_fill: the 20th fill from
   // below is dropped / taken twice (the conservation checks must catch both)

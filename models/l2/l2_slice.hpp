@@ -82,6 +82,9 @@ class L2Slice : public sc_core::sc_module, public SharedClockMember {
   uint32_t mshrs_in_use() const { return p_.mshr_entries - uint32_t(free_mshrs_.size()); }
   uint64_t cycle() const { return cycle_now(period_); }
   const sc_core::sc_time& clock_period() const override { return period_; }
+  // In a clock domain with the SMs it may take its edges beside their own parts: it reaches them only
+  // through the crossbar, whose inputs are registered.
+  bool runs_beside_own_parts() const override { return true; }
 
  private:
   struct Line {

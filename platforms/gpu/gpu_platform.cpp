@@ -266,7 +266,6 @@ void GpuPlatform::build_memory(const Config& cfg, StatsRegistry& stats) {
       connect(icn->part_socket[q * subs + s], l2.up);
       connect(l2.down, drams.back()->socket);
       l2.on_run_error = [this](const std::string& msg) { fault(msg); };
-      l2.join_domain(*l2_clock);
       clock_of("l2", l2_p.clock_mhz, l2);
     }
     drams.back()->join_domain(*dram_clock);
@@ -289,6 +288,13 @@ void GpuPlatform::build_sms(const Config& cfg, StatsRegistry& stats) {
   const MshrRedundancyParams red_p = MshrRedundancyParams::from(cfg);
   if (icn && red_p.mode != MshrRedundancyParams::Mode::Off) mshr_redundancy = std::make_unique<MshrRedundancy>(red_p, stats);
   core_clock = std::make_unique<ClockDomain>("core_clock", period);
+  // The crossbar and the L2 slices take their edges from the core clock when they run at its period (one
+  // wake-up per edge for the SMs and the memory side; with worker threads, their edges run beside the SMs'
+  // own parts: ClockedBlock::runs_beside_own_parts), else from their own process and the L2's clock domain.
+  if (icn) {
+    if (icn->clock_period() == period) icn->join_domain(*core_clock);
+    for (auto& l2 : l2s) l2->join_domain(l2->clock_period() == period ? *core_clock : *l2_clock);
+  }
   // A mechanism's socket bindings and core-clock blocks, recorded as it builds
   // them and listed (warptlm topology) after the part they belong to.
   std::vector<std::pair<std::string, std::string>> mechanism_bindings;
@@ -356,6 +362,7 @@ void GpuPlatform::build_sms(const Config& cfg, StatsRegistry& stats) {
     if (icn) {
       s.bind(icn->sm_socket);
       record_binding(s, icn->sm_socket);
+      ++mechanism_icn_ports_;
     } else {
       s.bind(flat->socket);
       record_binding(s, flat->socket);
@@ -417,6 +424,8 @@ void GpuPlatform::start_engine(const Config& cfg, bool verilated) {
   }
   if (threads > 1) {
     workers = std::make_unique<EdgeWorkers>(threads);
+    // The crossbar delivers beside the own parts only to L1s, which hold what it sends until they are done.
+    if (icn) icn->allow_beside_own_parts(mechanism_icn_ports_ == 0);
     core_clock->use_workers(workers.get());
   }
 }

@@ -2,7 +2,8 @@
 // config as its children, binds their TLM sockets, and serves the host on its
 // host socket (host_interface.hpp: copies, modules, launches, completion):
 //   gpu.host                      the host socket (a TLM-2.0 target)
-//   gpu.core_clock                the core clock domain (SMs, then the dispatcher)
+//   gpu.core_clock                the core clock domain (the crossbar and L2 slices at its period, the SMs,
+//                                 then the dispatcher)
 //   gpu.sm<i>                     an SM, with its children
 //     gpu.sm<i>.smem              banked shared memory
 //     gpu.sm<i>.l1d               L1 data cache (mem.model: hierarchy)
@@ -10,7 +11,8 @@
 //   gpu.icn                       crossbar (hierarchy)
 //   gpu.part<p>.l2                the L2 slice of memory partition p (hierarchy)
 //   gpu.dram<p>                   DRAM channel p (hierarchy)
-//   gpu.l2_clock, gpu.dram_clock  the clock domains the L2 slices and the DRAM channels share (hierarchy)
+//   gpu.l2_clock, gpu.dram_clock  the clock domains the L2 slices (at another period than the core's) and
+//                                 the DRAM channels share (hierarchy)
 //   gpu.memory                    flat fixed-latency memory (mem.model: flat)
 //   gpu.dispatcher                thread-block dispatcher
 //   gpu.monitor, gpu.run_control  watchers: sampled statistics and progress; limits and the watchdog
@@ -150,6 +152,7 @@ class GpuPlatform : public sc_core::sc_module {
   std::vector<std::unique_ptr<L1DataCache>> l1s;
   std::unique_ptr<MshrRedundancy> mshr_redundancy;  // l1d.redundancy.mode: the L1s' MSHR allocations across SMs
   std::unique_ptr<Crossbar> icn;
+  uint32_t mechanism_icn_ports_ = 0;  // crossbar SM ports a mechanism's block took (not an L1's)
   std::vector<std::unique_ptr<sc_core::sc_module>> partitions;
   std::vector<std::unique_ptr<L2Slice>> l2s;
   std::vector<std::unique_ptr<DramChannel>> drams;

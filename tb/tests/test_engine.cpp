@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <string>
 #include <stdexcept>
 #include <systemc>
@@ -217,4 +218,151 @@ TEST_CASE("a clock domain takes each member's edges as asked: nearest first, lat
   const std::vector<std::string> expect = {"m0@1", "m2@1", "m0@2", "m1@3", "m0@4", "m1@4", "m2@8", "m2@10"};
   CHECK(bench.log == expect);
   CHECK(bench.domain.edges() == 6);  // edges 1, 2, 3, 4, 8 and 10: none without a member due
+}
+
+namespace {
+
+// Edges asked for across the clock domain's wheel (its next 64 cycles) and past it (its calendar).
+struct WheelBench : sc_core::sc_module {
+  ClockDomain domain;
+  std::vector<std::string> log;
+  Scripted m0{log, "m0"}, m1{log, "m1"}, m2{log, "m2"};
+  SC_HAS_PROCESS(WheelBench);
+  explicit WheelBench(sc_core::sc_module_name n)
+      : sc_core::sc_module(n), domain("domain", sc_core::sc_time(1, sc_core::SC_NS)) {
+    domain.join(m0);
+    domain.join(m1);
+    domain.join(m2);
+    m0.script = [](uint64_t c) -> uint64_t {
+      if (c == 1) return 65;    // the wheel's last cycle after edge 1
+      if (c == 65) return 129;  // again one turn later: the slot edge 1 emptied
+      return ClockedBlock::kNever;
+    };
+    m1.script = [this](uint64_t c) -> uint64_t {
+      if (c == 1) {
+        domain.request(2, 66);  // past the wheel: the calendar
+        domain.request(2, 3);   // overtakes it, which is kept for after it (then on the wheel as well)
+        return 64;
+      }
+      if (c == 64) domain.request(2, 70);  // after the edge asked for: kept for after it
+      return ClockedBlock::kNever;
+    };
+    SC_THREAD(start);
+  }
+  void start() {
+    domain.request(0, 1);
+    domain.request(1, 1);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a clock domain's wheel and calendar: edges past 64 cycles ahead and a slot used again a turn later", "[engine]") {
+  WheelBench bench("bench");
+  sc_core::sc_start(sc_core::sc_time(200, sc_core::SC_NS));
+  const std::vector<std::string> expect = {"m0@1", "m1@1", "m2@3", "m1@64", "m0@65", "m2@66", "m2@70", "m0@129"};
+  CHECK(bench.log == expect);
+  CHECK(bench.domain.edges() == 7);  // 1, 3, 64, 65, 66, 70 and 129: no edge without a member due
+}
+
+namespace {
+
+// A member of an SM partition that takes what a block running beside the own parts delivers: held while
+// that block takes its edge with the workers running (ClockDomain::deferring), taken before any edge.
+struct Receiver : sc_core::sc_module, SharedClockMember {
+  std::vector<std::string>& log;  // written on the domain's thread only
+  sc_core::sc_time period{1, sc_core::SC_NS};
+  sc_core::sc_event wake;
+  std::atomic<int> own_parts{0};
+  std::vector<std::string> held, inbox;
+  Receiver(sc_core::sc_module_name n, std::vector<std::string>& l) : sc_core::sc_module(n), log(l) {}
+  const sc_core::sc_time& clock_period() const override { return period; }
+  bool splits_edge() const override { return true; }
+  void edge_own_work(uint64_t) override { ++own_parts; }
+  void deliver(const std::string& what) {
+    if (inputs_deferred()) {
+      if (held.empty()) defer_inputs();
+      held.push_back(what);
+      log.push_back(std::string(basename()) + " holds " + what);
+      return;
+    }
+    inbox.push_back(what);
+  }
+  void take_deferred() override {
+    for (auto& h : held) inbox.push_back(h);
+    log.push_back(std::string(basename()) + " takes " + std::to_string(held.size()));
+    held.clear();
+  }
+  uint64_t clock_edge(uint64_t c) override {
+    std::string got;
+    for (auto& i : inbox) got += " " + i;
+    inbox.clear();
+    log.push_back(std::string(basename()) + ".edge@" + std::to_string(c) + got);
+    return c < 2 ? c + 1 : kNever;
+  }
+  void ask(uint64_t c) { ask_edge(wake, period, c); }
+};
+
+// A memory-side block: its edge sends the receiver a message.
+struct Beside : ClockedBlock {
+  std::vector<std::string>& log;
+  Receiver& to;
+  Beside(std::vector<std::string>& l, Receiver& r) : log(l), to(r) {}
+  bool runs_beside_own_parts() const override { return true; }
+  uint64_t clock_edge(uint64_t c) override {
+    log.push_back("x.edge@" + std::to_string(c));
+    to.deliver("m" + std::to_string(c));
+    return c < 2 ? c + 1 : kNever;
+  }
+};
+
+struct BesideBench : sc_core::sc_module {
+  ClockDomain domain;
+  std::vector<std::string> log;
+  Receiver r0{"r0", log}, r1{"r1", log};
+  Beside x{log, r1};
+  std::unique_ptr<EdgeWorkers> workers;
+  SC_HAS_PROCESS(BesideBench);
+  BesideBench(sc_core::sc_module_name n, unsigned threads)
+      : sc_core::sc_module(n), domain("domain", sc_core::sc_time(1, sc_core::SC_NS)) {
+    r0.join_domain(domain, 0);
+    r1.join_domain(domain, 1);
+    domain.join(x);  // last in member order
+    if (threads > 1) {
+      workers = std::make_unique<EdgeWorkers>(threads);
+      domain.use_workers(workers.get());
+    }
+    SC_THREAD(start);
+  }
+  void start() {
+    r0.ask(1);
+    r1.ask(1);
+    domain.request(2, 1);
+  }
+};
+
+}  // namespace
+
+namespace {
+std::vector<std::string> beside_log(unsigned threads) {
+  BesideBench bench("bench", threads);
+  sc_core::sc_start(sc_core::sc_time(10, sc_core::SC_NS));
+  CHECK(bench.r0.own_parts == 2);
+  CHECK(bench.r1.own_parts == 2);
+  return bench.log;
+}
+}  // namespace
+
+TEST_CASE("one thread: a block marked to run beside the own parts takes its edge in member order", "[engine]") {
+  // x joined last: its edge comes after the others', and what it sends r1 is there at r1's next edge.
+  const std::vector<std::string> expect = {"r0.edge@1", "r1.edge@1", "x.edge@1", "r0.edge@2", "r1.edge@2 m1", "x.edge@2"};
+  CHECK(beside_log(1) == expect);
+}
+
+TEST_CASE("worker threads: a block beside the own parts takes its edge first and what it delivers waits", "[engine]") {
+  // x's edge runs while the workers run the own parts, before every other member's edge; what it sends r1
+  // is held until the own parts are done and taken before any member's edge.
+  const std::vector<std::string> expect = {"x.edge@1", "r1 holds m1", "r1 takes 1", "r0.edge@1", "r1.edge@1 m1",
+                                           "x.edge@2", "r1 holds m2", "r1 takes 1", "r0.edge@2", "r1.edge@2 m2"};
+  CHECK(beside_log(2) == expect);
 }
