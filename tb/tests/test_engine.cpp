@@ -176,44 +176,53 @@ struct Scripted : ClockedBlock {
   }
 };
 
-struct CalendarBench : sc_core::sc_module {
+// Three scripted members of one domain; `first` makes the requests at time 0.
+struct ScriptedBench : sc_core::sc_module {
   ClockDomain domain;
   std::vector<std::string> log;
   Scripted m0{log, "m0"}, m1{log, "m1"}, m2{log, "m2"};
-  SC_HAS_PROCESS(CalendarBench);
-  explicit CalendarBench(sc_core::sc_module_name n)
+  std::function<void()> first;
+  SC_HAS_PROCESS(ScriptedBench);
+  explicit ScriptedBench(sc_core::sc_module_name n)
       : sc_core::sc_module(n), domain("domain", sc_core::sc_time(1, sc_core::SC_NS)) {
     domain.join(m0);
     domain.join(m1);
     domain.join(m2);
-    m0.script = [this](uint64_t c) -> uint64_t {
-      if (c == 1) {
-        domain.request(2, 1);  // a later member, this very edge: it joins it
-        domain.request(0, 1);  // itself, this edge: the next one
-      }
-      return ClockedBlock::kNever;
-    };
-    m2.script = [this](uint64_t c) -> uint64_t {
-      if (c == 1) domain.request(0, 4);  // an earlier member: a later edge
-      return c < 10 ? 10 : ClockedBlock::kNever;
-    };
     SC_THREAD(start);
   }
-  void start() {
-    domain.request(0, 1);
-    domain.request(1, 5);
-    domain.request(1, 3);  // overtakes 5, which is kept for after it ...
-    domain.request(1, 4);  // ... until 4 overtakes it: edge 5 is no longer asked for
-    domain.request(2, 8);  // overtaken by m0's request for edge 1, kept for after it
-  }
+  void start() { first(); }
 };
+
+// Requests that overtake one another, within a few cycles.
+void script_calendar(ScriptedBench& b) {
+  ClockDomain& d = b.domain;
+  b.m0.script = [&d](uint64_t c) -> uint64_t {
+    if (c == 1) {
+      d.request(2, 1);  // a later member, this very edge: it joins it
+      d.request(0, 1);  // itself, this edge: the next one
+    }
+    return ClockedBlock::kNever;
+  };
+  b.m2.script = [&d](uint64_t c) -> uint64_t {
+    if (c == 1) d.request(0, 4);  // an earlier member: a later edge
+    return c < 10 ? 10 : ClockedBlock::kNever;
+  };
+  b.first = [&d] {
+    d.request(0, 1);
+    d.request(1, 5);
+    d.request(1, 3);  // overtakes 5, which is kept for after it ...
+    d.request(1, 4);  // ... until 4 overtakes it: edge 5 is no longer asked for
+    d.request(2, 8);  // overtaken by m0's request for edge 1, kept for after it
+  };
+}
 
 }  // namespace
 
 TEST_CASE("a clock domain takes each member's edges as asked: nearest first, later ones kept, none twice", "[engine]") {
   // Edges far apart and requests that overtake one another: each member runs at every edge asked for
   // (the nearest first, a later one after it), at none other, once per edge, in member order within one.
-  CalendarBench bench("bench");
+  ScriptedBench bench("bench");
+  script_calendar(bench);
   sc_core::sc_start(sc_core::sc_time(20, sc_core::SC_NS));
   const std::vector<std::string> expect = {"m0@1", "m2@1", "m0@2", "m1@3", "m0@4", "m1@4", "m2@8", "m2@10"};
   CHECK(bench.log == expect);
@@ -223,42 +232,33 @@ TEST_CASE("a clock domain takes each member's edges as asked: nearest first, lat
 namespace {
 
 // Edges asked for across the clock domain's wheel (its next 64 cycles) and past it (its calendar).
-struct WheelBench : sc_core::sc_module {
-  ClockDomain domain;
-  std::vector<std::string> log;
-  Scripted m0{log, "m0"}, m1{log, "m1"}, m2{log, "m2"};
-  SC_HAS_PROCESS(WheelBench);
-  explicit WheelBench(sc_core::sc_module_name n)
-      : sc_core::sc_module(n), domain("domain", sc_core::sc_time(1, sc_core::SC_NS)) {
-    domain.join(m0);
-    domain.join(m1);
-    domain.join(m2);
-    m0.script = [](uint64_t c) -> uint64_t {
-      if (c == 1) return 65;    // the wheel's last cycle after edge 1
-      if (c == 65) return 129;  // again one turn later: the slot edge 1 emptied
-      return ClockedBlock::kNever;
-    };
-    m1.script = [this](uint64_t c) -> uint64_t {
-      if (c == 1) {
-        domain.request(2, 66);  // past the wheel: the calendar
-        domain.request(2, 3);   // overtakes it, which is kept for after it (then on the wheel as well)
-        return 64;
-      }
-      if (c == 64) domain.request(2, 70);  // after the edge asked for: kept for after it
-      return ClockedBlock::kNever;
-    };
-    SC_THREAD(start);
-  }
-  void start() {
-    domain.request(0, 1);
-    domain.request(1, 1);
-  }
-};
+void script_wheel(ScriptedBench& b) {
+  ClockDomain& d = b.domain;
+  b.m0.script = [](uint64_t c) -> uint64_t {
+    if (c == 1) return 65;    // the wheel's last cycle after edge 1
+    if (c == 65) return 129;  // again one turn later: the slot edge 1 emptied
+    return ClockedBlock::kNever;
+  };
+  b.m1.script = [&d](uint64_t c) -> uint64_t {
+    if (c == 1) {
+      d.request(2, 66);  // past the wheel: the calendar
+      d.request(2, 3);   // overtakes it, which is kept for after it (then on the wheel as well)
+      return 64;
+    }
+    if (c == 64) d.request(2, 70);  // after the edge asked for: kept for after it
+    return ClockedBlock::kNever;
+  };
+  b.first = [&d] {
+    d.request(0, 1);
+    d.request(1, 1);
+  };
+}
 
 }  // namespace
 
 TEST_CASE("a clock domain's wheel and calendar: edges past 64 cycles ahead and a slot used again a turn later", "[engine]") {
-  WheelBench bench("bench");
+  ScriptedBench bench("bench");
+  script_wheel(bench);
   sc_core::sc_start(sc_core::sc_time(200, sc_core::SC_NS));
   const std::vector<std::string> expect = {"m0@1", "m1@1", "m2@3", "m1@64", "m0@65", "m2@66", "m2@70", "m0@129"};
   CHECK(bench.log == expect);
