@@ -149,7 +149,8 @@ class ClockDomain : public sc_core::sc_module {
     workers_ = w;
     beside_.assign(now_.size(), 0);
     has_beside_ = false;
-    for (uint32_t i = 0; w && i < members_.size(); ++i)
+    if (!w) return;  // one thread: every member in member order
+    for (uint32_t i = 0; i < members_.size(); ++i)
       if (members_[i]->runs_beside_own_parts() && part_of_[i] == kNoPartition) {
         beside_[i >> 6] |= uint64_t(1) << (i & 63);
         has_beside_ = true;

@@ -73,8 +73,8 @@ L1DataCache::L1DataCache(sc_core::sc_module_name name, uint32_t sm_id, const L1P
   outcome_probe_.declare(inst + ".outcome", 3, {"idle", "hit", "miss", "merge", "reservation_fail", "bypass"});
   mshr_probe_.declare(inst + ".mshrs", bits_for(p_.mshr_entries));
 
-  same_edge_fault_ = test_fault("l1_same_edge");
-  no_defer_fault_ = test_fault("beside_no_defer");  // test only: take the crossbar's answers while the own parts run  // test only: take requests and answers on the edge they arrive
+  same_edge_fault_ = test_fault("l1_same_edge");  // test only: take requests and answers on the edge they arrive
+  no_defer_fault_ = test_fault("beside_no_defer");  // test only: take the crossbar's answers while the own parts run
   fill_fault_ = test_fault("l1_lose_fill") ? FillFault::Lose : test_fault("l1_duplicate_fill") ? FillFault::Duplicate : FillFault::None;
   upstream.register_nb_transport_fw(this, &L1DataCache::upstream_fw);
   readonly_upstream.register_nb_transport_fw(this, &L1DataCache::readonly_fw);
