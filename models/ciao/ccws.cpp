@@ -91,10 +91,6 @@ CcwsUnit::CcwsUnit(const Sm& sm, const CcwsParams& p, uint32_t warps, const Ccws
   set_active(true);
 }
 
-namespace {
-uint64_t now_value() { return sc_core::sc_time_stamp().value(); }
-}  // namespace
-
 void CcwsUnit::warp_started(const WarpSlot& w) { scores_.start(uint16_t(w.slot), sm_.cycle()); }
 
 void CcwsUnit::at_issue(const WarpSlot&, const Instr&, uint32_t) { scores_.instruction(); }

@@ -7,10 +7,17 @@
 
 namespace warptlm {
 
-// The cycle whose edge is now, or the last one passed.
-inline uint64_t cycle_now(const sc_core::sc_time& period) {
-  return sc_core::sc_time_stamp().value() / period.value();
+// The time of the edge running, in SystemC time units: SystemC's time, except while a clock domain runs
+// a follower domain's edge late (ClockDomain::catch_up, on the SystemC thread only): then that edge's, so
+// that its blocks, and the blocks they reach inside it, count their cycles and stamp their registered
+// inputs as if SystemC ran it at its own time.
+inline thread_local uint64_t late_edge_value = UINT64_MAX;
+inline uint64_t now_value() {
+  return late_edge_value != UINT64_MAX ? late_edge_value : sc_core::sc_time_stamp().value();
 }
+
+// The cycle whose edge is now, or the last one passed.
+inline uint64_t cycle_now(const sc_core::sc_time& period) { return now_value() / period.value(); }
 
 // The first edge at or after t: what arrives between edges is seen at the next.
 inline uint64_t edge_at_or_after(const sc_core::sc_time& period, const sc_core::sc_time& t) {
@@ -32,7 +39,8 @@ inline sc_core::sc_time edge_time(const sc_core::sc_time& period, uint64_t cycle
   return sc_core::sc_time::from_value(cycle * period.value());
 }
 
-// Wake a block at the edge of `cycle`, at once if that edge has passed. An
+// Wake a block at the edge of `cycle`, at once if that edge has passed (in SystemC's time: a late
+// edge asks for no wake-up of its own: ClockDomain::catch_up). An
 // event keeps its earliest pending notification, so the block wakes for the
 // nearest of all the edges asked for.
 inline void wake_at_edge(sc_core::sc_event& wake, const sc_core::sc_time& period, uint64_t cycle) {

@@ -53,12 +53,16 @@ class ClockedBlock {
  private:
   friend class ClockDomain;
   uint64_t edges_taken_ = 0;
+  // The edge whose own part it last ran: in the block, which its partition's thread has in cache, not in a
+  // domain-wide array that threads running neighbouring partitions would write into the same cache line.
+  uint64_t own_ran_ = kNever;
 };
 
 class ClockDomain : public sc_core::sc_module {
  public:
   ClockDomain(sc_core::sc_module_name name, sc_core::sc_time period) : sc_core::sc_module(name), period_(period) {
     every_edge_fault_ = test_fault("idle_edges");  // test-only: every member takes every edge
+    late_time_fault_ = test_fault("late_edge_sc_time");  // test-only: a late edge's blocks read SystemC's time
     SC_METHOD(tick);
     sensitive << wake_;
     dont_initialize();
@@ -76,7 +80,6 @@ class ClockDomain : public sc_core::sc_module {
     due_.push_back(ClockedBlock::kNever);
     after_.push_back(ClockedBlock::kNever);
     asked_.push_back(ClockedBlock::kNever);
-    own_ran_.push_back(ClockedBlock::kNever);
     again_.push_back(false);
     part_of_.push_back(kNoPartition);
     if (now_.size() * 64 < members_.size()) {
@@ -108,6 +111,13 @@ class ClockDomain : public sc_core::sc_module {
   // With worker threads an own part asks only for members of its own partition
   // (a mechanism whose SM parts reach further keeps the engine on one thread).
   void request(uint32_t i, uint64_t cycle) {
+    // a follower's late edge reaches a member (the DRAM answers an L2 slice); with worker threads it runs
+    // beside the own parts, whose requests keep to their own path (a worker never reads the flag)
+    if (!EdgeWorkers::on_worker() && followers_running_) {
+      if (part_of_[i] != kNoPartition) throw std::logic_error("a follower clock domain asked for an SM partition's edge");
+      ask(i, cycle, current_, true);  // before any member's turn in this edge: as if asked before it began
+      return;
+    }
     if (own_phase_) {
       // (a partition's input must wait: deferring(); the workers ask for their own partitions' members)
       if (!EdgeWorkers::on_worker() && beside_running_ && part_of_[i] != kNoPartition)
@@ -120,29 +130,36 @@ class ClockDomain : public sc_core::sc_module {
       asked_[i] = std::min(asked_[i], cycle);
       return;
     }
-    const uint64_t now = cycle_now(period_);
-    const bool later_in_this_edge = running_ && i > turn_;
-    cycle = std::max(cycle, now + (later_in_this_edge ? 0 : 1));
-    if (later_in_this_edge && cycle == now && own_ran_[i] == now) again_[i] = true;
-    // The nearest edge asked for is due; a later one is kept for after it, since
-    // the member's edge clears what was due.
-    if (cycle < due_[i]) {
-      if (due_[i] != ClockedBlock::kNever) after_[i] = std::min(after_[i], due_[i]);
-      due_[i] = cycle;
-      if (running_ && cycle == now) now_[i >> 6] |= uint64_t(1) << (i & 63);  // its turn in this edge is to come
-      else schedule(i, cycle);
-    } else if (cycle > due_[i]) {
-      after_[i] = std::min(after_[i], cycle);
-    }
-    if (cycle == due_[i] && cycle < armed_ && !(running_ && cycle == now)) {
-      armed_ = cycle;
-      wake_at_edge(wake_, period_, cycle);
-    }
+    ask(i, cycle, running_ ? current_ : cycle_now(period_), running_ && i > turn_);
   }
   const sc_core::sc_time& period() const { return period_; }
   uint64_t edges() const { return edges_; }  // edges taken so far
-  // Stop taking edges for good (a launch that stopped or faulted halts the SMs).
-  void halt() { halted_ = true; }
+  // Stop taking edges for good (a launch that stopped or faulted halts the SMs); a follower runs its
+  // edges due by now and goes on at its own times.
+  void halt() {
+    halted_ = true;
+    for (ClockDomain* f : followers_) {
+      if (!f->catching_up_) f->catch_up(sc_core::sc_time_stamp().value());
+      f->leader_ = nullptr;
+      f->arm_next();
+    }
+  }
+  // Domain `f` follows this one: its members hear from no block but this domain's members, and what
+  // they send those is a registered input. Then an edge of f at time τ needs every input sent before τ
+  // and none sent later, and the results are the same whenever it runs between τ and this domain's
+  // first edge at or after τ, before any member takes that edge. So while this domain will take that
+  // edge, f's edge waits for it and runs there (catch_up), with worker threads beside the own parts;
+  // f wakes on its own only for edges this domain will not take (it sleeps, or is halted).
+  void lead(ClockDomain& f) {
+    followers_.push_back(&f);
+    f.leader_ = this;
+  }
+  // A follower's edges due by now, run at once (a reader of its members' state: stats, samples).
+  void catch_up_now() {
+    if (!leader_ || catching_up_) return;
+    catch_up(sc_core::sc_time_stamp().value());
+    arm_next();
+  }
   // Worker threads for the members' own parts (sim.threads); null: this thread runs them. Called once every
   // member has joined: the members that run beside the own parts are read then.
   void use_workers(EdgeWorkers* w) {
@@ -165,6 +182,24 @@ class ClockDomain : public sc_core::sc_module {
  private:
   static constexpr uint32_t kNoPartition = UINT32_MAX;
 
+  // Member i asked for edge `cycle` at edge `now` (running_: the edge this domain runs; a later turn in it
+  // may still take it).
+  void ask(uint32_t i, uint64_t cycle, uint64_t now, bool later_in_this_edge) {
+    cycle = std::max(cycle, now + (later_in_this_edge ? 0 : 1));
+    if (later_in_this_edge && cycle == now && members_[i]->own_ran_ == now) again_[i] = true;
+    // The nearest edge asked for is due; a later one is kept for after it, since
+    // the member's edge clears what was due.
+    if (cycle < due_[i]) {
+      if (due_[i] != ClockedBlock::kNever) after_[i] = std::min(after_[i], due_[i]);
+      due_[i] = cycle;
+      if (running_ && cycle == now) now_[i >> 6] |= uint64_t(1) << (i & 63);  // its turn in this edge is to come
+      else schedule(i, cycle);
+    } else if (cycle > due_[i]) {
+      after_[i] = std::min(after_[i], cycle);
+    }
+    if (cycle == due_[i] && !(running_ && cycle == now)) arm_at(cycle);
+  }
+
   // An edge visits only the members due at it: the calendar holds each member's
   // nearest edge asked for, and the edge marks its members in now_ (an entry a
   // later request overtook is dropped when it comes up).
@@ -172,10 +207,24 @@ class ClockDomain : public sc_core::sc_module {
     if (halted_) return;
     const uint64_t c = cycle_now(period_);
     armed_ = ClockedBlock::kNever;
+    // a follower's edge that its leader will take waits for it (or ran in it already)
+    if (leader_ && (earliest_due() != c || covered(c))) {
+      arm_next();
+      return;
+    }
+    run_edge(c);
+    arm_next();
+    for (ClockDomain* f : followers_) f->arm_next();
+  }
+
+  void run_edge(uint64_t c) {
     running_ = true;
+    current_ = c;
     ++edges_;
     mark_due(c);
-    run_own_parts(c);
+    run_own_parts(c);  // with worker threads, the followers catch up beside the own parts
+    if (!followers_caught_up_) catch_up_followers(c);
+    followers_caught_up_ = false;
     for (uint32_t i : deferred_) members_[i]->take_deferred();
     deferred_.clear();
     // in member order; a member asked for during the edge, whose turn is still to come, joins it
@@ -194,12 +243,59 @@ class ClockDomain : public sc_core::sc_module {
     running_ = false;
     if (every_edge_fault_)
       for (uint32_t i = 0; i < members_.size(); ++i) request(i, c + 1);
+  }
+
+  // The earliest edge a member is due at (kNever: none).
+  uint64_t earliest_due() {
     while (!calendar_.empty() && due_[calendar_.top().member] != calendar_.top().cycle) calendar_.pop();
-    uint64_t next = calendar_.empty() ? ClockedBlock::kNever : calendar_.top().cycle;
-    next = std::min(next, earliest_on_wheel());
-    if (next != ClockedBlock::kNever) {
-      armed_ = next;
-      wake_at_edge(wake_, period_, armed_);
+    const uint64_t next = calendar_.empty() ? ClockedBlock::kNever : calendar_.top().cycle;
+    return std::min(next, earliest_on_wheel());
+  }
+  // Wake for the earliest edge due, unless already woken for it or (a follower) its leader takes it.
+  void arm_next() {
+    const uint64_t next = earliest_due();
+    if (next != ClockedBlock::kNever) arm_at(next);
+  }
+  void arm_at(uint64_t cycle) {
+    if (cycle >= armed_) return;  // (an event keeps its earliest notification)
+    // a follower decides once its leader's edge is over (arm_next), and its late edges ask for no wake-up
+    if (leader_ && (catching_up_ || leader_->running_ || covered(cycle))) return;
+    armed_ = cycle;
+    wake_at_edge(wake_, period_, cycle);
+  }
+
+  // A follower's edge `cycle` runs in its leader's next edge: the leader wakes for the first of its edges
+  // at or after it, or sooner (then it decides again after that edge: arm_next).
+  bool covered(uint64_t cycle) const {
+    return !leader_->halted_ && leader_->armed_ != ClockedBlock::kNever &&
+           leader_->armed_ <= edge_at_or_after(leader_->period_, edge_time(period_, cycle));
+  }
+  // The followers' edges at or before this domain's edge c, before any member of this one takes c.
+  void catch_up_followers(uint64_t c) {
+    followers_caught_up_ = true;
+    if (followers_.empty()) return;
+    followers_running_ = true;
+    try {
+      for (ClockDomain* f : followers_) f->catch_up(edge_value(period_, c));
+    } catch (...) {
+      followers_running_ = false;
+      throw;
+    }
+    followers_running_ = false;
+  }
+  // This follower's edges due at or before time value `until`, each at its own time as its members see it.
+  void catch_up(uint64_t until) {
+    struct Late {  // restores SystemC's time and the flag, whatever the edge throws
+      ClockDomain& d;
+      explicit Late(ClockDomain& x) : d(x) { d.catching_up_ = true; }
+      ~Late() {
+        late_edge_value = UINT64_MAX;
+        d.catching_up_ = false;
+      }
+    } late(*this);
+    for (uint64_t c; (c = earliest_due()) != ClockedBlock::kNever && edge_value(period_, c) <= until;) {
+      if (!late_time_fault_) late_edge_value = edge_value(period_, c);
+      run_edge(c);
     }
   }
 
@@ -220,6 +316,7 @@ class ClockDomain : public sc_core::sc_module {
   // while the workers run the own parts; they leave the edge's list.
   void run_beside(uint64_t c) {
     beside_running_ = true;
+    catch_up_followers(c);
     for (size_t w = 0; w < beside_.size(); ++w)
       for (uint64_t bits = now_[w] & beside_[w]; bits; bits &= bits - 1) {
         const uint32_t i = uint32_t(w * 64 + unsigned(__builtin_ctzll(bits)));
@@ -346,14 +443,14 @@ class ClockDomain : public sc_core::sc_module {
   void run_partition(size_t k) {
     for (uint32_t i : partitions_[parts_[k]].members)
       if (due_[i] <= own_cycle_) {
-        own_ran_[i] = own_cycle_;
+        members_[i]->own_ran_ = own_cycle_;
         members_[i]->edge_own_work(own_cycle_);
       }
   }
 
   sc_core::sc_time period_;
   std::vector<ClockedBlock*> members_;
-  struct Partition {
+  struct alignas(64) Partition {  // (one a cache line at least: two threads write neighbours' `asked`)
     uint32_t key;                  // the SM index (or 2^31 + member for a partition of one)
     std::vector<uint32_t> members;  // in member order
     std::vector<uint32_t> asked;    // members asked for during a parallel own phase
@@ -365,7 +462,6 @@ class ClockDomain : public sc_core::sc_module {
   std::vector<uint32_t> owner_;    // the thread of each
   std::vector<uint64_t> asked_;    // requests made during the own parts, per member
   std::vector<uint32_t> asked_serial_;  // members asked for during a serial own phase
-  std::vector<uint64_t> own_ran_;  // the edge whose own part each member last ran
   std::vector<bool> again_;        // asked again for this edge after its own part ran
   uint64_t own_cycle_ = 0;
   std::vector<uint64_t> beside_;   // the members that run beside the own parts (bit per member)
@@ -391,10 +487,18 @@ class ClockDomain : public sc_core::sc_module {
   std::vector<uint64_t> wheel_;
   uint64_t wheel_mask_ = 0;
   uint64_t last_edge_ = 0;  // the last edge taken (0 before the first)
-  uint64_t armed_ = ClockedBlock::kNever;
-  bool running_ = false;  // inside tick(), at member turn_
+  uint64_t armed_ = ClockedBlock::kNever;  // the edge this domain's wake-up is pending for
+  bool running_ = false;  // inside an edge (current_), at member turn_
+  uint64_t current_ = 0;
+  // Leader and followers (lead()): a follower's edges run late, in the leader's edges.
+  std::vector<ClockDomain*> followers_;
+  ClockDomain* leader_ = nullptr;
+  bool followers_running_ = false;    // (leader) a follower's late edge is running
+  bool followers_caught_up_ = false;  // (leader) the followers ran their edges up to this one
+  bool catching_up_ = false;          // (follower) running late edges
   bool halted_ = false;
   bool every_edge_fault_ = false;
+  bool late_time_fault_ = false;
   uint32_t turn_ = 0;
   uint64_t edges_ = 0;
   sc_core::sc_event wake_;
@@ -427,6 +531,11 @@ class SharedClockMember : public ClockedBlock {
   // An input arriving while a block beside the own parts takes its edge must wait for take_deferred();
   // defer_inputs() has the domain call it (once per edge: call it when the first input is held).
   bool inputs_deferred() const { return domain_ && domain_->deferring(); }
+  // A reader of the block's state from outside its edges (stats): the edges its domain still owes, if it
+  // follows another (ClockDomain::lead), run first.
+  void catch_up_domain() {
+    if (domain_) domain_->catch_up_now();
+  }
   void defer_inputs() { domain_->defer(member_); }
 
  private:

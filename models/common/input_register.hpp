@@ -28,7 +28,7 @@ class InputRegister {
  public:
   // Record a message arriving now on `port`.
   void arrive(uint32_t port, const Msg& m) {
-    const uint64_t t = sc_core::sc_time_stamp().value();
+    const uint64_t t = now_value();
     q_.push_back(Entry{t, port, m});
     // keep (time, port) order; equal keys keep their arrival order
     size_t i = q_.size() - 1;
@@ -63,7 +63,7 @@ class InputRegister {
 };
 
 // The first edge of a clock of `period` strictly after now: where a registered input is taken.
-inline uint64_t next_edge_after_now(const sc_core::sc_time& period) { return edge_after(period, sc_core::sc_time_stamp()); }
+inline uint64_t next_edge_after_now(const sc_core::sc_time& period) { return now_value() / period.value() + 1; }
 
 // A request port's input buffer. A BEGIN_REQ that finds room is taken into
 // it at once (END_REQ returned with the call); one that finds it full waits,
@@ -84,7 +84,7 @@ class RequestBuffer {
   // BEGIN_REQ now, in the block's cycle `cycle`: true if taken (answer END_REQ), false if it waits.
   bool offer(tlm::tlm_generic_payload& p, uint64_t cycle) {
     if (occupancy(cycle) < kDepth) {
-      q_.push_back(Entry{&p, sc_core::sc_time_stamp().value()});
+      q_.push_back(Entry{&p, now_value()});
       return true;
     }
     if (waiting_) SC_REPORT_ERROR("RequestBuffer", "BEGIN_REQ before END_REQ of the previous request");
@@ -97,7 +97,7 @@ class RequestBuffer {
     if (!waiting_ || occupancy(cycle) >= kDepth) return nullptr;
     tlm::tlm_generic_payload* p = waiting_;
     waiting_ = nullptr;
-    q_.push_back(Entry{p, sc_core::sc_time_stamp().value()});
+    q_.push_back(Entry{p, now_value()});
     return p;
   }
   // The oldest request that arrived before the edge at time value `e` (edge_value()), or null.

@@ -48,6 +48,7 @@ DramChannel::DramChannel(sc_core::sc_module_name name, uint32_t id, const DramPa
   // A busy period open when stats are read (a kernel's end while a write-back is still in the channel) is
   // counted up to now, so each kernel's active cycles hold its own busy cycles.
   stats.before_read([this] {
+    catch_up_domain();  // the channels' edges due by now, if they wait for the core clock's
     if (outstanding_) count_active_until(int64_t(cycle()));
   });
   stats.derived(

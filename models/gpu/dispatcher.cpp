@@ -86,7 +86,8 @@ void BlockDispatcher::dispatch() {
     for (size_t i = 0; i < sms_.size(); ++i) fits_[i] = sms_[i]->can_accept(usage_);
     const int s = placement_->choose(uint32_t(next_), fits_);
     if (s < 0) break;
-    sms_[size_t(s)]->launch_block(std::make_unique<Block>(*launch_->kernel, *launch_, uint32_t(next_), uint32_t(s)), usage_);
+    // (its warps are made as the SM installs it, in the SM's own part)
+    sms_[size_t(s)]->launch_block(std::make_unique<Block>(*launch_->kernel, *launch_, uint32_t(next_), uint32_t(s), false), usage_);
     ++next_;
   }
 }

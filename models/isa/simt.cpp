@@ -56,7 +56,7 @@ Warp::Warp(const KernelInfo& k, Block& b, uint32_t warp_in_block, uint32_t lanes
   }
 }
 
-Block::Block(const KernelInfo& k, const LaunchState& L, uint32_t id, uint32_t sm)
+Block::Block(const KernelInfo& k, const LaunchState& L, uint32_t id, uint32_t sm, bool warps_now)
     : kernel(k), launch(L), linear_id(id), sm_id(sm) {
   ctaid[0] = id % L.grid[0];
   ctaid[1] = (id / L.grid[0]) % L.grid[1];
@@ -65,11 +65,16 @@ Block::Block(const KernelInfo& k, const LaunchState& L, uint32_t id, uint32_t sm
   shared.assign(L.dynamic_smem ? dyn_base + L.dynamic_smem : k.static_smem, 0);
   shared_bytes = uint32_t(shared.size());
   shared_base = shared.data();
+  if (warps_now) make_warps();
+}
+
+void Block::make_warps() {
+  const LaunchState& L = launch;
   warps.reserve(L.warps_per_block);
   for (uint32_t w = 0; w < L.warps_per_block; ++w) {
     uint32_t first = w * 32;
     uint32_t n = std::min<uint32_t>(32, L.threads_per_block - first);
-    warps.emplace_back(k, *this, w, n == 32 ? 0xFFFFFFFFu : ((1u << n) - 1));
+    warps.emplace_back(kernel, *this, w, n == 32 ? 0xFFFFFFFFu : ((1u << n) - 1));
   }
 }
 

@@ -165,7 +165,10 @@ class MeshPort {
 // A resident thread block: its shared memory, warps and barrier.
 class Block {
  public:
-  Block(const KernelInfo& k, const LaunchState& launch, uint32_t linear_id, uint32_t sm_id);
+  // `warps_now`: its warps (their registers, predicates and local memory) made now, or by make_warps()
+  // when an SM installs it (its own part: the dispatcher only chooses the SM).
+  Block(const KernelInfo& k, const LaunchState& launch, uint32_t linear_id, uint32_t sm_id, bool warps_now = true);
+  void make_warps();
   const KernelInfo& kernel;
   const LaunchState& launch;
   uint32_t linear_id;

@@ -113,7 +113,7 @@ void SharingUnit::block_arrived(const Block* b) {
   const size_t s = size_t(it - slot_block_.begin());
   *it = b;
   owns_[s] = false;
-  released_[s].assign(b->warps.size(), 0);
+  released_[s].assign(b->launch.warps_per_block, 0);  // (its warps are made as the SM installs it)
   ++*(slot_shared(plan_, uint32_t(s)) ? shared_blocks_ : unshared_blocks_);
   if (b->linear_id == preassigned_ && slot_shared(plan_, uint32_t(s)) &&
       arbiter_(MemKind::LockAcquire, slot_pair(plan_, uint32_t(s)), b->linear_id, 0))

@@ -280,6 +280,7 @@ void Sm::install_arrived_blocks() {
 
 void Sm::install_block(std::unique_ptr<Block> b, const BlockUsage& u) {
   const KernelInfo& k = b->kernel;
+  if (b->warps.empty()) b->make_warps();  // (a block from the dispatcher comes without)
   b->global_writes = &writes_;
   b->clock = &cycle_;
   uint32_t next = 0;

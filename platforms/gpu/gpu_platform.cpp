@@ -428,6 +428,13 @@ void GpuPlatform::start_engine(const Config& cfg, bool verilated) {
     if (icn) icn->allow_beside_own_parts(mechanism_icn_ports_ == 0);
     core_clock->use_workers(workers.get());
   }
+  // The DRAM channels hear only from the L2 slices. Where every slice takes the core clock's edges, the
+  // channels' edges run late, inside the core clock's (ClockDomain::lead): one wake-up less for each, and
+  // with worker threads beside the SMs' own parts. Not while a waveform is written, whose changes must come
+  // in time order.
+  bool l2s_on_core_clock = !l2s.empty();
+  for (auto& l2 : l2s) l2s_on_core_clock = l2s_on_core_clock && l2->clock_period() == period;
+  if (dram_clock && l2s_on_core_clock && !Tracer::active()) core_clock->lead(*dram_clock);
 }
 
 void GpuPlatform::clock_of(const std::string& domain, double mhz, const std::string& block) {
@@ -452,6 +459,7 @@ void GpuPlatform::build_watchers(const Config& cfg, StatsRegistry& stats) {
   };
   if (!drams.empty()) {
     mp.dram_busy_cycles = [this] {
+      dram_clock->catch_up_now();
       double b = 0;
       for (auto& d : drams) b += double(d->busy_cycles());
       return b;
