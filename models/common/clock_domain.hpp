@@ -22,6 +22,8 @@
 
 namespace warptlm {
 
+class ClockDomain;
+
 class ClockedBlock {
  public:
   static constexpr uint64_t kNever = UINT64_MAX;
@@ -48,14 +50,18 @@ class ClockedBlock {
   // order they came, before any member's edge.
   virtual void take_deferred() {}
   // Edges a clock domain gave this block (its clock_edge calls): an idle block takes none.
-  uint64_t edges_taken() const { return edges_taken_; }
+  uint64_t edges_taken() const;
 
  private:
   friend class ClockDomain;
-  uint64_t edges_taken_ = 0;
-  // The edge whose own part it last ran: in the block, which its partition's thread has in cache, not in a
-  // domain-wide array that threads running neighbouring partitions would write into the same cache line.
-  uint64_t own_ran_ = kNever;
+  // Where its edges are counted (by the domain, on the SystemC thread: the block's first cache line, which
+  // both threads read, is written by neither while workers run the own parts).
+  const ClockDomain* counted_by_ = nullptr;
+  uint32_t member_index_ = 0;
+  // The edge whose own part it last ran: written by its partition's thread, on a cache line of its own.
+  struct alignas(64) OwnRan {
+    uint64_t edge = kNever;
+  } own_ran_;
 };
 
 class ClockDomain : public sc_core::sc_module {
@@ -77,6 +83,9 @@ class ClockDomain : public sc_core::sc_module {
   uint32_t join(ClockedBlock& b, uint32_t partition = kOwnPartition) {
     const uint32_t i = uint32_t(members_.size());
     members_.push_back(&b);
+    b.counted_by_ = this;
+    b.member_index_ = i;
+    taken_.push_back(0);
     due_.push_back(ClockedBlock::kNever);
     after_.push_back(ClockedBlock::kNever);
     asked_.push_back(ClockedBlock::kNever);
@@ -186,7 +195,7 @@ class ClockDomain : public sc_core::sc_module {
   // may still take it).
   void ask(uint32_t i, uint64_t cycle, uint64_t now, bool later_in_this_edge) {
     cycle = std::max(cycle, now + (later_in_this_edge ? 0 : 1));
-    if (later_in_this_edge && cycle == now && members_[i]->own_ran_ == now) again_[i] = true;
+    if (later_in_this_edge && cycle == now && members_[i]->own_ran_.edge == now) again_[i] = true;
     // The nearest edge asked for is due; a later one is kept for after it, since
     // the member's edge clears what was due.
     if (cycle < due_[i]) {
@@ -304,7 +313,7 @@ class ClockDomain : public sc_core::sc_module {
     due_[i] = after_[i] > c ? after_[i] : ClockedBlock::kNever;
     after_[i] = ClockedBlock::kNever;
     if (due_[i] != ClockedBlock::kNever) schedule(i, due_[i]);
-    ++members_[i]->edges_taken_;
+    ++taken_[i];
     const uint64_t next = members_[i]->clock_edge(c);
     if (next != ClockedBlock::kNever && std::max(next, c + 1) < due_[i]) {
       due_[i] = std::max(next, c + 1);
@@ -443,17 +452,21 @@ class ClockDomain : public sc_core::sc_module {
   void run_partition(size_t k) {
     for (uint32_t i : partitions_[parts_[k]].members)
       if (due_[i] <= own_cycle_) {
-        members_[i]->own_ran_ = own_cycle_;
+        members_[i]->own_ran_.edge = own_cycle_;
         members_[i]->edge_own_work(own_cycle_);
       }
   }
 
   sc_core::sc_time period_;
   std::vector<ClockedBlock*> members_;
+  std::vector<uint64_t> taken_;  // edges each member took
+  friend class ClockedBlock;
   struct alignas(64) Partition {  // (one a cache line at least: two threads write neighbours' `asked`)
     uint32_t key;                  // the SM index (or 2^31 + member for a partition of one)
     std::vector<uint32_t> members;  // in member order
-    std::vector<uint32_t> asked;    // members asked for during a parallel own phase
+    // members asked for during a parallel own phase (written by its thread, taken by the SystemC thread: a
+    // line apart from the list the thread reads)
+    alignas(64) std::vector<uint32_t> asked;
   };
   std::vector<Partition> partitions_;
   std::vector<uint32_t> part_of_;  // each member's partition (kNoPartition: its edge does not split)
@@ -503,6 +516,8 @@ class ClockDomain : public sc_core::sc_module {
   uint64_t edges_ = 0;
   sc_core::sc_event wake_;
 };
+
+inline uint64_t ClockedBlock::edges_taken() const { return counted_by_ ? counted_by_->taken_[member_index_] : 0; }
 
 // A block that takes its edges from a clock domain it shares with its peers
 // (the L2 slices, the DRAM channels: one SystemC wake-up per edge for all of

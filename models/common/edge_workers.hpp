@@ -70,7 +70,8 @@ class EdgeWorkers {
   static constexpr uint64_t kInside = kClosed - 1;
   alignas(64) std::atomic<uint64_t> state_{kClosed};
   alignas(64) std::atomic<size_t> done_{0};  // parts finished
-  std::vector<std::thread> workers_;
+  // (a line apart: every thread counts into done_ at every part, and the next edge's start reads sleepers_)
+  alignas(64) std::vector<std::thread> workers_;
   bool spin_;  // spin between edges (no more threads than cores)
   // Test-only (WARPTLM_TEST_FAULT=engine_no_join): run() returns without waiting for the workers, so the
   // edge's shared parts race with their own parts; ThreadSanitizer must report it (scripts/tsan).
