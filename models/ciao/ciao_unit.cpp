@@ -20,7 +20,7 @@ CiaoUnit::CiaoUnit(Sm& sm, SharedMemory& banks, const CiaoParams& p, uint32_t wa
 
 // VTA hits of the L1 (its process) reach the detector at the SM's first edge after them.
 void CiaoUnit::take_vta_hits() {
-  watch_.take_hits(sc_core::sc_time_stamp().value(),
+  watch_.take_hits(now_value(),
                    [this](const VictimTagWatch::Hit& h) { detector_.vta_hit(h.warp, h.evictor); });
 }
 

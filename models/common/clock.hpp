@@ -16,6 +16,8 @@ inline uint64_t now_value() {
   return late_edge_value != UINT64_MAX ? late_edge_value : sc_core::sc_time_stamp().value();
 }
 
+inline sc_core::sc_time now_time() { return sc_core::sc_time::from_value(now_value()); }
+
 // The cycle whose edge is now, or the last one passed.
 inline uint64_t cycle_now(const sc_core::sc_time& period) { return now_value() / period.value(); }
 

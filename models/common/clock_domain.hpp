@@ -276,8 +276,7 @@ class ClockDomain : public sc_core::sc_module {
   // A follower's edge `cycle` runs in its leader's next edge: the leader wakes for the first of its edges
   // at or after it, or sooner (then it decides again after that edge: arm_next).
   bool covered(uint64_t cycle) const {
-    return !leader_->halted_ && leader_->armed_ != ClockedBlock::kNever &&
-           leader_->armed_ <= edge_at_or_after(leader_->period_, edge_time(period_, cycle));
+    return !leader_->halted_ && leader_->armed_ <= edge_at_or_after(leader_->period_, edge_time(period_, cycle));
   }
   // The followers' edges at or before this domain's edge c, before any member of this one takes c.
   void catch_up_followers(uint64_t c) {

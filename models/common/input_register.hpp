@@ -63,7 +63,7 @@ class InputRegister {
 };
 
 // The first edge of a clock of `period` strictly after now: where a registered input is taken.
-inline uint64_t next_edge_after_now(const sc_core::sc_time& period) { return now_value() / period.value() + 1; }
+inline uint64_t next_edge_after_now(const sc_core::sc_time& period) { return cycle_now(period) + 1; }
 
 // A request port's input buffer. A BEGIN_REQ that finds room is taken into
 // it at once (END_REQ returned with the call); one that finds it full waits,

@@ -12,6 +12,7 @@
 #include <set>
 #include <systemc>
 
+#include "common/clock.hpp"
 #include "common/config.hpp"
 #include "common/errors.hpp"
 #include "common/stats.hpp"
@@ -179,7 +180,7 @@ uint64_t Tracer::cycle_of(const sc_core::sc_time& t) const {
 void Tracer::change(uint32_t id, uint64_t value) {
   if (past_window_) return;  // nothing after the window is written
   if (!header_done_) begin_dump();
-  const uint64_t cycle = cycle_of(sc_core::sc_time_stamp());
+  const uint64_t cycle = cycle_of(now_time());
   last_seen_ = std::max(last_seen_, cycle);
   if (cycle > cfg_.to) {
     flush_until(cfg_.to);
@@ -200,7 +201,7 @@ void Tracer::change_at(uint32_t id, uint64_t value, const sc_core::sc_time& at) 
   s.later_seq = ++later_seq_;
   // The trace's resolution is the core cycle: a value set in this core cycle shows for at least one, even
   // when it ends sooner (a pulse of one DRAM cycle, shorter than a core cycle, would otherwise vanish).
-  const uint64_t now = cycle_of(sc_core::sc_time_stamp());
+  const uint64_t now = cycle_of(now_time());
   s.later_cycle = std::max(cycle_of(at), s.last_set == now ? now + 1 : 0);
   later_.push_back(Later{s.later_cycle, s.later_seq, id, value});
   std::push_heap(later_.begin(), later_.end(), std::greater<Later>());

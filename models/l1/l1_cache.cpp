@@ -653,7 +653,7 @@ void L1DataCache::downstream_response(tlm::tlm_generic_payload& p) {
   const int16_t code = gpu_ext(p).pop_route();
   --below_;
   if (code == kForwarded || code == kReadOnly) {
-    schedule_response(&p, cycle_at_or_after(sc_core::sc_time_stamp()), code == kReadOnly);
+    schedule_response(&p, cycle_at_or_after(now_time()), code == kReadOnly);
   } else if (code == kWriteBack) {
     p.release();
   } else {
@@ -675,7 +675,7 @@ tlm::tlm_sync_enum L1DataCache::upstream_fw(tlm::tlm_generic_payload& p, tlm::tl
     waiting_ = &p;  // END_REQ once a slot frees
     return tlm::TLM_ACCEPTED;
   }
-  enqueue_request(p, sc_core::sc_time_stamp() + t);
+  enqueue_request(p, now_time() + t);
   return answer_offer(true, ph);
 }
 
@@ -714,7 +714,7 @@ void L1DataCache::admit_waiting(uint64_t c) {
   if (!waiting_ || occupancy(c) >= RequestBuffer::kDepth) return;
   tlm::tlm_generic_payload* p = waiting_;
   waiting_ = nullptr;
-  enqueue_request(*p, sc_core::sc_time_stamp());
+  enqueue_request(*p, now_time());
   send_end_req(upstream, *p);
 }
 
@@ -740,7 +740,7 @@ void L1DataCache::take_deferred() {
 // a response brings a fill, a forwarded answer or a write-back's end.
 void L1DataCache::take_from_below() {
   // (WARPTLM_TEST_FAULT=l1_same_edge: also what arrives on this very edge, whichever process ran first)
-  from_below_.take_before(sc_core::sc_time_stamp().value() + (same_edge_fault_ ? 1 : 0), [&](uint32_t, const Input& in) {
+  from_below_.take_before(now_value() + (same_edge_fault_ ? 1 : 0), [&](uint32_t, const Input& in) {
     if (in.p == down_inflight_) downstream_accepted();  // END_REQ, or a BEGIN_RESP that implies it
     if (in.phase == tlm::BEGIN_RESP) downstream_response(*in.p);
   });

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <systemc>
 
+#include "common/clock.hpp"
+
 namespace warptlm {
 
 VictimTagArray::VictimTagArray(uint32_t sets, uint32_t ways) : sets_(sets), ways_(ways), slots_(size_t(sets) * ways) {}
@@ -58,7 +60,7 @@ void VictimTagWatch::line_missed(uint64_t line_addr, uint16_t warp) {
   uint16_t evictor = 0;
   if (!vta_.probe(warp, line_addr, evictor, invalidate_)) return;
   ++*hits_counter_;
-  hits_.push_back(Hit{sc_core::sc_time_stamp().value(), warp, evictor});
+  hits_.push_back(Hit{now_value(), warp, evictor});
 }
 
 }  // namespace warptlm

@@ -251,7 +251,7 @@ void Sm::launch_block(std::unique_ptr<Block> b, const BlockUsage& u) {
   for (auto& m : mechs_)
     if (m->active()) m->block_arrived(b.get());
   if (const SmMechanism* mapper = shared_mapper()) place_shared_memory(*b, *mapper);
-  arriving_.push_back(Arriving{std::move(b), u, sc_core::sc_time_stamp().value()});
+  arriving_.push_back(Arriving{std::move(b), u, now_value()});
   wake_at(now_cycle() + 1);
 }
 

@@ -1,5 +1,6 @@
 #include "gpu/gpu_platform.hpp"
 
+#include <algorithm>
 #include <iostream>
 
 #include "common/block_impl.hpp"
@@ -432,8 +433,8 @@ void GpuPlatform::start_engine(const Config& cfg, bool verilated) {
   // channels' edges run late, inside the core clock's (ClockDomain::lead): one wake-up less for each, and
   // with worker threads beside the SMs' own parts. Not while a waveform is written, whose changes must come
   // in time order.
-  bool l2s_on_core_clock = !l2s.empty();
-  for (auto& l2 : l2s) l2s_on_core_clock = l2s_on_core_clock && l2->clock_period() == period;
+  const bool l2s_on_core_clock =
+      !l2s.empty() && std::all_of(l2s.begin(), l2s.end(), [&](const auto& l2) { return l2->clock_period() == period; });
   if (dram_clock && l2s_on_core_clock && !Tracer::active()) core_clock->lead(*dram_clock);
 }
 
