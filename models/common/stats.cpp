@@ -297,7 +297,9 @@ bool natural_less(const std::string& a, const std::string& b) {
 
 std::string stats_json(const std::vector<KernelStats>& kernels, const std::map<std::string, double>& counters,
                        const SimSpeed& sim, const Samples* samples, const RunStatus& status) {
-  std::string out = "{\n  \"counters\": ";
+  std::string out = "{\n";
+  if (status.app_exit >= 0) out += "  \"app_exit\": " + std::to_string(status.app_exit) + ",\n";
+  out += "  \"counters\": ";
   json_map(out, counters, "  ");
   out += ",\n  \"kernels\": ";
   if (kernels.empty()) {
@@ -348,6 +350,7 @@ std::string stats_txt(const std::vector<KernelStats>& kernels, const std::map<st
   auto line = [&out](const std::string& name, const std::string& value) { out += name + " = " + value + "\n"; };
   line("status", status.status);
   line("verdict", status.verdict);
+  if (status.app_exit >= 0) line("app_exit", std::to_string(status.app_exit));
   uint64_t cycles = 0, insts = 0, warp_insts = 0;
   for (size_t i = 0; i < kernels.size(); ++i) {
     const KernelStats& k = kernels[i];

@@ -105,14 +105,17 @@ struct KernelStats {
   double ipc() const { return cycles ? double(thread_instructions) / double(cycles) : 0.0; }
 };
 
-// How the run ended: ok, fault, deadlock, limit, interrupted or wrong_result,
+// How the run ended: ok, fault, deadlock, limit, interrupted, wrong_result or (warptlm exec) app_failed,
 // and the message that said why (empty when ok).
 struct RunStatus {
   std::string status = "ok";
   std::string message;
-  // The run's verdict on its results: verified (they matched the reference), wrong_result, or not_checked
-  // (no reference, or the run ended before the check).
+  // The run's verdict on its results: verified (they matched the reference), wrong_result, not_checked
+  // (no reference, or the run ended before the check; an application's results, which WarpTLM does not
+  // compare), or app_failed (an application exited non-zero: its own check, or another failure of its own).
   std::string verdict = "not_checked";
+  // warptlm exec: the application's exit status (128 + the signal that ended it); -1: not an application.
+  int app_exit = -1;
 };
 
 struct SimSpeed {

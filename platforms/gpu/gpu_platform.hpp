@@ -211,6 +211,7 @@ class GpuPlatform : public sc_core::sc_module {
   void stop_launch(RunStop why);
   void end_launch(const std::string& status);
   void finish_launch();
+  std::string describe_stop(const KernelInfo& k) const;
   void record(LaunchResult r);
   // The caller is an SC_THREAD, which may wait for a launch.
   static bool in_thread();

@@ -119,6 +119,16 @@ void GpuPlatform::start_launch(const KernelInfo& kernel, const LaunchDims& dims,
       sim_seconds_ += wall_now() - wall_start_;
       record(std::move(r));
       throw;
+    } catch (const RunError& e) {
+      // A fault: the launch is recorded with its status and the fault's message (its figures up to the
+      // blocks that finished), and the fault goes on to the host program.
+      r.status = "fault";
+      r.message = e.what();
+      r.thread_instructions = r.lane_instructions = 0;
+      if (ff) r.warp_instructions = 0;
+      sim_seconds_ += wall_now() - wall_start_;
+      record(std::move(r));
+      throw;
     }
     L.watch = nullptr;  // timing launches are watched by the run control
     if (ff) {
@@ -292,6 +302,33 @@ void GpuPlatform::end_launch(const std::string& status) {
   ending_->request();
 }
 
+// Why a launch stopped before its end (a run limit, the watchdog, an interrupt) and the state it left: the
+// blocks that never finished, each mechanism's word, the requests still on their way and the resident warps.
+std::string GpuPlatform::describe_stop(const KernelInfo& k) const {
+  const RunStop why = run_control->stopped();
+  std::ostringstream os;
+  if (why == RunStop::Watchdog || why == RunStop::Starved)
+    os << "deadlock in kernel '" << k.name << "': " << run_control->reason();
+  else
+    os << "kernel '" << k.name << "' stopped: " << run_control->reason();
+  os << "; " << (dispatcher->blocks_total() - dispatcher->blocks_retired()) << " blocks never finished";
+  for (auto& m : mechanisms_) {
+    const std::string d = m->describe_stop();
+    if (!d.empty()) os << "; " << m->name() << ": " << d;
+  }
+  const std::vector<std::string> unanswered = stats_.unanswered_requests();
+  if (!unanswered.empty()) {
+    // A deadlock's unanswered requests may be what it waits for; a limit or an interrupt stopped requests on
+    // their way, which would have been answered.
+    const bool deadlock = why == RunStop::Watchdog || why == RunStop::Starved;
+    os << (deadlock ? "; memory blocks holding requests without a response:" : "; requests in flight at the stop:");
+    for (const std::string& u : unanswered) os << " " << u << ";";
+  }
+  os << "; resident warps:";
+  for (auto& s : sms) s->describe_warps(os, why == RunStop::Watchdog);
+  return os.str();
+}
+
 // The launch's figures, in the update phase of the instant it ended.
 void GpuPlatform::finish_launch() {
   ending_requested_ = false;
@@ -305,36 +342,18 @@ void GpuPlatform::finish_launch() {
     InstructionCounts retired;
     for (auto& s : sms) retired += s->retired_instructions();
     add_instructions(r, retired - retired_before_);
-  } else if (end_status_ != "fault") {
-    const RunStop why = run_control->stopped();
-    std::ostringstream os;
+  } else {  // stopped early: its partial figures, with how it ended
     r.status = end_status_;
-    if (why == RunStop::Watchdog || why == RunStop::Starved)
-      os << "deadlock in kernel '" << k.name << "': " << run_control->reason();
-    else
-      os << "kernel '" << k.name << "' stopped: " << run_control->reason();
-    os << "; " << (dispatcher->blocks_total() - dispatcher->blocks_retired()) << " blocks never finished";
-    for (auto& m : mechanisms_) {
-      const std::string d = m->describe_stop();
-      if (!d.empty()) os << "; " << m->name() << ": " << d;
-    }
-    const std::vector<std::string> unanswered = stats_.unanswered_requests();
-    if (!unanswered.empty()) {
-      os << "; memory blocks holding requests without a response:";
-      for (const std::string& u : unanswered) os << " " << u << ";";
-    }
-    os << " resident warps:";
-    for (auto& s : sms) s->describe_warps(os, why == RunStop::Watchdog);
-    r.message = os.str();
+    r.message = end_status_ == "fault" ? fault_ : describe_stop(k);
     r.cycles = cycle_now(period) - launch_start_cycle_ + 1;
     r.warp_instructions = issued_warp_instructions() - issued_before_;
     r.thread_instructions = 0;  // per-thread counts are kept with retired blocks only
   }
   sim_seconds_ += wall_now() - wall_start_;
-  monitor->end_launch(end_status_ == "fault" ? 0 : r.cycles);  // the samples' kernel time: the recorded launches'
+  monitor->end_launch(r.cycles);  // the samples' kernel time: the recorded launches'
   if (!end_status_.empty())
     for (auto& s : sms) s->account_resident_warps();  // the warps a stopped launch leaves, for the occupancy
-  if (end_status_ != "fault") record(std::move(r));
+  record(std::move(r));
   running_.reset();
   launch_done_.notify(sc_core::SC_ZERO_TIME);
 }

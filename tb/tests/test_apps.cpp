@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "cli_util.hpp"
@@ -31,6 +32,12 @@ AppRun exec(TempDir& t, const char* name, const std::string& mode, const std::st
   return a;
 }
 
+size_t occurrences(const std::string& text, const std::string& part) {
+  size_t n = 0;
+  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
+
 size_t launches_named(const YAML::Node& s, const std::string& part) {
   size_t n = 0;
   for (const auto& k : s["kernels"]) n += contains(k["name"].as<std::string>(), part);
@@ -51,11 +58,18 @@ TEST_CASE("apps: pipeline (a launch loop, dynamic shared memory, __constant__, _
     CHECK(launches_named(a.stats, "axpy_step") == 4);
     CHECK(launches_named(a.stats, "block_sum") == 1);
     CHECK(a.stats["status"].as<std::string>() == "ok");
-    for (const auto& k : a.stats["kernels"]) CHECK(k["verified"].as<bool>());
+    // WarpTLM compared none of the application's results: its exit status is its own
+    CHECK(a.stats["app_exit"].as<int>() == 0);
+    CHECK(a.stats["verdict"].as<std::string>() == "not_checked");
+    for (const auto& k : a.stats["kernels"]) CHECK_FALSE(k["verified"].as<bool>());
+    const std::string events_warning = "simulates no time: every event reads 0";
     if (std::string(mode) == "timing") {
       for (const auto& k : a.stats["kernels"]) CHECK(k["cycles"].as<uint64_t>() > 0);
       CHECK(contains(a.r.out, "ms simulated"));
       CHECK(!contains(a.r.out, " 0.000000 ms simulated"));  // the events measured the launches' simulated time
+      CHECK_FALSE(contains(a.r.out, events_warning));
+    } else {  // functional mode moves no time: its events read 0, said once however many the application records
+      CHECK(occurrences(a.r.out, events_warning) == 1);
     }
   }
 }
@@ -176,4 +190,98 @@ TEST_CASE("apps: spin (a kernel that never ends) is stopped in either mode, with
     REQUIRE(a.stats);
     CHECK(a.stats["status"].as<std::string>() == "deadlock");
   }
+}
+
+TEST_CASE("apps: the exit status is the application's own and WarpTLM says it compared nothing", "[apps][verdict]") {
+  TempDir t;
+  for (const char* mode : {"functional", "timing"}) {
+    INFO(mode);
+    AppRun ok = exec(t, "status", mode, "0");
+    INFO(ok.r.out);
+    REQUIRE(ok.r.code == 0);
+    REQUIRE(ok.stats);
+    CHECK(ok.stats["app_exit"].as<int>() == 0);
+    CHECK(ok.stats["status"].as<std::string>() == "ok");
+    CHECK(ok.stats["verdict"].as<std::string>() == "not_checked");  // not "verified": nothing was compared
+    REQUIRE(ok.stats["kernels"].size() == 1);
+    CHECK_FALSE(ok.stats["kernels"][0]["verified"].as<bool>());
+    AppRun failed = exec(t, "status", mode, "1");
+    INFO(failed.r.out);
+    CHECK(failed.r.code == 1);
+    CHECK(contains(failed.r.out, "status: 0 of 1000 sums wrong; exiting with 1"));  // its results were right: its status failed it
+    CHECK(contains(failed.r.out, "exited with status 1"));
+    REQUIRE(failed.stats);
+    CHECK(failed.stats["app_exit"].as<int>() == 1);
+    CHECK(failed.stats["status"].as<std::string>() == "app_failed");
+    CHECK(failed.stats["verdict"].as<std::string>() == "app_failed");
+    CHECK(failed.stats["kernels"].size() == 1);
+  }
+  // The summary line says what decided the run (not "-q"; the status as the application gave it).
+  const CmdResult line = warptlm(t, "exec --config gtx480 --set sim.mode=functional --out " + q(t / "line") + " -- " + q(app("status")));
+  INFO(line.out);
+  CHECK(line.code == 0);
+  CHECK(contains(line.out, "exited 0, not checked"));
+  CHECK_FALSE(contains(line.out, "verified"));
+}
+
+TEST_CASE("apps: a program that never reached WarpTLM's runtime is refused naming why", "[apps][error]") {
+  TempDir t;
+  // nvcc's default links the CUDA runtime into the executable: its calls never reach the simulator
+  AppRun s = exec(t, "static_runtime", "functional");
+  INFO(s.r.out);
+  CHECK(s.r.code == 2);
+  CHECK(contains(s.r.out, "linked into it"));
+  CHECK(contains(s.r.out, "-cudart shared"));
+  CHECK_FALSE(fs::exists(t / "static_runtime_functional/stats.json"));  // nothing ran on the simulated GPU
+  // a program with no CUDA at all
+  const CmdResult none = warptlm(t, "exec --config gtx480 -q --out " + q(t / "none") + " -- true");
+  INFO(none.out);
+  CHECK(none.code == 2);
+  CHECK(contains(none.out, "true ran without making a CUDA call"));
+  CHECK(contains(none.out, "no CUDA code"));
+  CHECK_FALSE(fs::exists(t / "none/stats.json"));
+}
+
+TEST_CASE("apps: a kernel fault names the PTX file written to the output folder and its line and is said once", "[apps][error]") {
+  TempDir t;
+  for (const char* mode : {"functional", "timing"}) {
+    INFO(mode);
+    AppRun a = exec(t, "oob", mode);
+    INFO(a.r.out);
+    CHECK(a.r.code == 1);
+    CHECK(contains(a.r.out, "oob: the launch returned cudaErrorIllegalAddress"));
+    CHECK(occurrences(a.r.out, "memory fault in kernel") == 1);
+    // the message's file is the PTX extracted from the fat binary, in the run's output folder, and its line
+    // is the faulting store
+    const std::string out = t / (std::string("oob_") + mode);
+    const std::string ptx = out + "/oob.ptx";
+    REQUIRE(fs::exists(ptx));
+    const size_t at = a.r.out.find(ptx + ":");
+    REQUIRE(at != std::string::npos);
+    const int line = std::atoi(a.r.out.c_str() + at + ptx.size() + 1);
+    REQUIRE(line > 0);
+    std::ifstream f(ptx);
+    std::string text;
+    for (int i = 0; i < line && std::getline(f, text);) ++i;
+    CHECK(contains(text, "st.global"));
+    // the faulting launch is in stats.json, with its status
+    REQUIRE(a.stats);
+    CHECK(a.stats["status"].as<std::string>() == "fault");
+    CHECK(a.stats["app_exit"].as<int>() == 1);
+    REQUIRE(a.stats["kernels"].size() == 1);
+    CHECK(a.stats["kernels"][0]["name"].as<std::string>() == "_Z14store_past_endPix");
+    CHECK(a.stats["kernels"][0]["status"].as<std::string>() == "fault");
+  }
+}
+
+TEST_CASE("apps: warptlm exec --help prints the exec options", "[apps][cli]") {
+  TempDir t;
+  const CmdResult r = warptlm(t, "exec --help");
+  INFO(r.out);
+  CHECK(r.code == 0);
+  CHECK(contains(r.out, "warptlm exec [options] -- APP [ARGS]"));
+  CHECK(contains(r.out, "--config"));
+  CHECK(contains(r.out, "-cudart shared"));
+  CHECK_FALSE(contains(r.out, "--workload"));  // run's options are not exec's
+  CHECK_FALSE(contains(r.out, "error"));
 }

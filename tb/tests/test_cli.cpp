@@ -833,6 +833,24 @@ TEST_CASE("run file kernel.hint reaches the launch; a hint over 3 is refused wit
   CHECK(contains(r.out, "kernel.hint"));
 }
 
+TEST_CASE("a workload of one platform selects it when none is named and refuses another", "[cli][spu]") {
+  TempDir t;
+  auto r = warptlm(t, "run --workload spu_matmul --size tiny --config gtx480 -q --out " + q(t / "a"));
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  const YAML::Node s = YAML::LoadFile(t / "a/stats.json");
+  CHECK(s["verdict"].as<std::string>() == "verified");
+  CHECK(s["counters"]["cost.spu.bits"].as<double>() > 0);  // the mesh platform ran it
+  r = warptlm(t, "run --workload spu_matmul --size tiny --config gtx480 --platform gpu -q --out " + q(t / "b"));
+  INFO(r.out);
+  CHECK(r.code == 2);
+  CHECK(contains(r.out, "runs on the spu platform, not gpu"));
+  r = warptlm(t, "run --workload vecadd --size tiny --config gtx480 --platform spu -q --out " + q(t / "c"));
+  INFO(r.out);
+  CHECK(r.code == 2);
+  CHECK(contains(r.out, "runs on the gpu platform, not spu"));
+}
+
 TEST_CASE("on the SPU mesh locality-aware placement is refused naming the conflict; its warp ordering combines", "[cli][locality][spu]") {
   TempDir t;
   auto r = warptlm(t, "run --platform spu --workload spu_matmul --size tiny --config gtx480 --overlay locality -q --out " + q(t / "a"));

@@ -146,6 +146,21 @@ TEST_CASE("run control: sim.max_cycles stops a kernel that never ends with exit 
   CHECK(contains(slurp(t / "out/stats.txt"), "status = limit\n"));
 }
 
+TEST_CASE("run control: a limit's report lists the requests in flight at the stop and the resident warps apart", "[run_control]") {
+  // A limit stops requests on their way (they would have been answered): the report says so, not that they
+  // went without a response as a lost one would, and the resident warps follow as their own clause.
+  TempDir t;
+  auto r = warptlm(t, "run --workload vecadd --size small --config gtx480 --set sim.max_cycles=300 --out " + q(t / "out"));
+  CHECK(r.code == 3);
+  const std::string head = r.out.substr(0, 400);
+  INFO(head);
+  CHECK(contains(r.out, "blocks never finished; requests in flight at the stop: icn ("));
+  CHECK_FALSE(contains(r.out, "without a response"));
+  CHECK(contains(r.out, "; resident warps:"));
+  CHECK_FALSE(contains(r.out, "finished resident warps"));
+  CHECK(stats(t)["status"].as<std::string>() == "limit");
+}
+
 TEST_CASE("run control: sim.max_instructions and sim.max_wall_seconds stop it too", "[run_control]") {
   {
     TempDir t;

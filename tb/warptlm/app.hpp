@@ -13,7 +13,7 @@ namespace warptlm {
 struct RunOptions {
   std::string run_file;
   std::string workload, size, config, out, vcd;
-  std::string platform = "gpu";  // gpu | spu
+  std::string platform;  // gpu | spu; empty: the workload's own (gpu for anything else)
   std::vector<std::string> overlays, sets;
   bool quiet = false;
   std::vector<std::string> exec_argv;  // warptlm exec: the CUDA application and its arguments
@@ -49,8 +49,10 @@ struct ByoKernel;
 bool run_byo_kernel(Device& dev, const ByoKernel& kernel, const std::string& out_dir, std::string& detail, bool& compared);
 
 // warptlm exec: runs the CUDA application argv on the simulated GPU through WarpTLM's CUDA runtime library
-// (exec.cpp, docs/cuda-apps.md); true when it exits with status 0 (its own check passed).
-bool serve_cuda_app(Device& dev, const Config& cfg, const std::vector<std::string>& argv, const std::string& device_name,
-                    std::string& detail);
+// (exec.cpp, docs/cuda-apps.md), the PTX of its fat binaries written to out_dir; app_exit takes its exit status
+// (WarpTLM compares none of its results). Throws InputError when it never reached the simulator (a runtime
+// linked statically, no CUDA) and RunError when a kernel faulted.
+void serve_cuda_app(Device& dev, const Config& cfg, const std::vector<std::string>& argv, const std::string& device_name,
+                    const std::string& out_dir, std::string& detail, int& app_exit);
 
 }  // namespace warptlm

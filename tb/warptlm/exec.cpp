@@ -1,9 +1,11 @@
 // warptlm exec: an unmodified CUDA application on the simulated GPU. The application runs as a child
 // process with WarpTLM's CUDA runtime library first on its LD_LIBRARY_PATH (tb/cudart); each runtime call
 // arrives here over a socket (tb/cudart/wire.hpp), and this host program, an SC_THREAD of the testbench like
-// any workload's driver, serves it through the host interface: fat binaries become loaded modules, copies
-// and launches go through the Device. The application's own check decides the run: exit status 0 is a
-// verified run. docs/cuda-apps.md.
+// any workload's driver, serves it through the host interface: fat binaries become loaded modules (their PTX
+// written to the run's output folder, where fault messages point), copies and launches go through the Device.
+// WarpTLM compares nothing of an application's results: its exit status is reported as its own (app_exit),
+// 0 as not_checked, anything else as the application's failure. docs/cuda-apps.md.
+#include <elf.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/socket.h>
@@ -12,6 +14,8 @@
 #include <zstd.h>
 
 #include <algorithm>
+#include <array>
+#include <iostream>
 #include <new>
 #include <cerrno>
 #include <cstdlib>
@@ -104,10 +108,14 @@ std::string ptx_of_fatbin(const std::vector<uint8_t>& fb, const std::string& app
 
 class CudaServer {
  public:
-  CudaServer(Device& dev, const Config& cfg, const std::vector<std::string>& argv, const std::string& device_name)
-      : dev_(dev), cfg_(cfg), argv_(argv), device_name_(device_name) {
+  CudaServer(Device& dev, const Config& cfg, const std::vector<std::string>& argv, const std::string& device_name,
+             const std::string& out_dir)
+      : dev_(dev), cfg_(cfg), argv_(argv), device_name_(device_name), out_dir_(out_dir) {
     app_ = fs::path(argv_.at(0)).filename().string();
+    functional_ = cfg_.get_string("sim.mode") != "timing";
   }
+  // Whether WarpTLM's runtime library in the application ever spoke to this server (its first CUDA call).
+  bool heard_from_runtime() const { return hello_; }
 
   // Runs the application to its end; its exit status (or 128 + the signal that ended it).
   int run(std::string& fault) {
@@ -132,8 +140,9 @@ class CudaServer {
         throw;
       } catch (const RunError& e) {
         if (Call(r.call) == Call::Launch) {  // a fault in a kernel: cudaErrorIllegalAddress, for every later call too
+          // warptlm prints the fault itself when the run ends (once); the application's runtime says only this
           if (fault.empty()) fault = e.what();
-          answer_error(rep, out, 700, e.what());
+          answer_error(rep, out, 700, "the kernel faulted: cudaErrorIllegalAddress (warptlm reports the fault when the run ends)");
         } else {  // a copy or memset the device memory refused, or an allocation: the call's own error
           answer_error(rep, out, error_for(Call(r.call)), e.what());
         }
@@ -153,10 +162,27 @@ class CudaServer {
   const Config& cfg_;
   std::vector<std::string> argv_;
   std::string device_name_;
+  std::string out_dir_;
   std::string app_;
   int fd_ = -1;
   pid_t pid_ = -1;
   bool ptx_override_loaded_ = false;
+  bool hello_ = false;
+  bool functional_ = false;
+  bool warned_time_ = false;
+  uint32_t fatbins_ = 0;  // fat binaries loaded so far
+
+  // The PTX of the application's n-th fat binary, written to the run's output folder (APP.ptx, then
+  // APP.2.ptx, ...): the file a fault message's line refers to.
+  std::string write_ptx(const std::string& text) {
+    const std::string name = app_ + (fatbins_ > 1 ? "." + std::to_string(fatbins_) : "") + ".ptx";
+    const fs::path path = fs::path(out_dir_) / name;
+    std::ofstream f(path, std::ios::binary);
+    f << text;
+    f.close();
+    if (!f) throw InputError("cannot write " + path.string() + " (the PTX of " + app_ + "'s fat binary)");
+    return path.string();
+  }
 
   static constexpr uint64_t kMaxPayload = 1ull << 34;
   static constexpr uint64_t kChunk = 1ull << 30;  // copies move at most this much per host command
@@ -288,6 +314,7 @@ class CudaServer {
         if (r.a[0] != kVersion)
           throw InputError(app_ + " loaded a WarpTLM CUDA runtime of another version (" + std::to_string(r.a[0]) + ", this command speaks " +
                            std::to_string(kVersion) + "): rebuild WarpTLM");
+        hello_ = true;
         return true;
       case Call::LoadFatbin: {
         if (const char* over = std::getenv("WARPTLM_PTX")) {  // the user's PTX in place of every fat binary's
@@ -295,7 +322,9 @@ class CudaServer {
           ptx_override_loaded_ = true;
           return true;
         }
-        dev_.load_ptx(ptx_of_fatbin(p, app_), app_ + ".ptx");
+        const std::string ptx = ptx_of_fatbin(p, app_);
+        ++fatbins_;
+        dev_.load_ptx(ptx, write_ptx(ptx));
         return true;
       }
       case Call::KernelParams: {
@@ -358,6 +387,12 @@ class CudaServer {
         return true;
       }
       case Call::Now:
+        if (functional_ && !warned_time_) {  // events read the simulated time, which functional mode does not move
+          warned_time_ = true;
+          SC_REPORT_WARNING("warptlm", (app_ + " records CUDA events, but functional mode (sim.mode=functional) simulates "
+                                        "no time: every event reads 0 and cudaEventElapsedTime gives 0 ms; "
+                                        "sim.mode=timing gives simulated time").c_str());
+        }
         rep.v[0] = uint64_t(sc_core::sc_time_stamp().value() / std::max<uint64_t>(1, sc_core::sc_time(1, sc_core::SC_PS).value()));
         return true;
       case Call::DeviceInfo: {
@@ -389,13 +424,63 @@ class CudaServer {
   }
 };
 
+// Why an application's runtime never spoke to us: its CUDA runtime linked into it (nvcc's default, a fat binary
+// section in the executable), or no CUDA at all.
+std::string why_no_cuda_calls(const std::string& app_path, const std::string& app) {
+  std::string exe = app_path;
+  if (exe.find('/') == std::string::npos)  // found on PATH, as posix_spawnp found it
+    if (const char* path = std::getenv("PATH")) {
+      std::stringstream dirs(path);
+      for (std::string d; std::getline(dirs, d, ':');)
+        if (!d.empty() && access((fs::path(d) / exe).c_str(), X_OK) == 0) { exe = (fs::path(d) / exe).string(); break; }
+    }
+  bool fatbin = false, shared_runtime = false;
+  std::ifstream f(exe, std::ios::binary);
+  Elf64_Ehdr h{};
+  if (f.read(reinterpret_cast<char*>(&h), sizeof(h)) && std::memcmp(h.e_ident, ELFMAG, SELFMAG) == 0 &&
+      h.e_ident[EI_CLASS] == ELFCLASS64 && h.e_shentsize == sizeof(Elf64_Shdr) && h.e_shnum > 0 && h.e_shnum < 4096 &&
+      h.e_shstrndx < h.e_shnum) {
+    std::vector<Elf64_Shdr> sh(h.e_shnum);
+    f.seekg(std::streamoff(h.e_shoff));
+    if (f.read(reinterpret_cast<char*>(sh.data()), std::streamsize(sh.size() * sizeof(Elf64_Shdr))) &&
+        sh[h.e_shstrndx].sh_size < (1u << 24)) {
+      std::string names(size_t(sh[h.e_shstrndx].sh_size), '\0');
+      f.seekg(std::streamoff(sh[h.e_shstrndx].sh_offset));
+      if (f.read(names.data(), std::streamsize(names.size())))
+        for (const Elf64_Shdr& s : sh) {
+          if (s.sh_name >= names.size()) continue;
+          const char* name = names.c_str() + s.sh_name;
+          if (std::strcmp(name, ".nv_fatbin") == 0) fatbin = true;
+          if (std::strcmp(name, ".dynstr") == 0 && s.sh_size < (1u << 24)) {  // the libraries it loads are named here
+            std::string dynstr(size_t(s.sh_size), '\0');
+            f.seekg(std::streamoff(s.sh_offset));
+            if (f.read(dynstr.data(), std::streamsize(dynstr.size())) && dynstr.find("libcudart.so") != std::string::npos)
+              shared_runtime = true;
+          }
+        }
+    }
+  }
+  if (shared_runtime)
+    return app + " loaded WarpTLM's CUDA runtime but made no CUDA call: nothing ran on the simulated GPU (an "
+                 "application that ends before its first call, for its usage message or an input it refused, "
+                 "simulates nothing)";
+  if (fatbin)
+    return app + " ran without making a CUDA call through WarpTLM's runtime: it holds CUDA code (a .nv_fatbin section) "
+                 "but its CUDA runtime is linked into it (nvcc links it statically by default), so the simulated GPU "
+                 "never saw a call. Rebuild it with nvcc -cudart shared (docs/cuda-apps.md)";
+  return app + " ran without making a CUDA call through WarpTLM's runtime: it holds no CUDA code WarpTLM can see (no "
+               ".nv_fatbin section) and never loaded libcudart.so; warptlm exec runs CUDA applications built with "
+               "nvcc -cudart shared (docs/cuda-apps.md)";
+}
+
 }  // namespace
 
-bool serve_cuda_app(Device& dev, const Config& cfg, const std::vector<std::string>& argv, const std::string& device_name,
-                    std::string& detail) {
-  CudaServer server(dev, cfg, argv, device_name);
+void serve_cuda_app(Device& dev, const Config& cfg, const std::vector<std::string>& argv, const std::string& device_name,
+                    const std::string& out_dir, std::string& detail, int& app_exit) {
+  CudaServer server(dev, cfg, argv, device_name, out_dir);
   std::string fault;
   const int status = server.run(fault);
+  app_exit = status;
   if (!fault.empty()) throw RunError(fault);  // a kernel faulted: the run's status is the fault, whatever the application did
   std::ostringstream os;
   os << argv[0] << " exited with status " << status;
@@ -405,7 +490,9 @@ bool serve_cuda_app(Device& dev, const Config& cfg, const std::vector<std::strin
   else if (status > 128)
     os << " (killed by signal " << status - 128 << ")";
   detail = os.str();
-  return status == 0;
+  // A program that never reached the simulator ran nothing on it: that is no success, whatever its status
+  // (one the loader stopped before any call, 127, is reported as its own failure above).
+  if (!server.heard_from_runtime() && status != 127) throw InputError(why_no_cuda_calls(argv[0], fs::path(argv[0]).filename().string()));
 }
 
 }  // namespace warptlm

@@ -87,25 +87,36 @@ int run_main(int argc, char* argv[]) {
     throw InputError("unknown command '" + cmd + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") + "\n" + kUsage);
   }
   RunOptions opt;
+  po::options_description desc(cmd == "exec" ? "warptlm exec [options] -- APP [ARGS]: runs the CUDA application APP (built with "
+                                               "nvcc -cudart shared) on the simulated GPU (docs/cuda-apps.md); options"
+                                             : "warptlm run");
+  desc.add_options()("help,h", "this help");
+  if (cmd == "run")
+    desc.add_options()("run-file", po::value<std::string>(&opt.run_file), "run YAML")
+        ("workload", po::value<std::string>(&opt.workload), "workload name (see 'warptlm workloads')")
+        ("size", po::value<std::string>(&opt.size), "tiny|small|medium|large");
+  desc.add_options()("config", po::value<std::string>(&opt.config), "base config: NAME in scenarios/configs or a FILE (default gtx480)")
+      ("overlay", po::value<std::vector<std::string>>(&opt.overlays)->composing(), "overlay NAME or FILE (repeatable)")
+      ("set", po::value<std::vector<std::string>>(&opt.sets)->composing(), "key=value (repeatable)")
+      ("out", po::value<std::string>(&opt.out), cmd == "exec" ? "output directory (default out/): stats and the application's PTX"
+                                                               : "output directory (default out/)")
+      ("vcd", po::value<std::string>(&opt.vcd), "VCD trace file");
+  if (cmd == "run")
+    desc.add_options()("platform", po::value<std::string>(&opt.platform),
+                       "gpu or spu (the Stencil Processing Unit's mesh); default: the workload's own, else gpu");
+  desc.add_options()("quiet,q", po::bool_switch(&opt.quiet), "no summary line");
   if (cmd == "exec") {  // options, then "--", then the application and its arguments
     int dash = 2;
     while (dash < argc && std::string(argv[dash]) != "--") ++dash;
+    for (int i = 2; i < dash; ++i)
+      if (std::string(argv[i]) == "-h" || std::string(argv[i]) == "--help") {
+        std::cout << desc << "\n";
+        return 0;
+      }
     if (dash >= argc - 1) throw InputError("warptlm exec needs the application after '--': warptlm exec [options] -- APP [ARGS]\n" + std::string(kUsage));
     for (int i = dash + 1; i < argc; ++i) opt.exec_argv.push_back(argv[i]);
     argc = dash;
   }
-  po::options_description desc(cmd == "exec" ? "warptlm exec" : "warptlm run");
-  desc.add_options()("help,h", "this help")
-      ("run-file", po::value<std::string>(&opt.run_file), "run YAML")
-      ("workload", po::value<std::string>(&opt.workload), "workload name (see 'warptlm workloads')")
-      ("size", po::value<std::string>(&opt.size), "tiny|small|medium|large")
-      ("config", po::value<std::string>(&opt.config), "base config: NAME in scenarios/configs or a FILE (default gtx480)")
-      ("overlay", po::value<std::vector<std::string>>(&opt.overlays)->composing(), "overlay NAME or FILE (repeatable)")
-      ("set", po::value<std::vector<std::string>>(&opt.sets)->composing(), "key=value (repeatable)")
-      ("out", po::value<std::string>(&opt.out), "output directory (default out/)")
-      ("vcd", po::value<std::string>(&opt.vcd), "VCD trace file")
-      ("platform", po::value<std::string>(&opt.platform), "gpu (default) or spu (the Stencil Processing Unit's mesh)")
-      ("quiet,q", po::bool_switch(&opt.quiet), "no summary line");
   po::positional_options_description pos;
   if (cmd == "run") pos.add("run-file", 1);
   po::variables_map vm;

@@ -106,6 +106,11 @@ int run_command(const RunOptions& cli) {
   if (!opt.run_file.empty()) cfg.merge_file(opt.run_file, kRunKeys);
   for (auto& s : rf.sets) cfg.set(s.key, s.value, opt.run_file + ":" + std::to_string(s.line));  // errors name the line
   for (auto& s : cli.sets) cfg.apply_set(s);
+  // A workload belongs to one platform, which it selects when none is named; anything else runs on the GPU.
+  if (opt.platform.empty()) {
+    const std::unique_ptr<Workload> w = opt.workload.empty() ? nullptr : make_workload(opt.workload);
+    opt.platform = w ? w->platform() : "gpu";
+  }
   if (opt.platform != "gpu" && opt.platform != "spu")
     throw InputError("unknown platform '" + opt.platform + "': gpu (the default) or spu (the Stencil Processing Unit's mesh)");
   if (opt.platform == "spu") SpuPlatform::configure(cfg);
@@ -129,9 +134,9 @@ int run_command(const RunOptions& cli) {
       throw InputError("unknown workload '" + opt.workload + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
                        "; 'warptlm workloads' lists them");
     }
-    if (opt.platform != wl->platform())
-      throw InputError("workload '" + opt.workload + "' runs on the " + wl->platform() + " platform" +
-                       (std::string(wl->platform()) == "spu" ? ": add --platform spu" : ": drop --platform spu"));
+    if (opt.platform != wl->platform())  // (named: --platform or the run file's platform)
+      throw InputError("workload '" + opt.workload + "' runs on the " + wl->platform() + " platform, not " + opt.platform +
+                       ": drop --platform, and the workload selects its own");
     if (!opt.size.empty() && !parse_size(opt.size, size))
       throw InputError("unknown size '" + opt.size + "': tiny, small, medium or large");
   }
@@ -163,7 +168,9 @@ int run_command(const RunOptions& cli) {
         verified = r.verified;
         detail = r.detail;
       } else if (!opt.exec_argv.empty()) {
-        verified = serve_cuda_app(dev, cfg, opt.exec_argv, "WarpTLM " + fs::path(opt.config).stem().string(), detail);
+        // WarpTLM compares nothing of an application's results: its exit status is its own (not_checked at 0)
+        compared = false;
+        serve_cuda_app(dev, cfg, opt.exec_argv, "WarpTLM " + fs::path(opt.config).stem().string(), out_dir, detail, rs.app_exit);
       } else {
         verified = run_byo_kernel(dev, *byo, out_dir, detail, compared);
       }
@@ -183,23 +190,29 @@ int run_command(const RunOptions& cli) {
     rs.status = "wrong_result";
     rs.message = "result mismatch: " + detail;
   }
+  if (rs.status == "ok" && rs.app_exit > 0) {  // the application's own failure, whatever it checked
+    rs.status = "app_failed";
+    rs.message = detail;
+  }
   // the verdict on the results (a run that stopped before its check has none)
-  rs.verdict = rs.status == "wrong_result" ? "wrong_result" : rs.status == "ok" && verified ? "verified" : "not_checked";
+  rs.verdict = rs.status == "wrong_result" ? "wrong_result" : rs.status == "app_failed" ? "app_failed"
+               : rs.status == "ok" && verified ? "verified" : "not_checked";
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   auto counters = stats.values();
   tb.platform().finish_samples();  // the last, partial interval, before draining writes back anything
   // Conservation: every memory request of the run got exactly one response
   // (checked after the counters were read: the write-backs it lets finish are not the run's).
-  if (rs.status == "ok" || rs.status == "wrong_result") {
+  if (rs.status == "ok" || rs.status == "wrong_result" || rs.status == "app_failed") {
     const std::vector<std::string> lost = tb.platform().check_conservation();
     if (!lost.empty()) {
       rs.status = "fault";
-      if (rs.verdict == "verified") rs.verdict = "not_checked";  // a run that broke conservation verifies nothing
+      if (rs.verdict != "wrong_result") rs.verdict = "not_checked";  // a run that broke conservation verifies nothing
       rs.message = "memory conservation broken: requests without exactly one response in";
       for (const std::string& l : lost) rs.message += " " + l + ";";
     }
   }
   if (rs.status != "ok") verified = false;
+  const bool app_failed = rs.status == "app_failed";
 
   std::vector<KernelStats> ks;
   uint64_t cycles = 0, winst = 0, tinst = 0;
@@ -246,8 +259,13 @@ int run_command(const RunOptions& cli) {
     std::string machine = fs::path(opt.config).stem().string() + (default_gpu ? " (the default GPU: no --config)" : "");
     for (const std::string& o : rf.overlays) machine += " + " + fs::path(o).stem().string();
     for (const std::string& o : cli.overlays) machine += " + " + fs::path(o).stem().string();
-    os << label << " on " << machine << ": "
-       << (verified ? "verified" : compared ? "WRONG RESULT" : "not checked (no reference)") << ", " << ks.size()
+    os << label << " on " << machine << ": ";
+    if (rs.app_exit >= 0)  // an application: its exit status, and that WarpTLM compared nothing
+      os << "exited " << rs.app_exit << (app_failed ? " (APPLICATION FAILED)" : "")
+         << ", not checked (WarpTLM compares none of an application's results)";
+    else
+      os << (verified ? "verified" : compared ? "WRONG RESULT" : "not checked (no reference)");
+    os << ", " << ks.size()
        << " launch" << (ks.size() == 1 ? "" : "es") << ", ";
     if (cfg.get_string("sim.mode") == "timing")
       os << cycles << " cycles, IPC " << std::fixed << std::setprecision(2) << (cycles ? double(tinst) / double(cycles) : 0.0)
@@ -260,6 +278,7 @@ int run_command(const RunOptions& cli) {
        << out_dir << "/";
     std::cout << os.str() << std::endl;
   }
+  if (app_failed) throw RunError(rs.message);
   if (!verified && compared) throw RunError("result mismatch: " + detail);
   return 0;
 }
