@@ -285,3 +285,35 @@ TEST_CASE("apps: warptlm exec --help prints the exec options", "[apps][cli]") {
   CHECK_FALSE(contains(r.out, "--workload"));  // run's options are not exec's
   CHECK_FALSE(contains(r.out, "error"));
 }
+
+TEST_CASE("apps: stencil and lu and mandel (repeated launches and shrinking launches and one long launch) pass their checks", "[apps]") {
+  // The applications whole-application sampling is measured on (docs/cuda-apps.md); bfs is the fourth.
+  TempDir t;
+  for (const char* mode : {"functional", "timing"}) {
+    INFO(mode);
+    AppRun st = exec(t, "stencil", mode, "64 20");
+    INFO(st.r.out);
+    REQUIRE(st.r.code == 0);
+    CHECK(contains(st.r.out, "stencil: 64x64, 20 steps: match (0 wrong)"));
+    CHECK(st.stats["kernels"].size() == 20);
+    CHECK(launches_named(st.stats, "jacobi_step") == 20);
+    AppRun lu = exec(t, "lu", mode, "32");
+    INFO(lu.r.out);
+    REQUIRE(lu.r.code == 0);
+    CHECK(contains(lu.r.out, "lu: 32x32, 62 launches: match (0 wrong)"));
+    REQUIRE(lu.stats["kernels"].size() == 62);
+    CHECK(launches_named(lu.stats, "scale_column") == 31);
+    CHECK(launches_named(lu.stats, "update_trailing") == 31);
+    // the trailing update shrinks: its first launch does more work than its last
+    const uint64_t first = lu.stats["kernels"][1]["warp_instructions"].as<uint64_t>();
+    const uint64_t last = lu.stats["kernels"][61]["warp_instructions"].as<uint64_t>();
+    CHECK(first > 4 * last);
+    AppRun md = exec(t, "mandel", mode, "64 48 64");
+    INFO(md.r.out);
+    REQUIRE(md.r.code == 0);
+    CHECK(contains(md.r.out, "mandel: 64x48, limit 64, 64657 iterations: match (0 wrong)"));
+    REQUIRE(md.stats["kernels"].size() == 1);
+    CHECK(md.stats["kernels"][0]["warp_instructions"].as<uint64_t>() > 50000);
+    for (const AppRun* a : {&st, &lu, &md}) CHECK(a->stats["app_exit"].as<int>() == 0);
+  }
+}
