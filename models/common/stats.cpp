@@ -296,7 +296,8 @@ bool natural_less(const std::string& a, const std::string& b) {
 // ------------------------------------------------------------------ outputs
 
 std::string stats_json(const std::vector<KernelStats>& kernels, const std::map<std::string, double>& counters,
-                       const SimSpeed& sim, const Samples* samples, const RunStatus& status) {
+                       const SimSpeed& sim, const Samples* samples, const RunStatus& status,
+                       const SamplingReport* sampling) {
   std::string out = "{\n";
   if (status.app_exit >= 0) out += "  \"app_exit\": " + std::to_string(status.app_exit) + ",\n";
   out += "  \"counters\": ";
@@ -312,8 +313,10 @@ std::string stats_json(const std::vector<KernelStats>& kernels, const std::map<s
       json_map(out, k.counters, "      ");
       out += ",\n";
       out += "      \"cycles\": " + number(double(k.cycles), true) + ",\n";
+      if (k.sampling == "estimated" || k.sampling == "warm_up") out += "      \"estimated_cycles\": " + number(k.estimated_cycles, true) + ",\n";
       out += "      \"ipc\": " + number(k.ipc(), true) + ",\n";
       out += "      \"name\": " + json_string(k.name) + ",\n";
+      if (!k.sampling.empty()) out += "      \"sampling\": " + json_string(k.sampling) + ",\n";
       out += "      \"status\": " + json_string(k.status) + ",\n";
       out += "      \"thread_instructions\": " + number(double(k.thread_instructions), true) + ",\n";
       out += std::string("      \"verified\": ") + (k.verified ? "true" : "false") + ",\n";
@@ -335,6 +338,30 @@ std::string stats_json(const std::vector<KernelStats>& kernels, const std::map<s
     }
     out += "\n    }\n  }";
   }
+  if (sampling) {
+    auto dims = [](const uint32_t d[3]) {
+      return "[" + std::to_string(d[0]) + ", " + std::to_string(d[1]) + ", " + std::to_string(d[2]) + "]";
+    };
+    const SamplingReport& r = *sampling;
+    out += ",\n  \"sampling\": {\n";
+    out += "    \"bound_cycles\": " + number(std::round(r.bound_cycles), true) + ",\n";
+    out += "    \"estimated_cycles\": " + number(std::round(r.estimated_cycles), true) + ",\n";
+    out += "    \"groups\": [";
+    for (size_t i = 0; i < r.groups.size(); ++i) {
+      const SamplingGroup& g = r.groups[i];
+      out += i ? ",\n      {" : "\n      {";
+      out += "\"block\": " + dims(g.block) + ", \"bound_cycles\": " + number(std::round(g.bound_cycles), true) +
+             ", \"cycles_per_warp_instruction\": " + number(g.cycles_per_warp_instruction, true) +
+             ", \"dynamic_shared_bytes\": " + std::to_string(g.dynamic_smem) +
+             ", \"estimated_cycles\": " + number(std::round(g.estimated_cycles), true) + ", \"grid\": " + dims(g.grid) +
+             ", \"kernel\": " + json_string(g.kernel) + ", \"launches\": " + std::to_string(g.launches) +
+             ", \"timed_launches\": " + std::to_string(g.timed) + "}";
+    }
+    out += r.groups.empty() ? "],\n" : "\n    ],\n";
+    out += "    \"launches\": " + std::to_string(r.launches) + ",\n";
+    out += "    \"mode\": " + json_string(r.mode) + ",\n";
+    out += "    \"timed_launches\": " + std::to_string(r.timed) + "\n  }";
+  }
   out += ",\n  \"sim\": {\n";
   out += "    \"cycles_per_sec\": " + number(sim.cycles_per_sec, true) + ",\n";
   out += "    \"wall_seconds\": " + number(sim.wall_seconds, true) + ",\n";
@@ -345,12 +372,19 @@ std::string stats_json(const std::vector<KernelStats>& kernels, const std::map<s
 }
 
 std::string stats_txt(const std::vector<KernelStats>& kernels, const std::map<std::string, double>& counters,
-                      const SimSpeed& sim, const RunStatus& status) {
+                      const SimSpeed& sim, const RunStatus& status, const SamplingReport* sampling) {
   std::string out;
   auto line = [&out](const std::string& name, const std::string& value) { out += name + " = " + value + "\n"; };
   line("status", status.status);
   line("verdict", status.verdict);
   if (status.app_exit >= 0) line("app_exit", std::to_string(status.app_exit));
+  if (sampling) {  // an estimate, with its bound: never a measurement
+    line("sampling.mode", sampling->mode);
+    line("sampling.launches", std::to_string(sampling->launches));
+    line("sampling.timed_launches", std::to_string(sampling->timed));
+    line("sampling.estimated_cycles", number(std::round(sampling->estimated_cycles), false));
+    line("sampling.bound_cycles", number(std::round(sampling->bound_cycles), false));
+  }
   uint64_t cycles = 0, insts = 0, warp_insts = 0;
   for (size_t i = 0; i < kernels.size(); ++i) {
     const KernelStats& k = kernels[i];
@@ -358,6 +392,8 @@ std::string stats_txt(const std::vector<KernelStats>& kernels, const std::map<st
     line(p + "name", one_line(k.name));
     line(p + "status", k.status);
     line(p + "cycles", number(double(k.cycles), false));
+    if (!k.sampling.empty()) line(p + "sampling", k.sampling);
+    if (k.sampling == "estimated" || k.sampling == "warm_up") line(p + "estimated_cycles", number(k.estimated_cycles, false));
     line(p + "warp_instructions", number(double(k.warp_instructions), false));
     line(p + "thread_instructions", number(double(k.thread_instructions), false));
     line(p + "ipc", number(k.ipc(), false));

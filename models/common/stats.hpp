@@ -100,8 +100,13 @@ struct KernelStats {
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
   bool verified = false;
-  std::string status = "ok";  // ok, or how the launch ended early: limit | deadlock | interrupted (figures partial)
+  std::string status = "ok";  // ok, or how the launch ended early: limit | deadlock | interrupted | fault (figures partial)
   std::map<std::string, double> counters;
+  // sim.sampling: "timed"; "estimated" with its estimated cycles (its cycles and instructions are 0:
+  // nothing of it was timed); "warm_up" (timed to warm the caches, its figures its own) with the estimate
+  // the run's estimate counts for it; "" in a run without sampling.
+  std::string sampling;
+  double estimated_cycles = 0;
   double ipc() const { return cycles ? double(thread_instructions) / double(cycles) : 0.0; }
 };
 
@@ -116,6 +121,25 @@ struct RunStatus {
   std::string verdict = "not_checked";
   // warptlm exec: the application's exit status (128 + the signal that ended it); -1: not an application.
   int app_exit = -1;
+};
+
+// Kernel-level sampling's estimate (sim.sampling: launches; platforms/gpu/launch_sampler.hpp): per shape of
+// launch (kernel, grid, block, dynamic shared memory) and for the run.
+struct SamplingGroup {
+  std::string kernel;
+  uint32_t grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
+  uint32_t dynamic_smem = 0;
+  uint64_t launches = 0, timed = 0;
+  double estimated_cycles = 0;  // the timed launches' cycles plus the others' estimates
+  double bound_cycles = 0;      // half-width of the 95 % interval about it
+  double cycles_per_warp_instruction = 0;  // the ratio the estimates use, from the timed launches
+};
+struct SamplingReport {
+  std::string mode = "launches";
+  uint64_t launches = 0, timed = 0;
+  double estimated_cycles = 0, bound_cycles = 0;
+  std::vector<SamplingGroup> groups;
+  std::vector<double> launch_estimate;  // per sampled launch, in order: its estimated cycles (timed: measured)
 };
 
 struct SimSpeed {
@@ -136,13 +160,16 @@ struct Samples {
 // {"kernels":[{"name","cycles","warp_instructions","thread_instructions","ipc","verified","counters":{}}],
 //  "counters":{...}, "sim":{"wall_seconds","warp_inst_per_sec","cycles_per_sec"}}
 // Numbers that are whole are written as integers; JSON strings are escaped.
-// With samples, a "samples": {"cycle": [...], "interval": N, "series": {name: [...]}} entry is added.
+// With samples, a "samples": {"cycle": [...], "interval": N, "series": {name: [...]}} entry is added; with
+// kernel-level sampling, "sampling": {"mode", "launches", "timed_launches", "estimated_cycles",
+// "bound_cycles", "groups": [...]}, and each kernel says "sampling": "timed" or "estimated".
 std::string stats_json(const std::vector<KernelStats>& kernels, const std::map<std::string, double>& counters,
-                       const SimSpeed& sim, const Samples* samples = nullptr, const RunStatus& status = {});
+                       const SimSpeed& sim, const Samples* samples = nullptr, const RunStatus& status = {},
+                       const SamplingReport* sampling = nullptr);
 // stats.txt: "name = value" lines: kernel-level lines first ("kernel0.name = ...",
 // "gpu_tot_sim_cycle", "gpu_tot_sim_insn", "gpu_tot_ipc" with GPGPU-Sim meanings), then counters.
 std::string stats_txt(const std::vector<KernelStats>& kernels, const std::map<std::string, double>& counters,
-                      const SimSpeed& sim, const RunStatus& status = {});
+                      const SimSpeed& sim, const RunStatus& status = {}, const SamplingReport* sampling = nullptr);
 // GPGPU-Sim's names for the figures a kernel's counters (or the run's totals) give, added to `counters`:
 // gpu_sim_cycle, gpu_sim_insn (thread instructions) and gpu_ipc for a kernel, gpu_tot_sim_cycle,
 // gpu_tot_sim_insn and gpu_tot_ipc for the run (`total`); both get gpu_occupancy (achieved occupancy in

@@ -57,6 +57,8 @@ class BlockDispatcher : public sc_core::sc_module, public ClockedBlock {
   // The launch's last cycle: its last block's retirement (a scheduled launch: when its schedule finished).
   uint64_t last_retire_cycle() const { return last_retire_cycle_; }
   const PlacementPolicy& placement() const { return *placement_; }
+  // A launch ran untimed on the functional executor: the placement moves on past its blocks.
+  void skip_blocks(uint64_t blocks, uint32_t sms) { placement_->skip_blocks(blocks, sms); }
   std::function<void()> on_launch_done;  // the launch's last block retired
   std::function<void(const std::string&)> on_run_error;  // a schedule's RunError
 

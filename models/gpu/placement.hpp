@@ -16,6 +16,10 @@ class PlacementPolicy {
   virtual void begin_launch(uint32_t /*num_blocks*/) {}
   // SM for block `block_id` among those that have room (`fits[i]`), or -1 to hold it back.
   virtual int choose(uint32_t block_id, const std::vector<bool>& fits) = 0;
+  // A launch of `blocks` ran on the functional executor (sampling left it untimed): the policy moves on as
+  // if it had placed them on `sms` SMs with room, so the next timed launch's blocks meet the SMs (and the
+  // L1 contents) they would after a full run's.
+  virtual void skip_blocks(uint64_t /*blocks*/, uint32_t /*sms*/) {}
 };
 
 // GPGPU-Sim's order: blocks go to SMs in turn, each search starting after the
@@ -31,6 +35,7 @@ class RoundRobinPlacement : public PlacementPolicy {
     }
     return -1;
   }
+  void skip_blocks(uint64_t blocks, uint32_t sms) override { next_ = uint32_t((next_ + blocks) % sms); }
 
  private:
   uint32_t next_ = 0;

@@ -12,6 +12,7 @@
 #include "dram/dram_channel.hpp"
 #include "gpu/dispatcher.hpp"
 #include "gpu/flat_memory.hpp"
+#include "gpu/launch_sampler.hpp"
 #include "gpu/mechanism.hpp"
 #include "gpu/monitor.hpp"
 #include "gpu/placement.hpp"
@@ -33,6 +34,15 @@ void GpuParams::declare(ParamTable& t) {
   t.int_param("sim.fast_forward", 0, 0, 1ll << 62,
               "functional fast-forward (timing mode): the first N launches, or N warp instructions (sim.fast_forward_unit), "
               "run on the SIMT executor with no cycles; the rest is timed, from cold caches (0 = off)");
+  t.enum_param("sim.sampling", "none", {"none", "launches"},
+               "kernel-level sampling (timing mode): launches of one shape (kernel, grid, block, dynamic shared memory) "
+               "are timed first and then every sim.sampling_every-th, the others run functionally and are estimated, "
+               "with a stated bound (docs/sampling.md)");
+  t.int_param("sim.sampling_first", 3, 1, 1000000, "sim.sampling: launches of each shape timed before any is estimated");
+  t.int_param("sim.sampling_every", 25, 0, 1000000000,
+              "sim.sampling: after the first, every N-th launch of a shape is timed (0: none more)");
+  t.int_param("sim.sampling_warm_up", 1, 1, 1000000,
+              "sim.sampling: launches timed after a functional one before a timed launch counts as a measurement");
   t.enum_param("sim.fast_forward_unit", "launches", {"launches", "instructions"},
                "what sim.fast_forward counts: whole launches, or warp instructions (timing starts with the block after the "
                "one in which the N-th executes, mid-launch if need be)");
@@ -95,8 +105,12 @@ void check_consistency(const Config& c) {
   if (c.get_string("sim.mode") != "timing") {
     if (v("sim.fast_forward") > 0)
       bad("sim.fast_forward", "sim.fast_forward needs sim.mode=timing: in functional mode every launch already runs functionally");
+    if (c.get_string("sim.sampling") != "none")
+      bad("sim.sampling", "sim.sampling needs sim.mode=timing: in functional mode no launch is timed, so nothing is sampled");
     return;
   }
+  if (c.get_string("sim.sampling") != "none" && v("sim.fast_forward") > 0)
+    bad("sim.sampling", "sim.sampling and sim.fast_forward both choose which launches run functionally: use one");
   const int64_t mem_line = v("sm.mem_line");
   if (mem_line & (mem_line - 1)) bad("sm.mem_line", "sm.mem_line " + std::to_string(mem_line) + " is not a power of two");
   if (mem_line > 1024)
@@ -137,6 +151,10 @@ GpuParams GpuParams::from(const Config& c) {
   p.max_memory = uint64_t(c.get_int("sim.max_memory_mb")) << 20;
   p.fast_forward = uint64_t(c.get_int("sim.fast_forward"));
   p.fast_forward_instructions = c.get_string("sim.fast_forward_unit") == "instructions";
+  p.sample_launches = c.get_string("sim.sampling") == "launches";
+  p.sampling_first = uint32_t(c.get_int("sim.sampling_first"));
+  p.sampling_every = uint32_t(c.get_int("sim.sampling_every"));
+  p.sampling_warm_up = uint32_t(c.get_int("sim.sampling_warm_up"));
   return p;
 }
 
@@ -201,6 +219,15 @@ GpuPlatform::GpuPlatform(sc_core::sc_module_name name, const Config& cfg, StatsR
                                      "warp instructions run on the functional executor, untimed (sim.fast_forward)");
     ff_thread_insts_ = &stats_.counter("gpu.ff_thread_instructions", "gpu.ff_thread_instructions",
                                        "thread instructions run on the functional executor, untimed (sim.fast_forward)");
+  }
+  if (p_.sample_launches) {
+    sampler_ = std::make_unique<LaunchSampler>(p_.sampling_first, p_.sampling_every, p_.sampling_warm_up);
+    estimated_launches_ = &stats_.counter("gpu.estimated_launches", "gpu.estimated_launches",
+                                          "launches run on the functional executor and estimated (sim.sampling)");
+    estimated_warp_insts_ = &stats_.counter("gpu.estimated_warp_instructions", "gpu.estimated_warp_instructions",
+                                            "warp instructions of the estimated launches, run untimed (sim.sampling)");
+    estimated_thread_insts_ = &stats_.counter("gpu.estimated_thread_instructions", "gpu.estimated_thread_instructions",
+                                              "thread instructions of the estimated launches, run untimed (sim.sampling)");
   }
   mechanisms_ = MechanismRegistry::build(cfg, stats);  // registered when the parameters were declared
   FunctionalRunControl::Probes fp;

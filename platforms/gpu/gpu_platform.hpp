@@ -60,6 +60,8 @@ struct SmParams;
 struct BlockUsage;
 struct LaunchState;
 enum class RunStop;
+class LaunchSampler;
+struct SamplingReport;
 
 struct GpuParams {
   std::string mode;         // sim.mode: functional | timing
@@ -76,6 +78,10 @@ struct GpuParams {
   uint64_t max_memory = 8192ull << 20;  // sim.max_memory_mb, in bytes
   uint64_t fast_forward = 0;            // sim.fast_forward: launches, or warp instructions
   bool fast_forward_instructions = false;  // sim.fast_forward_unit: instructions
+  bool sample_launches = false;         // sim.sampling: launches
+  uint32_t sampling_first = 3;          // sim.sampling_first: launches of a shape timed first
+  uint32_t sampling_every = 25;         // sim.sampling_every: then every N-th (0: no more)
+  uint32_t sampling_warm_up = 1;        // sim.sampling_warm_up: warm-up launches after a functional one
   // Every parameter of the platform, its blocks and the registered mechanisms.
   static void declare(ParamTable& t);
   static GpuParams from(const Config& c);
@@ -106,8 +112,10 @@ class GpuPlatform : public sc_core::sc_module {
   std::vector<std::string> kernel_names() const;
   // A module-scope .global/.const variable of the loaded modules (the latest first): address and bytes.
   uint64_t symbol(const std::string& name, uint64_t& bytes) const;
-  // Every launch that ended (a faulting one excluded), in order.
+  // Every launch that ended, in order (a faulting or stopped one with its status).
   const std::vector<LaunchResult>& launches() const { return launches_; }
+  // sim.sampling: launches: the estimate of the run's cycles, per shape and per launch (null: no sampling).
+  std::unique_ptr<SamplingReport> sampling_report() const;
   // Sampled statistics (stats.sample_interval); null in functional mode.
   const Samples* samples() const;
   // Ends the sampled time series with the run's last, partial interval (stats.sample_interval).
@@ -228,6 +236,12 @@ class GpuPlatform : public sc_core::sc_module {
   // Functional fast-forward (sim.fast_forward): what is left of it, and what it ran.
   uint64_t ff_launches_left_ = 0, ff_instructions_left_ = 0;
   Counter *ff_launches_ = nullptr, *ff_blocks_ = nullptr, *ff_warp_insts_ = nullptr, *ff_thread_insts_ = nullptr;
+  // Kernel-level sampling (sim.sampling: launches): the chooser, the timed launch in flight's index, and
+  // what the launches it left to the functional executor ran.
+  std::unique_ptr<LaunchSampler> sampler_;
+  int64_t running_sample_ = -1;
+  bool running_warm_up_ = false;
+  Counter *estimated_launches_ = nullptr, *estimated_warp_insts_ = nullptr, *estimated_thread_insts_ = nullptr;
 
   // The timing launch in flight. It ends at the close of the evaluation phase in
   // which its last block retires or it is stopped (an update request), whatever

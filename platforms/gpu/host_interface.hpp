@@ -40,8 +40,14 @@ struct LaunchResult {
   uint64_t thread_instructions = 0;  // lanes whose guard predicate was true (GPGPU-Sim's detailed-mode count)
   uint64_t lane_instructions = 0;    // every lane of the active mask, guarded or not
   std::map<std::string, double> counters;  // this launch's share of every counter
-  std::string status;   // "" when the launch finished; else limit | deadlock | interrupted (figures partial)
+  std::string status;   // "" when the launch finished; else limit | deadlock | interrupted | fault (figures partial)
   std::string message;  // why it stopped, with what each warp waited on
+  // sim.sampling: launches: "timed" (in full detail, a measurement), "warm_up" (in full detail after a
+  // functional launch, to warm the caches: its figures are its own, the estimate counts an estimate for it)
+  // or "estimated" (run functionally: its cycles and instructions are 0, its warp instructions counted
+  // apart), and its index among the sampled launches; "" and -1 in a run without sampling.
+  std::string sampling;
+  int64_t sample_index = -1;
 };
 
 struct HostCommand : tlm::tlm_extension<HostCommand> {

@@ -14,6 +14,7 @@
 #include "dram/dram_channel.hpp"
 #include "gpu/dispatcher.hpp"
 #include "gpu/gpu_platform.hpp"
+#include "gpu/launch_sampler.hpp"
 #include "gpu/mechanism.hpp"
 #include "gpu/monitor.hpp"
 #include "gpu/occupancy.hpp"
@@ -43,8 +44,18 @@ void GpuPlatform::start_launch(const KernelInfo& kernel, const LaunchDims& dims,
                      "' runs: synchronize first (one launch at a time)");
   const KernelInfo* k = &kernel;
   const bool ff = timing() && fast_forwarding();
+  // Kernel-level sampling: a launch of a shape already timed often enough runs functionally, to be estimated.
+  uint32_t sample = 0;
+  running_sample_ = -1;
+  bool estimated = false;
+  if (timing() && !ff && sampler_) {
+    const LaunchSampler::Kind kind = sampler_->choose(k->name, dims.grid, dims.block, dims.dynamic_smem, sample);
+    estimated = kind == LaunchSampler::Kind::Estimated;
+    running_sample_ = int64_t(sample);
+    running_warm_up_ = kind == LaunchSampler::Kind::WarmUp;
+  }
   // The functional model has no launch plan: it runs a mechanism's version of the code, to check it.
-  if (!timing() || ff)
+  if (!timing() || ff || estimated)
     for (auto& m : mechanisms_)
       if (const KernelInfo* v = m->functional_version(*k)) k = v;
   auto launch = std::make_unique<LaunchState>();
@@ -98,7 +109,7 @@ void GpuPlatform::start_launch(const KernelInfo& kernel, const LaunchDims& dims,
     throw InputError("a timing launch of '" + k->name +
                      "' is issued from a testbench SC_THREAD, which then waits for its completion (run_host_program)");
   uint64_t first_timed = 0;
-  if (!timing() || ff) {
+  if (!timing() || ff || estimated) {
     LaunchResult r;
     r.kernel = k->name;
     const uint64_t budget = ff && !ff_launches_left_ ? ff_instructions_left_ : UINT64_MAX;  // warp instructions
@@ -131,6 +142,19 @@ void GpuPlatform::start_launch(const KernelInfo& kernel, const LaunchDims& dims,
       throw;
     }
     L.watch = nullptr;  // timing launches are watched by the run control
+    if (estimated) {
+      // Its instructions are counted apart and its cycles estimated at the run's end (sampling_report); the
+      // block placement moves on past its blocks, as the dispatcher would have placed them.
+      if (dispatcher) dispatcher->skip_blocks(blocks, p_.num_sms);
+      r.sampling = "estimated";
+      r.sample_index = int64_t(sample);
+      sampler_->measured(sample, 0, r.warp_instructions);
+      ++*estimated_launches_;
+      *estimated_warp_insts_ += r.warp_instructions;
+      *estimated_thread_insts_ += r.thread_instructions;
+      r.warp_instructions = r.thread_instructions = r.lane_instructions = 0;
+      running_sample_ = -1;
+    }
     if (ff) {
       // Fast-forwarded work is counted apart: a launch's cycles and instructions are its timed part's.
       *ff_blocks_ += first_timed;
@@ -351,11 +375,21 @@ void GpuPlatform::finish_launch() {
   }
   sim_seconds_ += wall_now() - wall_start_;
   monitor->end_launch(r.cycles);  // the samples' kernel time: the recorded launches'
+  if (running_sample_ >= 0) {  // a launch sampling chose to time: a measurement, or a warm-up (estimated)
+    r.sampling = running_warm_up_ ? "warm_up" : "timed";
+    r.sample_index = running_sample_;
+    if (end_status_.empty()) sampler_->measured(uint32_t(running_sample_), r.cycles, r.warp_instructions);
+    running_sample_ = -1;
+  }
   if (!end_status_.empty())
     for (auto& s : sms) s->account_resident_warps();  // the warps a stopped launch leaves, for the occupancy
   record(std::move(r));
   running_.reset();
   launch_done_.notify(sc_core::SC_ZERO_TIME);
+}
+
+std::unique_ptr<SamplingReport> GpuPlatform::sampling_report() const {
+  return sampler_ ? std::make_unique<SamplingReport>(sampler_->report()) : nullptr;
 }
 
 // A launch that ended: the run's totals and its share of every counter.

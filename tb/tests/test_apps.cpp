@@ -5,6 +5,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -316,4 +317,97 @@ TEST_CASE("apps: stencil and lu and mandel (repeated launches and shrinking laun
     CHECK(md.stats["kernels"][0]["warp_instructions"].as<uint64_t>() > 50000);
     for (const AppRun* a : {&st, &lu, &md}) CHECK(a->stats["app_exit"].as<int>() == 0);
   }
+}
+
+// ---------------------------------------------------------------- kernel-level sampling (docs/sampling.md)
+
+namespace {
+
+uint64_t total_cycles(const YAML::Node& s) {
+  uint64_t c = 0;
+  for (const auto& k : s["kernels"]) c += k["cycles"].as<uint64_t>();
+  return c;
+}
+
+size_t sampled_as(const YAML::Node& s, const std::string& kind) {
+  size_t n = 0;
+  for (const auto& k : s["kernels"]) n += k["sampling"] && k["sampling"].as<std::string>() == kind;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("sampling: a stencil's estimate from a few timed launches lies within its stated bound of the full run", "[apps][sampling]") {
+  TempDir t;
+  AppRun full = exec(t, "stencil", "timing", "64 120");
+  INFO(full.r.out);
+  REQUIRE(full.r.code == 0);
+  CHECK_FALSE(full.stats["sampling"]);  // a full run has no sampling section
+  for (const auto& k : full.stats["kernels"]) CHECK_FALSE(k["sampling"]);
+  AppRun s = exec(t, "stencil", "timing", "64 120", "gtx480 --set sim.sampling=launches");
+  INFO(s.r.out);
+  REQUIRE(s.r.code == 0);
+  CHECK(contains(s.r.out, "stencil: 64x64, 120 steps: match (0 wrong)"));  // the functional launches computed the same grid
+  const YAML::Node sm = s.stats["sampling"];
+  REQUIRE(sm);
+  CHECK(sm["mode"].as<std::string>() == "launches");
+  CHECK(sm["launches"].as<uint64_t>() == 120);
+  const uint64_t timed = sm["timed_launches"].as<uint64_t>();
+  CHECK(timed >= 4);
+  CHECK(timed <= 20);  // the mechanism acts: most launches ran functionally
+  REQUIRE(sm["groups"].size() == 1);
+  CHECK(sm["groups"][0]["launches"].as<uint64_t>() == 120);
+  // each kernel says how it ran; the estimated ones measured no cycles and carry their estimate
+  REQUIRE(s.stats["kernels"].size() == 120);
+  const size_t n_timed = sampled_as(s.stats, "timed"), n_warm = sampled_as(s.stats, "warm_up"),
+               n_est = sampled_as(s.stats, "estimated");
+  CHECK(n_timed + n_warm + n_est == 120);
+  CHECK(n_timed + n_warm == timed);
+  CHECK(n_warm >= 1);  // a sample after functional launches is taken behind a warm-up
+  CHECK(n_est >= 100);
+  CHECK(s.stats["counters"]["gpu.estimated_launches"].as<uint64_t>() == n_est);
+  for (const auto& k : s.stats["kernels"])
+    if (k["sampling"].as<std::string>() == "estimated") {
+      CHECK(k["cycles"].as<uint64_t>() == 0);
+      CHECK(k["estimated_cycles"].as<double>() > 0);
+    }
+  // launches timed before any ran functionally saw the full run's history: the same cycles exactly
+  for (int i = 0; i < 3; ++i) CHECK(s.stats["kernels"][i]["cycles"].as<uint64_t>() == full.stats["kernels"][i]["cycles"].as<uint64_t>());
+  // the estimate, its bound, and the full run's cycles inside it
+  const double full_cycles = double(total_cycles(full.stats)), est = sm["estimated_cycles"].as<double>(),
+               bound = sm["bound_cycles"].as<double>();
+  CAPTURE(full_cycles, est, bound);
+  CHECK(bound > 0);
+  CHECK(std::abs(est - full_cycles) <= bound);
+  CHECK(std::abs(est - full_cycles) <= 0.05 * full_cycles);
+  CHECK(contains(slurp(t / "stencil_timing/stats.txt"), "sampling.mode = launches\n"));
+}
+
+TEST_CASE("sampling: an estimate that leaves out the launches it did not time falls outside its bound (test-only fault)", "[apps][sampling]") {
+  // The bound check above must be able to fail: WARPTLM_TEST_FAULT=sampling_drop_estimates counts only the
+  // timed launches' cycles.
+  TempDir t;
+  AppRun full = exec(t, "stencil", "timing", "64 120");
+  REQUIRE(full.r.code == 0);
+  setenv("WARPTLM_TEST_FAULT", "sampling_drop_estimates", 1);
+  AppRun s = exec(t, "stencil", "timing", "64 120", "gtx480 --set sim.sampling=launches");
+  unsetenv("WARPTLM_TEST_FAULT");
+  INFO(s.r.out);
+  REQUIRE(s.r.code == 0);
+  const double full_cycles = double(total_cycles(full.stats)), est = s.stats["sampling"]["estimated_cycles"].as<double>(),
+               bound = s.stats["sampling"]["bound_cycles"].as<double>();
+  CAPTURE(full_cycles, est, bound);
+  CHECK(std::abs(est - full_cycles) > bound);
+}
+
+TEST_CASE("sampling: refused in functional mode and beside fast-forward naming the key", "[apps][sampling][error]") {
+  TempDir t;
+  AppRun f = exec(t, "stencil", "functional", "32 4", "gtx480 --set sim.sampling=launches");
+  INFO(f.r.out);
+  CHECK(f.r.code == 2);
+  CHECK(contains(f.r.out, "sim.sampling needs sim.mode=timing"));
+  AppRun ff = exec(t, "stencil", "timing", "32 4", "gtx480 --set sim.sampling=launches --set sim.fast_forward=2");
+  INFO(ff.r.out);
+  CHECK(ff.r.code == 2);
+  CHECK(contains(ff.r.out, "sim.sampling and sim.fast_forward"));
 }

@@ -1,4 +1,5 @@
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -215,6 +216,7 @@ int run_command(const RunOptions& cli) {
   const bool app_failed = rs.status == "app_failed";
 
   std::vector<KernelStats> ks;
+  const std::unique_ptr<SamplingReport> sampling = gpu.sampling_report();  // sim.sampling: the estimate
   uint64_t cycles = 0, winst = 0, tinst = 0;
   const uint32_t max_warps = uint32_t(cfg.get_int("sm.max_warps"));
   for (auto& l : gpu.launches()) {
@@ -225,6 +227,9 @@ int run_command(const RunOptions& cli) {
     k.thread_instructions = l.thread_instructions;
     k.verified = verified;
     if (!l.status.empty()) k.status = l.status;
+    k.sampling = l.sampling;
+    if (sampling && l.sampling != "timed" && !l.sampling.empty() && l.sample_index >= 0 && size_t(l.sample_index) < sampling->launch_estimate.size())
+      k.estimated_cycles = std::round(sampling->launch_estimate[size_t(l.sample_index)]);
     k.counters = l.counters;
     add_gpgpusim_figures(k.counters, k.cycles, k.thread_instructions, max_warps, false);
     cycles += l.cycles;
@@ -239,8 +244,8 @@ int run_command(const RunOptions& cli) {
   const double simt = gpu.simulated_seconds() > 0 ? gpu.simulated_seconds() : wall;
   sp.warp_inst_per_sec = simt > 0 ? double(winst) / simt : 0;
   sp.cycles_per_sec = simt > 0 ? double(cycles) / simt : 0;
-  write_file((fs::path(out_dir) / "stats.json").string(), stats_json(ks, counters, sp, gpu.samples(), rs));
-  write_file((fs::path(out_dir) / "stats.txt").string(), stats_txt(ks, counters, sp, rs));
+  write_file((fs::path(out_dir) / "stats.json").string(), stats_json(ks, counters, sp, gpu.samples(), rs, sampling.get()));
+  write_file((fs::path(out_dir) / "stats.txt").string(), stats_txt(ks, counters, sp, rs, sampling.get()));
   cfg.write_resolved((fs::path(out_dir) / "config.resolved.yaml").string());
 
   // Every end writes its stats first; then a stopped run says why and exits with its code.
