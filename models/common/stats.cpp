@@ -353,9 +353,10 @@ std::string stats_json(const std::vector<KernelStats>& kernels, const std::map<s
       out += "\"block\": " + dims(g.block) + ", \"bound_cycles\": " + number(std::round(g.bound_cycles), true) +
              ", \"cycles_per_warp_instruction\": " + number(g.cycles_per_warp_instruction, true) +
              ", \"dynamic_shared_bytes\": " + std::to_string(g.dynamic_smem) +
-             ", \"estimated_cycles\": " + number(std::round(g.estimated_cycles), true) + ", \"grid\": " + dims(g.grid) +
+             ", \"estimated_cycles\": " + number(std::round(g.estimated_cycles), true) +
              ", \"kernel\": " + json_string(g.kernel) + ", \"launches\": " + std::to_string(g.launches) +
-             ", \"timed_launches\": " + std::to_string(g.timed) + "}";
+             ", \"timed_launches\": " + std::to_string(g.timed) + ", \"warp_instructions\": [" +
+             number(g.warp_instructions_low, true) + ", " + number(g.warp_instructions_high, true) + "]}";
     }
     out += r.groups.empty() ? "],\n" : "\n    ],\n";
     out += "    \"launches\": " + std::to_string(r.launches) + ",\n";

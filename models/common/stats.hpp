@@ -123,12 +123,14 @@ struct RunStatus {
   int app_exit = -1;
 };
 
-// Kernel-level sampling's estimate (sim.sampling: launches; platforms/gpu/launch_sampler.hpp): per shape of
-// launch (kernel, grid, block, dynamic shared memory) and for the run.
+// Kernel-level sampling's estimate (sim.sampling: launches; platforms/gpu/launch_sampler.hpp): per stratum
+// (a shape of launch: kernel, block and dynamic shared memory, and an octave of warp instructions) and for
+// the run.
 struct SamplingGroup {
   std::string kernel;
-  uint32_t grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
+  uint32_t block[3] = {1, 1, 1};
   uint32_t dynamic_smem = 0;
+  double warp_instructions_low = 0, warp_instructions_high = 0;  // the stratum: [low, high)
   uint64_t launches = 0, timed = 0;
   double estimated_cycles = 0;  // the timed launches' cycles plus the others' estimates
   double bound_cycles = 0;      // half-width of the 95 % interval about it

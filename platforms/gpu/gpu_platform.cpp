@@ -35,10 +35,11 @@ void GpuParams::declare(ParamTable& t) {
               "functional fast-forward (timing mode): the first N launches, or N warp instructions (sim.fast_forward_unit), "
               "run on the SIMT executor with no cycles; the rest is timed, from cold caches (0 = off)");
   t.enum_param("sim.sampling", "none", {"none", "launches"},
-               "kernel-level sampling (timing mode): launches of one shape (kernel, grid, block, dynamic shared memory) "
-               "are timed first and then every sim.sampling_every-th, the others run functionally and are estimated, "
-               "with a stated bound (docs/sampling.md)");
-  t.int_param("sim.sampling_first", 3, 1, 1000000, "sim.sampling: launches of each shape timed before any is estimated");
+               "kernel-level sampling (timing mode): launches of one shape (kernel, block, dynamic shared memory) and "
+               "octave of warp instructions are timed until each has sim.sampling_first samples, then every "
+               "sim.sampling_every-th; the others run functionally and are estimated, with a stated bound (docs/sampling.md)");
+  t.int_param("sim.sampling_first", 3, 1, 1000000,
+              "sim.sampling: samples (timed launches) each octave of a shape's warp instructions wants before its launches are estimated");
   t.int_param("sim.sampling_every", 25, 0, 1000000000,
               "sim.sampling: after the first, every N-th launch of a shape is timed (0: none more)");
   t.int_param("sim.sampling_warm_up", 1, 1, 1000000,

@@ -49,7 +49,7 @@ void GpuPlatform::start_launch(const KernelInfo& kernel, const LaunchDims& dims,
   running_sample_ = -1;
   bool estimated = false;
   if (timing() && !ff && sampler_) {
-    const LaunchSampler::Kind kind = sampler_->choose(k->name, dims.grid, dims.block, dims.dynamic_smem, sample);
+    const LaunchSampler::Kind kind = sampler_->choose(k->name, dims.block, dims.dynamic_smem, sample);
     estimated = kind == LaunchSampler::Kind::Estimated;
     running_sample_ = int64_t(sample);
     running_warm_up_ = kind == LaunchSampler::Kind::WarmUp;

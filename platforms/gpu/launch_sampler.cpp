@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "common/input_register.hpp"  // test_fault
 
@@ -21,45 +22,33 @@ double t975(uint64_t dof) {
 
 }  // namespace
 
-LaunchSampler::Kind LaunchSampler::choose(const std::string& kernel, const uint32_t grid[3], const uint32_t block[3],
-                                          uint32_t dynamic_smem, uint32_t& index) {
+LaunchSampler::Kind LaunchSampler::choose(const std::string& kernel, const uint32_t block[3], uint32_t dynamic_smem,
+                                          uint32_t& index) {
   uint32_t g = 0;
-  for (; g < groups_.size(); ++g) {
-    const SamplingGroup& s = groups_[g];
-    if (s.kernel == kernel && s.dynamic_smem == dynamic_smem && std::equal(grid, grid + 3, s.grid) &&
-        std::equal(block, block + 3, s.block))
-      break;
+  for (; g < shapes_.size(); ++g) {
+    const Shape& s = shapes_[g];
+    if (s.kernel == kernel && s.dynamic_smem == dynamic_smem && std::equal(block, block + 3, s.block)) break;
   }
-  if (g == groups_.size()) {
-    SamplingGroup s;
+  if (g == shapes_.size()) {
+    Shape s;
     s.kernel = kernel;
-    std::copy(grid, grid + 3, s.grid);
     std::copy(block, block + 3, s.block);
     s.dynamic_smem = dynamic_smem;
-    groups_.push_back(s);
-    shapes_.push_back(Shape{0, 0, first_});  // a new shape waits for its first samples
-    ++waiting_;
+    shapes_.push_back(s);
+    want_samples(shapes_.back(), first_);  // a new shape waits for its first samples
   }
   Shape& sh = shapes_[g];
   // one more sample every `every`-th launch of the shape, once its first are taken
-  if (every_ && sh.seen >= first_ && (sh.seen + 1 - first_) % every_ == 0) want_sample(sh);
+  if (every_ && sh.seen >= first_ && (sh.seen + 1 - first_) % every_ == 0) want_samples(sh, 1);
   ++sh.seen;
   const bool first_of_kernel = std::find(kernels_seen_.begin(), kernels_seen_.end(), kernel) == kernels_seen_.end();
   if (first_of_kernel) kernels_seen_.push_back(kernel);
   Kind kind = Kind::Estimated;
-  bool fits = false;
-  if (waiting_) {  // a window is open: every launch is timed
-    kind = timed_in_a_row_ >= warm_up_ ? Kind::Timed : Kind::WarmUp;
-    // a measurement of its shape, unless the kernel meets cold caches (its first launch in the run)
-    fits = kind == Kind::Timed && !first_of_kernel;
-    if (fits) {
-      ++sh.samples;
-      if (sh.wanted && --sh.wanted == 0) --waiting_;
-    }
-  }
+  if (waiting_) kind = timed_in_a_row_ >= warm_up_ ? Kind::Timed : Kind::WarmUp;  // a window: every launch timed
   timed_in_a_row_ = kind == Kind::Estimated ? 0 : timed_in_a_row_ == UINT64_MAX ? UINT64_MAX : timed_in_a_row_ + 1;
   index = uint32_t(launches_.size());
-  launches_.push_back(Launch{g, kind, fits});
+  // a sample of its stratum, unless the kernel meets cold caches (its first launch in the run)
+  launches_.push_back(Launch{g, kind, kind == Kind::Timed && !first_of_kernel});
   return kind;
 }
 
@@ -68,15 +57,16 @@ void LaunchSampler::measured(uint32_t index, uint64_t cycles, uint64_t warp_inst
   l.known = true;
   l.cycles = double(cycles);
   l.warp_instructions = double(warp_instructions);
-  Shape& sh = shapes_[l.group];
-  const double x = l.warp_instructions;
-  if (l.fits && x > 0) {  // the range its samples cover
-    sh.low = sh.low > 0 ? std::min(sh.low, x) : x;
-    sh.high = std::max(sh.high, x);
+  l.stratum = stratum_of(l.warp_instructions);
+  Shape& sh = shapes_[l.shape];
+  uint64_t& samples = samples_in(sh, l.stratum);
+  if (l.fits) {
+    ++samples;
+    took_sample(sh);
   }
-  // A launch run functionally whose work lies beyond what the shape's samples cover (a BFS frontier that
-  // grew or shrank): the shape asks for a sample again, so its next launches are timed.
-  if (l.kind == Kind::Estimated && sh.low > 0 && !covered(sh, x) && !sh.wanted) want_sample(sh);
+  // a stratum short of samples (a grid that shrank, a frontier that grew): the shape asks for them, so its
+  // next launches are timed
+  if (samples < first_) want_samples(sh, first_ - samples);
 }
 
 SamplingReport LaunchSampler::report() const {
@@ -84,71 +74,78 @@ SamplingReport LaunchSampler::report() const {
   // time, so a check of the estimate against a full run must fail.
   const bool drop = test_fault("sampling_drop_estimates");
   SamplingReport r;
-  r.groups = groups_;
   r.launch_estimate.assign(launches_.size(), 0.0);
-  for (uint32_t g = 0; g < groups_.size(); ++g) {
-    SamplingGroup& s = r.groups[g];
-    // The shape's launches that ran to their end: measured (timed after a timed launch), the samples among
-    // them, and those estimated (run functionally, or timed only to warm the caches).
-    std::vector<const Launch*> fit, estimated;
-    double measured = 0;
+  for (uint32_t g = 0; g < shapes_.size(); ++g) {
+    // the shape's strata that its launches reached, with each one's samples' ratio
+    struct Stratum {
+      std::vector<const Launch*> samples, estimated;
+      double measured = 0, sum_y = 0, sum_x = 0, ratio = 0;
+      uint64_t launches = 0, timed = 0;
+    };
+    std::map<int, Stratum> strata;
     for (const Launch& l : launches_) {
-      if (l.group != g || !l.known) continue;
+      if (l.shape != g || !l.known) continue;
+      Stratum& s = strata[l.stratum];
       ++s.launches;
       if (l.kind != Kind::Estimated) ++s.timed;
-      if (l.kind == Kind::Timed) measured += l.cycles;
-      else estimated.push_back(&l);
-      if (l.fits) fit.push_back(&l);
+      if (l.kind == Kind::Timed) s.measured += l.cycles;
+      else s.estimated.push_back(&l);
+      if (l.fits) {
+        s.samples.push_back(&l);
+        s.sum_y += l.cycles;
+        s.sum_x += std::max(l.warp_instructions, 1.0);
+      }
     }
-    // x: warp instructions, or 1 per launch where a sample ran none (then the estimate is the mean)
-    bool x_known = true;
-    for (const Launch* l : fit) x_known = x_known && l->warp_instructions > 0;
-    auto x_of = [&](const Launch& l) { return x_known ? l.warp_instructions : 1.0; };
-    double sum_y = 0, sum_x = 0, untimed_x = 0;
-    for (const Launch* l : fit) {
-      sum_y += l->cycles;
-      sum_x += x_of(*l);
-    }
-    // Launches whose work lies beyond the samples' reach are extrapolated: the model's spread says nothing
-    // of them, and the bound takes their whole estimate.
-    double beyond_x = 0;
-    size_t within = 0;
-    for (const Launch* l : estimated)
-      if (!x_known || covered(shapes_[g], l->warp_instructions)) {
-        untimed_x += x_of(*l);
-        ++within;
+    for (auto& [k, s] : strata) s.ratio = s.samples.empty() ? 0.0 : s.sum_y / s.sum_x;
+    for (auto& [k, s] : strata) {
+      // a stratum without samples borrows the nearest one's ratio, and its estimate is all bound
+      double ratio = s.ratio;
+      bool borrowed = s.samples.empty();
+      if (borrowed) {
+        int best = -1000;
+        for (const auto& [k2, s2] : strata)
+          if (!s2.samples.empty() && (best == -1000 || std::abs(k2 - k) < std::abs(best - k))) best = k2;
+        ratio = best == -1000 ? 0.0 : strata[best].ratio;
+      }
+      double untimed_x = 0;
+      for (const Launch* l : s.estimated) untimed_x += std::max(l->warp_instructions, 1.0);
+      SamplingGroup out;
+      out.kernel = shapes_[g].kernel;
+      std::copy(shapes_[g].block, shapes_[g].block + 3, out.block);
+      out.dynamic_smem = shapes_[g].dynamic_smem;
+      out.warp_instructions_low = k < 0 ? 0 : std::ldexp(1.0, k);
+      out.warp_instructions_high = k < 0 ? 1 : std::ldexp(1.0, k + 1);
+      out.launches = s.launches;
+      out.timed = s.timed;
+      out.cycles_per_warp_instruction = ratio;
+      out.estimated_cycles = s.measured + (drop ? 0.0 : ratio * untimed_x);
+      const uint64_t n = s.samples.size();
+      if (s.estimated.empty()) {
+        out.bound_cycles = 0;  // every launch measured
+      } else if (borrowed || n == 1) {
+        out.bound_cycles = ratio * untimed_x;  // no spread of its own to judge by: the whole estimated part
       } else {
-        beyond_x += x_of(*l);
+        // y = R x + e, Var(e) = s2 x: the ratio estimator's model. The error of R x_u over the estimated
+        // launches has variance s2 (X_u^2 / X_s + X_u): R's own uncertainty, and the launches' spread about it.
+        double ss = 0;
+        for (const Launch* l : s.samples) {
+          const double x = std::max(l->warp_instructions, 1.0), e = l->cycles - ratio * x;
+          ss += e * e / x;
+        }
+        const double s2 = ss / double(n - 1);
+        out.bound_cycles = t975(n - 1) * std::sqrt(s2 * (untimed_x * untimed_x / s.sum_x + untimed_x));
       }
-    const uint64_t n = fit.size();
-    const double ratio = n ? sum_y / sum_x : 0.0;
-    s.cycles_per_warp_instruction = x_known && n ? ratio : 0.0;
-    s.estimated_cycles = measured + (drop ? 0.0 : ratio * (untimed_x + beyond_x));
-    if (within == 0 || n == 0) {
-      s.bound_cycles = 0;  // every launch measured (or no sample: a run that stopped)
-    } else if (n == 1) {
-      s.bound_cycles = ratio * untimed_x;  // no spread to judge by: the whole estimated part
-    } else {
-      // y = R x + e, Var(e) = s2 x: the ratio estimator's model. The error of R x_u over the estimated
-      // launches has variance s2 (X_u^2 / X_s + X_u): R's own uncertainty, and the launches' spread about it.
-      double ss = 0;
-      for (const Launch* l : fit) {
-        const double x = x_of(*l), e = l->cycles - ratio * x;
-        ss += e * e / x;
+      for (size_t i = 0; i < launches_.size(); ++i) {
+        const Launch& l = launches_[i];
+        if (l.shape == g && l.known && l.stratum == k)
+          r.launch_estimate[i] = l.kind == Kind::Timed ? l.cycles : ratio * std::max(l.warp_instructions, 1.0);
       }
-      const double s2 = ss / double(n - 1);
-      s.bound_cycles = t975(n - 1) * std::sqrt(s2 * (untimed_x * untimed_x / sum_x + untimed_x));
+      r.launches += out.launches;
+      r.timed += out.timed;
+      r.estimated_cycles += out.estimated_cycles;
+      r.bound_cycles += out.bound_cycles;
+      r.groups.push_back(out);
     }
-    s.bound_cycles += ratio * beyond_x;
-    for (size_t i = 0; i < launches_.size(); ++i) {
-      const Launch& l = launches_[i];
-      if (l.group != g || !l.known) continue;
-      r.launch_estimate[i] = l.kind == Kind::Timed ? l.cycles : ratio * x_of(l);
-    }
-    r.launches += s.launches;
-    r.timed += s.timed;
-    r.estimated_cycles += s.estimated_cycles;
-    r.bound_cycles += s.bound_cycles;
   }
   return r;
 }

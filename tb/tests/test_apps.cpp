@@ -381,6 +381,12 @@ TEST_CASE("sampling: a stencil's estimate from a few timed launches lies within 
   CHECK(std::abs(est - full_cycles) <= bound);
   CHECK(std::abs(est - full_cycles) <= 0.05 * full_cycles);
   CHECK(contains(slurp(t / "stencil_timing/stats.txt"), "sampling.mode = launches\n"));
+  // the summary line gives the estimate with its bound, not the timed part's cycles as the run's
+  const CmdResult line = warptlm(t, "exec --config gtx480 --set sim.sampling=launches --out " + q(t / "line") + " -- " +
+                                        q(app("stencil")) + " 64 120");
+  INFO(line.out);
+  CHECK(contains(line.out, "sampled: " + std::to_string(timed) + " of 120 launches timed ("));
+  CHECK(contains(line.out, "cycles in all"));
 }
 
 TEST_CASE("sampling: an estimate that leaves out the launches it did not time falls outside its bound (test-only fault)", "[apps][sampling]") {

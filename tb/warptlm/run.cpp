@@ -272,7 +272,11 @@ int run_command(const RunOptions& cli) {
       os << (verified ? "verified" : compared ? "WRONG RESULT" : "not checked (no reference)");
     os << ", " << ks.size()
        << " launch" << (ks.size() == 1 ? "" : "es") << ", ";
-    if (cfg.get_string("sim.mode") == "timing")
+    if (sampling)  // the timed launches' cycles are a part: the run's are an estimate, said with its bound
+      os << "sampled: " << sampling->timed << " of " << sampling->launches << " launches timed (" << cycles
+         << " cycles), an estimated " << std::fixed << std::setprecision(0) << sampling->estimated_cycles << " +- "
+         << sampling->bound_cycles << " cycles in all, ";
+    else if (cfg.get_string("sim.mode") == "timing")
       os << cycles << " cycles, IPC " << std::fixed << std::setprecision(2) << (cycles ? double(tinst) / double(cycles) : 0.0)
          << ", ";
     else
