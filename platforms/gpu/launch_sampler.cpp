@@ -97,6 +97,7 @@ SamplingReport LaunchSampler::report() const {
       }
     }
     for (auto& [k, s] : strata) s.ratio = s.samples.empty() ? 0.0 : s.sum_y / s.sum_x;
+    std::map<int, double> used_ratio;  // per stratum: its own ratio, or the one it borrowed
     for (auto& [k, s] : strata) {
       // a stratum without samples borrows the nearest one's ratio, and its estimate is all bound
       double ratio = s.ratio;
@@ -135,16 +136,18 @@ SamplingReport LaunchSampler::report() const {
         const double s2 = ss / double(n - 1);
         out.bound_cycles = t975(n - 1) * std::sqrt(s2 * (untimed_x * untimed_x / s.sum_x + untimed_x));
       }
-      for (size_t i = 0; i < launches_.size(); ++i) {
-        const Launch& l = launches_[i];
-        if (l.shape == g && l.known && l.stratum == k)
-          r.launch_estimate[i] = l.kind == Kind::Timed ? l.cycles : ratio * std::max(l.warp_instructions, 1.0);
-      }
+      used_ratio[k] = ratio;
       r.launches += out.launches;
       r.timed += out.timed;
       r.estimated_cycles += out.estimated_cycles;
       r.bound_cycles += out.bound_cycles;
       r.groups.push_back(out);
+    }
+    // each launch of the shape: measured, or its stratum's ratio times its work
+    for (size_t i = 0; i < launches_.size(); ++i) {
+      const Launch& l = launches_[i];
+      if (l.shape == g && l.known)
+        r.launch_estimate[i] = l.kind == Kind::Timed ? l.cycles : used_ratio[l.stratum] * std::max(l.warp_instructions, 1.0);
     }
   }
   return r;

@@ -14,8 +14,6 @@
 #include <zstd.h>
 
 #include <algorithm>
-#include <array>
-#include <iostream>
 #include <new>
 #include <cerrno>
 #include <cstdlib>
