@@ -350,13 +350,21 @@ std::string stats_json(const std::vector<KernelStats>& kernels, const std::map<s
     for (size_t i = 0; i < r.groups.size(); ++i) {
       const SamplingGroup& g = r.groups[i];
       out += i ? ",\n      {" : "\n      {";
+      const bool intervals = r.mode == "intervals";
       out += "\"block\": " + dims(g.block) + ", \"bound_cycles\": " + number(std::round(g.bound_cycles), true) +
              ", \"cycles_per_warp_instruction\": " + number(g.cycles_per_warp_instruction, true) +
              ", \"dynamic_shared_bytes\": " + std::to_string(g.dynamic_smem) +
-             ", \"estimated_cycles\": " + number(std::round(g.estimated_cycles), true) +
-             ", \"kernel\": " + json_string(g.kernel) + ", \"launches\": " + std::to_string(g.launches) +
-             ", \"timed_launches\": " + std::to_string(g.timed) + ", \"warp_instructions\": [" +
-             number(g.warp_instructions_low, true) + ", " + number(g.warp_instructions_high, true) + "]}";
+             ", \"estimated_cycles\": " + number(std::round(g.estimated_cycles), true);
+      if (intervals)  // one launch, timed in intervals with blocks run functionally between them
+        out += ", \"estimated_blocks\": " + std::to_string(g.estimated_blocks) + ", \"intervals\": " + std::to_string(g.intervals);
+      out += ", \"kernel\": " + json_string(g.kernel);
+      if (intervals) out += ", \"launch\": " + std::to_string(g.launch);
+      out += ", \"launches\": " + std::to_string(g.launches);
+      if (intervals) out += ", \"sampled_intervals\": " + std::to_string(g.sampled_intervals);
+      out += ", \"timed_launches\": " + std::to_string(g.timed);
+      if (!intervals)
+        out += ", \"warp_instructions\": [" + number(g.warp_instructions_low, true) + ", " + number(g.warp_instructions_high, true) + "]";
+      out += "}";
     }
     out += r.groups.empty() ? "],\n" : "\n    ],\n";
     out += "    \"launches\": " + std::to_string(r.launches) + ",\n";

@@ -135,6 +135,9 @@ struct SamplingGroup {
   double estimated_cycles = 0;  // the timed launches' cycles plus the others' estimates
   double bound_cycles = 0;      // half-width of the 95 % interval about it
   double cycles_per_warp_instruction = 0;  // the ratio the estimates use, from the timed launches
+  // sim.sampling: intervals: a group is one launch that ran blocks functionally between timed intervals
+  uint64_t launch = 0;  // its index among the run's launches
+  uint64_t intervals = 0, sampled_intervals = 0, estimated_blocks = 0;
 };
 struct SamplingReport {
   std::string mode = "launches";

@@ -3,6 +3,8 @@
 #include "common/clock.hpp"
 #include "common/errors.hpp"
 
+#include <algorithm>
+
 namespace warptlm {
 
 BlockDispatcher::BlockDispatcher(sc_core::sc_module_name name, ClockDomain& clock, std::vector<Sm*> sms,
@@ -52,9 +54,24 @@ void BlockDispatcher::block_retired() {
 }
 
 uint64_t BlockDispatcher::clock_edge(uint64_t) {
-  if (schedule_) dispatch_scheduled();
-  else dispatch();
+  if (schedule_) {
+    dispatch_scheduled();
+    return kNever;
+  }
+  if (take_blocks && next_ < total_) pass_blocks_on();
+  dispatch();
   return kNever;
+}
+
+// Interval sampling: the next blocks run elsewhere; the launch may end with them.
+void BlockDispatcher::pass_blocks_on() {
+  const uint64_t n = std::min(take_blocks(next_, total_ - next_), total_ - next_);
+  if (!n) return;
+  placement_->skip_blocks(n, uint32_t(sms_.size()));
+  next_ += n;
+  retired_ += n;
+  last_retire_cycle_ = cycle_now(period_);
+  if (retired_ == total_ && on_launch_done) on_launch_done();
 }
 
 void BlockDispatcher::send(uint32_t sm, std::unique_ptr<Block> b) {

@@ -59,7 +59,13 @@ class BlockDispatcher : public sc_core::sc_module, public ClockedBlock {
   const PlacementPolicy& placement() const { return *placement_; }
   // A launch ran untimed on the functional executor: the placement moves on past its blocks.
   void skip_blocks(uint64_t blocks, uint32_t sms) { placement_->skip_blocks(blocks, sms); }
+  int sm_of_skipped(uint64_t i, uint32_t sms) const { return placement_->sm_of_skipped(i, sms); }
   std::function<void()> on_launch_done;  // the launch's last block retired
+  // Interval sampling (sim.sampling: intervals): asked at each edge with retirements, before blocks go out,
+  // how many of the next blocks (from block `next`, `left` of them waiting) run elsewhere (the platform runs
+  // them on the functional executor at once); they count as dispatched and retired, and the placement moves
+  // on past them. Null: none.
+  std::function<uint64_t(uint64_t next, uint64_t left)> take_blocks;
   std::function<void(const std::string&)> on_run_error;  // a schedule's RunError
 
  private:
@@ -68,6 +74,7 @@ class BlockDispatcher : public sc_core::sc_module, public ClockedBlock {
   void look_again();  // an edge now (this one, if the dispatcher's turn in it is to come)
   void dispatch();
   void dispatch_scheduled();
+  void pass_blocks_on();
   void send(uint32_t sm, std::unique_ptr<Block> b);
 
   ClockDomain& clock_;

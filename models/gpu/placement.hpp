@@ -20,6 +20,9 @@ class PlacementPolicy {
   // if it had placed them on `sms` SMs with room, so the next timed launch's blocks meet the SMs (and the
   // L1 contents) they would after a full run's.
   virtual void skip_blocks(uint64_t /*blocks*/, uint32_t /*sms*/) {}
+  // The SM that block `i` of a launch run functionally would have gone to (sampling's cache warming), by
+  // this policy's order alone (every SM with room): -1 when the policy cannot tell.
+  virtual int sm_of_skipped(uint64_t /*i*/, uint32_t /*sms*/) const { return -1; }
 };
 
 // GPGPU-Sim's order: blocks go to SMs in turn, each search starting after the
@@ -36,6 +39,7 @@ class RoundRobinPlacement : public PlacementPolicy {
     return -1;
   }
   void skip_blocks(uint64_t blocks, uint32_t sms) override { next_ = uint32_t((next_ + blocks) % sms); }
+  int sm_of_skipped(uint64_t i, uint32_t sms) const override { return int((next_ + i) % sms); }
 
  private:
   uint32_t next_ = 0;

@@ -308,7 +308,15 @@ void run_block_functional(Block& b, const LaunchState& L) {
       if (w.done || w.at_barrier) continue;
       progress = true;
       for (;;) {
-        StepStatus s = step(w, L);
+        StepStatus s;
+        if (MemoryAccessObserver* const seen = L.accesses) {
+          const Instr& in = w.kernel.prog[w.stack.back().pc];
+          w.addr_mask = 0;
+          s = step(w, L);
+          if (in.is_mem && w.addr_mask) seen->accessed(b, w, in);
+        } else {
+          s = step(w, L);
+        }
         if (watch) watch->after_step(w);
         if (s == StepStatus::Ok) continue;
         if (s == StepStatus::Exited) b.warp_exited();

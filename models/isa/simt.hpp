@@ -268,6 +268,14 @@ class FunctionalWatch {
   uint64_t executed_ = 0, progress_at_ = 0, next_look_ = kLookEvery;
 };
 
+// What a functional run tells about each memory instruction it executes (sampling warms the timing model's
+// caches with them: docs/sampling.md): the warp's per-lane addresses are in w.addr / w.addr_mask.
+class MemoryAccessObserver {
+ public:
+  virtual ~MemoryAccessObserver() = default;
+  virtual void accessed(const Block& b, const Warp& w, const Instr& in) = 0;
+};
+
 // What every block of one launch shares.
 struct LaunchState {
   const KernelInfo* kernel = nullptr;
@@ -286,6 +294,7 @@ struct LaunchState {
   // the kernel at code_address + 8 i, parameter byte j at param_address + j.
   uint64_t code_address = 0, param_address = 0;
   FunctionalWatch* watch = nullptr;  // the functional run's watch (null: unwatched, as in unit tests)
+  MemoryAccessObserver* accesses = nullptr;  // told each memory instruction of a functional run (null: none)
 };
 
 // Everything a handler needs for one warp-instruction.

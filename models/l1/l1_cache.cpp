@@ -371,6 +371,41 @@ bool L1DataCache::atomic(tlm::tlm_generic_payload& p, uint64_t line) {
   return true;
 }
 
+uint32_t L1DataCache::warm(uint64_t addr, uint32_t sector_mask, MemKind kind, uint8_t space) {
+  if (!p_.enabled) return sector_mask;
+  const uint64_t line = addr >> line_bits_;
+  const uint32_t want = sector_mask ? cache_sectors_of(sector_mask, p_.sector, full_mask_) : full_mask_;
+  Line* l = lookup(line);
+  if (kind == MemKind::Atomic) {  // performed below; the L1 copy leaves
+    if (l && !l->reserved) l->present = false, l->valid = l->dirty = 0;
+    return sector_mask;
+  }
+  if (kind == MemKind::Store) {
+    const L1WritePolicy w = space == kLocalSpace ? p_.local_write : p_.global_write;
+    const bool back = w == L1WritePolicy::WriteBackAllocate || w == L1WritePolicy::WriteBackNoAllocate;
+    const bool alloc = w == L1WritePolicy::WriteThroughAllocate || w == L1WritePolicy::WriteBackAllocate;
+    if (!l && alloc)
+      if (Line* v = choose_victim(line)) {
+        install(*v, line, 0, 0, 0, space);
+        l = v;
+      }
+    if (l) {
+      touch(*l);
+      if (back || alloc) l->valid |= want;
+      if (back) l->dirty |= want;
+    }
+    return back && l ? 0 : sector_mask;
+  }
+  const uint32_t need = want & ~(l ? l->valid : 0u);
+  if (l) {
+    if (!l->reserved) l->valid |= need;
+    touch(*l);
+  } else if (Line* v = choose_victim(line)) {
+    install(*v, line, need, 0, 0, space);
+  }
+  return need ? request_sectors_of(need, p_.sector) & (sector_mask ? sector_mask : ~0u) : 0;
+}
+
 // A fill installs its sectors (into the line if its tag is still present,
 // else into a victim way) and answers every request merged into the MSHR.
 void L1DataCache::fill(uint32_t m, uint64_t c) {

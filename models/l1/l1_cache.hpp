@@ -61,6 +61,11 @@ class L1DataCache : public sc_core::sc_module, public SharedClockMember {
   bool invalidate(uint64_t addr);
   // Drops every line without write-back (local data is dead at kernel end).
   void invalidate_all();
+  // Sampling's cache warming (docs/sampling.md): a functional launch's access to the line holding `addr`,
+  // outside simulated time. The tag array changes as the access would have left it once answered (the
+  // policies of a timed access; no MSHR, queue, counter or observer; a dirty victim's write-back is dropped).
+  // Returns the 32-byte sectors it sends below: a load's missing ones, a write-through store's, an atomic's.
+  uint32_t warm(uint64_t addr, uint32_t sector_mask, MemKind kind, uint8_t space);
   // A broken conservation rule (a response that answers nothing outstanding):
   // the platform stops the run with this message as a fault.
   std::function<void(const std::string&)> on_run_error;

@@ -269,6 +269,26 @@ bool L2Slice::preload(uint64_t addr, uint64_t bytes) {
   return changed;
 }
 
+void L2Slice::warm(uint64_t addr, uint32_t sector_mask, bool write) {
+  const uint64_t line_no = addr / p_.line;
+  const uint32_t sectors = cache_sectors_of(sector_mask, p_.sector, all_sectors_);
+  const uint32_t set = set_index(addr);
+  const int32_t hit = find_way(set, line_no);
+  const int32_t way = hit >= 0 ? hit : choose_victim(set);
+  if (way < 0) return;  // every way waits for a fill
+  Line& l = lines_[size_t(set) * p_.ways + uint32_t(way)];
+  if (hit < 0) {
+    l = Line{};
+    l.allocated = true;
+    l.tag = line_no;
+    touch(l, true);
+  }
+  if (l.mshr >= 0) return;
+  l.valid |= sectors;
+  if (write) l.dirty |= sectors;
+  touch(l, false);
+}
+
 // ---------------------------------------------------------------- upstream
 
 tlm::tlm_sync_enum L2Slice::nb_transport_fw(int port, tlm::tlm_generic_payload& p, tlm::tlm_phase& ph,

@@ -79,6 +79,11 @@ class L2Slice : public sc_core::sc_module, public SharedClockMember {
   bool valid(uint64_t addr) const;  // the byte's sector is valid
   // A host-to-device copy of [addr, addr + bytes) (l2.preload_copies; else nothing).
   bool preload(uint64_t addr, uint64_t bytes);
+  // Sampling's cache warming (docs/sampling.md): what reached this slice of a functional launch's access to
+  // the line holding `addr` (`sector_mask`: its 32-byte sectors), outside simulated time. The line is
+  // allocated (a dirty victim's write-back dropped) and the sectors become valid, and dirty for a write
+  // (a store or an atomic); a line being fetched is left alone. No counter changes.
+  void warm(uint64_t addr, uint32_t sector_mask, bool write);
   uint32_t mshrs_in_use() const { return p_.mshr_entries - uint32_t(free_mshrs_.size()); }
   uint64_t cycle() const { return cycle_now(period_); }
   const sc_core::sc_time& clock_period() const override { return period_; }

@@ -23,6 +23,7 @@
 // behind one another as in a unit with one dispatch register.
 #include <algorithm>
 
+#include "sm/coalescer.hpp"
 #include "sm/sm.hpp"
 
 namespace warptlm {
@@ -129,27 +130,22 @@ uint32_t Sm::coalesce_global(WarpSlot& w, const Instr& in, Space sp, uint32_t mo
         no_allocate |= in.op == Op::Ld && m->l1_no_allocate(w);
         redirect |= m->l1_redirect(w);
       }
-  uint64_t lines[64];
-  uint32_t sectors[64], masks[64];
-  uint32_t n = 0;
-  for (uint32_t m = f.addr_mask; m; m &= m - 1) {
-    const unsigned l = unsigned(__builtin_ctz(m));
-    uint64_t a = f.addr[l];
-    if (timing_space == Space::Local) {
+  const uint64_t* addr = f.addr;
+  uint64_t local[32];
+  if (timing_space == Space::Local) {  // each thread's local words interleave with its warp's other lanes'
+    for (uint32_t m = f.addr_mask; m; m &= m - 1) {
+      const unsigned l = unsigned(__builtin_ctz(m));
+      const uint64_t a = f.addr[l];
       const uint64_t off = sp == Space::ParamFunc ? lb + a : a >= kLocalWindow ? a - kLocalWindow : a;
-      a = slot_base + (off / 4) * 128 + l * 4 + off % 4;
+      local[l] = slot_base + (off / 4) * 128 + l * 4 + off % 4;
     }
-    // a lane's access may straddle into the next sector (vector accesses)
-    for (uint64_t b = a; b < a + f.addr_bytes; b = (b / 32 + 1) * 32) {
-      const uint64_t line = b / line_bytes;
-      const uint32_t sector = uint32_t((b % line_bytes) / 32);
-      uint32_t j = 0;
-      while (j < n && lines[j] != line) ++j;
-      if (j == n) { lines[n] = line; sectors[n] = 0; masks[n] = 0; ++n; }
-      sectors[j] |= 1u << sector;
-      masks[j] |= 1u << l;
-    }
+    addr = local;
   }
+  CoalescedLines c;
+  coalesce_lines(addr, f.addr_mask, f.addr_bytes, line_bytes, c);
+  const uint64_t* lines = c.line;
+  const uint32_t *sectors = c.sectors, *masks = c.lanes;
+  const uint32_t n = c.n;
   for (uint32_t j = 0; j < n; ++j) {
     if (!p_.coalesce_sectors) {
       tlm::tlm_generic_payload* p = new_request(w, in, mo);

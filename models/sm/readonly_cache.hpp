@@ -63,6 +63,24 @@ class ReadOnlyCache {
     return Lookup::Miss;
   }
 
+  // Sampling's cache warming (docs/sampling.md): the line holding `addr` as an access and its fill would
+  // have left it, outside simulated time (no MSHR). True when it was absent (its fill came from below).
+  bool warm(uint64_t addr) {
+    const uint64_t line = addr / line_;
+    Way* set = &ways_[size_t(line % sets_) * assoc_];
+    ++tick_;
+    Way* victim = nullptr;
+    for (uint32_t w = 0; w < assoc_; ++w) {
+      if (set[w].tag == line) {
+        set[w].lru = tick_;
+        return false;
+      }
+      if (!set[w].pending && (!victim || set[w].lru < victim->lru)) victim = &set[w];
+    }
+    if (victim) victim->tag = line, victim->lru = tick_;
+    return true;
+  }
+
   // The fill of the line holding `addr` came back: the line becomes valid and
   // its MSHR frees. False if no MSHR waited for it (a broken conservation rule).
   bool fill(uint64_t addr) {

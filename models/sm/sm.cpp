@@ -312,7 +312,7 @@ void Sm::install_block(std::unique_ptr<Block> b, const BlockUsage& u) {
     for (auto& m : mechs_)
       if (m->active()) m->warp_started(w);
   }
-  blocks_.push_back(Resident{std::move(b), u, 0});
+  blocks_.push_back(Resident{std::move(b), u, 0, cycle_});
   peak_blocks_ = std::max(peak_blocks_, uint32_t(blocks_.size()));
   update_warp_limit();
 }
@@ -375,6 +375,7 @@ void Sm::retire_block(Block* b) {
   used_.registers -= it->usage.registers;
   used_.shared -= it->usage.shared;
   for (auto& w : it->block->warps) retired_ += w.insts;
+  longest_block_life_ = std::max(longest_block_life_, cycle_ - it->installed);
   for (auto& m : mechs_)
     if (m->active()) m->block_retired(b);
   blocks_.erase(it);
@@ -1080,6 +1081,17 @@ bool Sm::begin_fetch(WarpSlot& w) {
 uint64_t Sm::fetch_address(const WarpSlot& w, uint32_t pc) const {
   if (p_.icache_fill.from_memory) return launch_->code_address + uint64_t(pc) * 8;
   return (uint64_t(w.block->kernel.uid) << 32) | (uint64_t(pc) * 8);
+}
+
+void Sm::warm_front_end(const KernelInfo& k, const LaunchState& L, const std::function<void(uint64_t, uint32_t)>& below) {
+  if (icache_) {
+    const uint64_t base = p_.icache_fill.from_memory ? L.code_address : uint64_t(k.uid) << 32;
+    for (uint64_t a = icache_->line_address(base); a < base + uint64_t(k.prog.size()) * 8; a += p_.icache_line)
+      if (icache_->warm(a) && p_.icache_fill.from_memory) below(a, p_.icache_line);
+  }
+  if (ccache_ && p_.params_in_ccache)
+    for (uint64_t a = ccache_->line_address(L.param_address); a < L.param_address + L.params.size(); a += p_.ccache_line)
+      if (ccache_->warm(a) && p_.ccache_fill.from_memory) below(a, p_.ccache_line);
 }
 
 // The instruction cache's answer to a fetch: false if refused (reservation

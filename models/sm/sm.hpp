@@ -131,6 +131,11 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   const InstructionCounts& retired_instructions() const { return retired_; }
   // Warp instructions issued so far (all blocks, retired or not).
   uint64_t issued_warp_instructions() const { return warp_insts_->value; }
+  // Sampling's cache warming (docs/sampling.md): a block of launch `L` (kernel `k`) that ran functionally
+  // would have fetched the kernel's code through the instruction cache and read its parameters through the
+  // constant cache (sm.ccache.params): their lines go in, outside simulated time; each line that a fill from
+  // memory would have brought is passed to `below` with its bytes (for the L2).
+  void warm_front_end(const KernelInfo& k, const LaunchState& L, const std::function<void(uint64_t, uint32_t)>& below);
   // Events that show the SM's warps are getting somewhere (exits, memory writes, barrier arrivals).
   uint64_t progress_events() const { return progress_; }
   // One line per resident warp: where it is and what it waits on (a barrier, a memory
@@ -138,10 +143,17 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   // watchdog saw no progress, so a warp at no barrier is looping (and says what it waits on now).
   void describe_warps(std::ostream& os, bool spinning) const;
   // The launch in flight; `clock` receives the current cycle for %clock.
-  void set_launch(const LaunchState* L, uint64_t* clock) { launch_ = L; clock_out_ = clock; }
+  void set_launch(const LaunchState* L, uint64_t* clock) {
+    launch_ = L;
+    clock_out_ = clock;
+    longest_block_life_ = 0;
+  }
+  // Core cycles from install to retirement of the longest-lived block of the launch retired so far
+  // (interval sampling: how long a launch's tail must stay timed).
+  uint64_t longest_block_life() const { return longest_block_life_; }
 
  private:
-  struct Resident { std::unique_ptr<Block> block; BlockUsage usage; uint32_t warps_retired; };
+  struct Resident { std::unique_ptr<Block> block; BlockUsage usage; uint32_t warps_retired; uint64_t installed; };
   struct Arriving { std::unique_ptr<Block> block; BlockUsage usage; uint64_t time; };  // sent, not yet started
   struct Completion {
     uint64_t cycle;
@@ -361,6 +373,7 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   std::vector<uint32_t> free_memops_;
   uint64_t seq_ = 0, age_ = 0;
   uint64_t cycle_ = 0, last_tick_ = UINT64_MAX;
+  uint64_t longest_block_life_ = 0;
   bool had_warps_ = false;
   bool ordering_changed_ = false;
   bool exited_at_decode_ = false;  // a warp retired at its instruction buffer this cycle

@@ -12,6 +12,8 @@
 #include "dram/dram_channel.hpp"
 #include "gpu/dispatcher.hpp"
 #include "gpu/flat_memory.hpp"
+#include "gpu/interval_sampler.hpp"
+#include "gpu/cache_warmer.hpp"
 #include "gpu/launch_sampler.hpp"
 #include "gpu/mechanism.hpp"
 #include "gpu/monitor.hpp"
@@ -34,16 +36,27 @@ void GpuParams::declare(ParamTable& t) {
   t.int_param("sim.fast_forward", 0, 0, 1ll << 62,
               "functional fast-forward (timing mode): the first N launches, or N warp instructions (sim.fast_forward_unit), "
               "run on the SIMT executor with no cycles; the rest is timed, from cold caches (0 = off)");
-  t.enum_param("sim.sampling", "none", {"none", "launches"},
-               "kernel-level sampling (timing mode): launches of one shape (kernel, block, dynamic shared memory) and "
-               "octave of warp instructions are timed until each has sim.sampling_first samples, then every "
-               "sim.sampling_every-th; the others run functionally and are estimated, with a stated bound (docs/sampling.md)");
+  t.enum_param("sim.sampling", "none", {"none", "launches", "intervals"},
+               "sampled simulation (timing mode), each estimate with a stated bound (docs/sampling.md). launches: launches of "
+               "one shape (kernel, block, dynamic shared memory) and octave of warp instructions are timed until each has "
+               "sim.sampling_first samples, then every sim.sampling_every-th; the others run functionally and are estimated. "
+               "intervals: inside each launch, one interval of sim.sampling_interval cycles in sim.sampling_period is timed "
+               "and the blocks of the others run functionally");
+  t.int_param("sim.sampling_interval", 10000, 100, 1ll << 40,
+              "sim.sampling: intervals: core cycles an interval lasts at least (it ends at the next edge with block retirements)");
+  t.int_param("sim.sampling_period", 10, 1, 1000000,
+              "sim.sampling: intervals: one interval in N is timed; after each, blocks worth N - 1 times its warp instructions "
+              "run functionally (1: none)");
   t.int_param("sim.sampling_first", 3, 1, 1000000,
               "sim.sampling: samples (timed launches) each octave of a shape's warp instructions wants before its launches are estimated");
   t.int_param("sim.sampling_every", 25, 0, 1000000000,
               "sim.sampling: after the first, every N-th launch of a shape is timed (0: none more)");
-  t.int_param("sim.sampling_warm_up", 1, 1, 1000000,
-              "sim.sampling: launches timed after a functional one before a timed launch counts as a measurement");
+  t.int_param("sim.sampling_warm_up", 0, 0, 1000000,
+              "sim.sampling: launches timed after a functional one before a timed launch counts as a measurement "
+              "(0: none, with sim.sampling_warm_caches)");
+  t.bool_param("sim.sampling_warm_caches", true,
+               "sim.sampling: the launches run functionally leave their global lines in the L1 and L2 tag arrays, "
+               "as the timed launches would have");
   t.enum_param("sim.fast_forward_unit", "launches", {"launches", "instructions"},
                "what sim.fast_forward counts: whole launches, or warp instructions (timing starts with the block after the "
                "one in which the N-th executes, mid-launch if need be)");
@@ -112,6 +125,9 @@ void check_consistency(const Config& c) {
   }
   if (c.get_string("sim.sampling") != "none" && v("sim.fast_forward") > 0)
     bad("sim.sampling", "sim.sampling and sim.fast_forward both choose which launches run functionally: use one");
+  if (c.get_string("sim.sampling") == "launches" && !c.get_bool("sim.sampling_warm_caches") && v("sim.sampling_warm_up") == 0)
+    bad("sim.sampling_warm_up", "sim.sampling_warm_up is 0 and sim.sampling_warm_caches is false: nothing would warm the "
+                                "caches before a sample after launches run functionally (set sim.sampling_warm_up to 1 or more)");
   const int64_t mem_line = v("sm.mem_line");
   if (mem_line & (mem_line - 1)) bad("sm.mem_line", "sm.mem_line " + std::to_string(mem_line) + " is not a power of two");
   if (mem_line > 1024)
@@ -153,9 +169,13 @@ GpuParams GpuParams::from(const Config& c) {
   p.fast_forward = uint64_t(c.get_int("sim.fast_forward"));
   p.fast_forward_instructions = c.get_string("sim.fast_forward_unit") == "instructions";
   p.sample_launches = c.get_string("sim.sampling") == "launches";
+  p.sample_intervals = c.get_string("sim.sampling") == "intervals";
+  p.sampling_interval = uint64_t(c.get_int("sim.sampling_interval"));
+  p.sampling_period = uint32_t(c.get_int("sim.sampling_period"));
   p.sampling_first = uint32_t(c.get_int("sim.sampling_first"));
   p.sampling_every = uint32_t(c.get_int("sim.sampling_every"));
   p.sampling_warm_up = uint32_t(c.get_int("sim.sampling_warm_up"));
+  p.sampling_warm_caches = c.get_bool("sim.sampling_warm_caches");
   return p;
 }
 
@@ -221,14 +241,25 @@ GpuPlatform::GpuPlatform(sc_core::sc_module_name name, const Config& cfg, StatsR
     ff_thread_insts_ = &stats_.counter("gpu.ff_thread_instructions", "gpu.ff_thread_instructions",
                                        "thread instructions run on the functional executor, untimed (sim.fast_forward)");
   }
-  if (p_.sample_launches) {
-    sampler_ = std::make_unique<LaunchSampler>(p_.sampling_first, p_.sampling_every, p_.sampling_warm_up);
+  if (p_.sample_launches || p_.sample_intervals) {
+    if (p_.sample_launches) sampler_ = std::make_unique<LaunchSampler>(p_.sampling_first, p_.sampling_every, p_.sampling_warm_up);
+    else interval_sampler_ = std::make_unique<IntervalSampler>(p_.sampling_interval, p_.sampling_period);
     estimated_launches_ = &stats_.counter("gpu.estimated_launches", "gpu.estimated_launches",
-                                          "launches run on the functional executor and estimated (sim.sampling)");
+                                          p_.sample_launches ? "launches run on the functional executor and estimated (sim.sampling)"
+                                                             : "launches with blocks run on the functional executor between "
+                                                               "timed intervals, their cycles estimated (sim.sampling)");
+    if (p_.sample_intervals)
+      estimated_blocks_ = &stats_.counter("gpu.estimated_blocks", "gpu.estimated_blocks",
+                                          "thread blocks run on the functional executor between timed intervals (sim.sampling)");
     estimated_warp_insts_ = &stats_.counter("gpu.estimated_warp_instructions", "gpu.estimated_warp_instructions",
                                             "warp instructions of the estimated launches, run untimed (sim.sampling)");
     estimated_thread_insts_ = &stats_.counter("gpu.estimated_thread_instructions", "gpu.estimated_thread_instructions",
                                               "thread instructions of the estimated launches, run untimed (sim.sampling)");
+    if (p_.sampling_warm_caches)
+      warmer_ = std::make_unique<CacheWarmer>(sms, l1s, l2s, uint32_t(cfg.get_int("sm.mem_line")),
+                                              stats_.counter("gpu.estimated_warmed_lines", "gpu.estimated_warmed_lines",
+                                                             "line accesses of the estimated launches replayed into the "
+                                                             "L1 and L2 tag arrays (sim.sampling_warm_caches)"));
   }
   mechanisms_ = MechanismRegistry::build(cfg, stats);  // registered when the parameters were declared
   FunctionalRunControl::Probes fp;
@@ -408,6 +439,8 @@ void GpuPlatform::build_sms(const Config& cfg, StatsRegistry& stats) {
   dispatcher = std::make_unique<BlockDispatcher>("dispatcher", *core_clock, sm_list, std::move(placement));
   dispatcher->on_launch_done = [this] { end_launch(""); };
   dispatcher->on_run_error = [this](const std::string& msg) { fault(msg); };
+  if (p_.sample_intervals)
+    dispatcher->take_blocks = [this](uint64_t next, uint64_t left) { return run_between_intervals(next, left); };
   clock_of("core", p_.core_clock_mhz, *dispatcher);
 }
 

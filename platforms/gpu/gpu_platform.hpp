@@ -61,6 +61,8 @@ struct BlockUsage;
 struct LaunchState;
 enum class RunStop;
 class LaunchSampler;
+class CacheWarmer;
+class IntervalSampler;
 struct SamplingReport;
 
 struct GpuParams {
@@ -79,9 +81,13 @@ struct GpuParams {
   uint64_t fast_forward = 0;            // sim.fast_forward: launches, or warp instructions
   bool fast_forward_instructions = false;  // sim.fast_forward_unit: instructions
   bool sample_launches = false;         // sim.sampling: launches
+  bool sample_intervals = false;        // sim.sampling: intervals
+  uint64_t sampling_interval = 10000;   // sim.sampling_interval: core cycles an interval lasts at least
+  uint32_t sampling_period = 10;        // sim.sampling_period: one interval in N is timed
   uint32_t sampling_first = 3;          // sim.sampling_first: launches of a shape timed first
   uint32_t sampling_every = 25;         // sim.sampling_every: then every N-th (0: no more)
-  uint32_t sampling_warm_up = 1;        // sim.sampling_warm_up: warm-up launches after a functional one
+  uint32_t sampling_warm_up = 0;        // sim.sampling_warm_up: warm-up launches after a functional one
+  bool sampling_warm_caches = true;     // sim.sampling_warm_caches: functional launches warm the L1s and L2
   // Every parameter of the platform, its blocks and the registered mechanisms.
   static void declare(ParamTable& t);
   static GpuParams from(const Config& c);
@@ -114,7 +120,7 @@ class GpuPlatform : public sc_core::sc_module {
   uint64_t symbol(const std::string& name, uint64_t& bytes) const;
   // Every launch that ended, in order (a faulting or stopped one with its status).
   const std::vector<LaunchResult>& launches() const { return launches_; }
-  // sim.sampling: launches: the estimate of the run's cycles, per shape and per launch (null: no sampling).
+  // sim.sampling: the estimate of the run's cycles, per group and per launch (null: no sampling).
   std::unique_ptr<SamplingReport> sampling_report() const;
   // Sampled statistics (stats.sample_interval); null in functional mode.
   const Samples* samples() const;
@@ -239,6 +245,16 @@ class GpuPlatform : public sc_core::sc_module {
   // Kernel-level sampling (sim.sampling: launches): the chooser, the timed launch in flight's index, and
   // what the launches it left to the functional executor ran.
   std::unique_ptr<LaunchSampler> sampler_;
+  std::unique_ptr<CacheWarmer> warmer_;  // sim.sampling_warm_caches
+  // Interval sampling (sim.sampling: intervals): the intervals of the launch in flight, and the blocks it
+  // ran functionally between them; the kernel the launch was started with.
+  std::unique_ptr<IntervalSampler> interval_sampler_;
+  Counter* estimated_blocks_ = nullptr;
+  const KernelInfo* running_kernel_ = nullptr;
+  // At an edge with retirements (the dispatcher asks): the blocks from `next` run functionally now, if an
+  // interval just ended; returns how many.
+  uint64_t run_between_intervals(uint64_t next, uint64_t left);
+  std::string stop_message_;  // a stop raised inside the launch's functional blocks (the watchdog, an interrupt)
   int64_t running_sample_ = -1;
   bool running_warm_up_ = false;
   Counter *estimated_launches_ = nullptr, *estimated_warp_insts_ = nullptr, *estimated_thread_insts_ = nullptr;

@@ -3,6 +3,7 @@
 // platform then notifies launch_done().
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <memory>
 #include <new>
 #include <sstream>
@@ -11,14 +12,18 @@
 #include "common/clock_domain.hpp"
 #include "common/errors.hpp"
 #include "common/host_memory.hpp"
+#include "common/input_register.hpp"  // test_fault
 #include "dram/dram_channel.hpp"
+#include "gpu/cache_warmer.hpp"
 #include "gpu/dispatcher.hpp"
+#include "gpu/interval_sampler.hpp"
 #include "gpu/gpu_platform.hpp"
 #include "gpu/launch_sampler.hpp"
 #include "gpu/mechanism.hpp"
 #include "gpu/monitor.hpp"
 #include "gpu/occupancy.hpp"
 #include "gpu/run_control.hpp"
+#include "interconnect/crossbar.hpp"
 #include "isa/simt.hpp"
 #include "sm/sm.hpp"
 
@@ -47,6 +52,8 @@ void GpuPlatform::start_launch(const KernelInfo& kernel, const LaunchDims& dims,
   // Kernel-level sampling: a launch of a shape already timed often enough runs functionally, to be estimated.
   uint32_t sample = 0;
   running_sample_ = -1;
+  running_kernel_ = &kernel;
+  stop_message_.clear();
   bool estimated = false;
   if (timing() && !ff && sampler_) {
     const LaunchSampler::Kind kind = sampler_->choose(k->name, dims.block, dims.dynamic_smem, sample);
@@ -115,6 +122,15 @@ void GpuPlatform::start_launch(const KernelInfo& kernel, const LaunchDims& dims,
     const uint64_t budget = ff && !ff_launches_left_ ? ff_instructions_left_ : UINT64_MAX;  // warp instructions
     bool ran = false;  // a mechanism that runs launches its own way (functional mode only)
     L.watch = functional_control.get();
+    // its lines go into the caches the blocks would have used (WARPTLM_TEST_FAULT=sampling_cold_caches,
+    // test-only: they do not, so a check that a launch timed after functional ones meets the full run's
+    // caches must fail)
+    if (estimated && warmer_ && !test_fault("sampling_cold_caches")) {
+      warmer_->begin_launch(dispatcher.get(), p_.num_sms, icn && !l2s.empty() ? &icn->map() : nullptr);
+      place_in_instruction_memory(L, kernel);
+      warmer_->warm_front_ends(kernel, L, blocks);
+      L.accesses = warmer_.get();
+    }
     try {
       for (size_t i = 0; !ff && !ran && i < mechanisms_.size(); ++i) ran = mechanisms_[i]->run_functional(*k, L, r);
       first_timed = ran ? blocks : run_functional(*k, L, blocks, r, budget);
@@ -142,6 +158,7 @@ void GpuPlatform::start_launch(const KernelInfo& kernel, const LaunchDims& dims,
       throw;
     }
     L.watch = nullptr;  // timing launches are watched by the run control
+    L.accesses = nullptr;
     if (estimated) {
       // Its instructions are counted apart and its cycles estimated at the run's end (sampling_report); the
       // block placement moves on past its blocks, as the dispatcher would have placed them.
@@ -282,6 +299,9 @@ void GpuPlatform::start_timing(const KernelInfo& k, LaunchState& L, uint64_t fir
   launch_start_cycle_ = uint64_t(sc_core::sc_time_stamp() / period);
   cycles_before_ = cycles_ctr_->value;
   blocks_before_ = blocks_ctr_->value;
+  if (interval_sampler_)
+    running_sample_ = int64_t(interval_sampler_->begin_launch(k.name, L.block, L.dynamic_smem, launch_start_cycle_,
+                                                              issued_before_, first));
   BlockSchedule* schedule = nullptr;
   for (auto& m : mechanisms_)
     if (!schedule) schedule = m->schedule_launch(*L.kernel, L);
@@ -368,14 +388,21 @@ void GpuPlatform::finish_launch() {
     add_instructions(r, retired - retired_before_);
   } else {  // stopped early: its partial figures, with how it ended
     r.status = end_status_;
-    r.message = end_status_ == "fault" ? fault_ : describe_stop(k);
+    r.message = end_status_ == "fault" ? fault_ : !stop_message_.empty() ? stop_message_ : describe_stop(k);
     r.cycles = cycle_now(period) - launch_start_cycle_ + 1;
     r.warp_instructions = issued_warp_instructions() - issued_before_;
     r.thread_instructions = 0;  // per-thread counts are kept with retired blocks only
   }
   sim_seconds_ += wall_now() - wall_start_;
   monitor->end_launch(r.cycles);  // the samples' kernel time: the recorded launches'
-  if (running_sample_ >= 0) {  // a launch sampling chose to time: a measurement, or a warm-up (estimated)
+  if (running_sample_ >= 0 && interval_sampler_) {  // timed whole, or in intervals with blocks run functionally
+    const uint32_t i = uint32_t(running_sample_);
+    if (end_status_.empty()) interval_sampler_->end_launch(r.cycles);
+    r.sampling = interval_sampler_->estimated(i) ? "estimated" : "timed";
+    r.sample_index = running_sample_;
+    if (interval_sampler_->estimated(i)) ++*estimated_launches_;
+    running_sample_ = -1;
+  } else if (running_sample_ >= 0) {  // a launch sampling chose to time: a measurement, or a warm-up (estimated)
     r.sampling = running_warm_up_ ? "warm_up" : "timed";
     r.sample_index = running_sample_;
     if (end_status_.empty()) sampler_->measured(uint32_t(running_sample_), r.cycles, r.warp_instructions);
@@ -389,7 +416,70 @@ void GpuPlatform::finish_launch() {
 }
 
 std::unique_ptr<SamplingReport> GpuPlatform::sampling_report() const {
+  if (interval_sampler_) return std::make_unique<SamplingReport>(interval_sampler_->report());
   return sampler_ ? std::make_unique<SamplingReport>(sampler_->report()) : nullptr;
+}
+
+// Interval sampling: when the interval open at this edge is over, the next blocks in block order run on the
+// functional executor at once, with their lines into the caches, until they executed the warp instructions
+// the sampler asks for (docs/sampling.md); the SMs keep their resident blocks. A fault or a stop inside them
+// ends the launch as it would a timed block's.
+uint64_t GpuPlatform::run_between_intervals(uint64_t next, uint64_t left) {
+  const uint64_t now = cycle_now(period), issued = issued_warp_instructions();
+  const uint64_t want = interval_sampler_->at_edge(now, issued, dispatcher->blocks_retired());
+  if (!want || !running_) return 0;
+  // The launch's last blocks stay timed (interval_sampler.hpp): those the SMs retire in the longest block
+  // life so far at the fastest pace so far, and at least as many as are resident.
+  uint64_t resident = 0, life = 0;
+  for (auto& s : sms) {
+    resident += s->resident_blocks();
+    life = std::max(life, s->longest_block_life());
+  }
+  const uint64_t reserve = std::max(resident, uint64_t(std::ceil(interval_sampler_->retire_rate() * double(life))));
+  if (left <= reserve) return 0;
+  left -= reserve;
+  LaunchState& L = *running_;
+  const KernelInfo* k = running_kernel_;
+  for (auto& m : mechanisms_)
+    if (const KernelInfo* v = m->functional_version(*k)) k = v;
+  L.watch = functional_control.get();
+  if (warmer_) {
+    warmer_->begin_launch(dispatcher.get(), p_.num_sms, icn && !l2s.empty() ? &icn->map() : nullptr, next);
+    L.accesses = warmer_.get();
+  }
+  const uint64_t* clock = L.clock;
+  L.clock = &clock_;  // %clock of a block run functionally
+  const auto restore = [&] {
+    L.watch = nullptr;
+    L.accesses = nullptr;
+    L.clock = clock;
+  };
+  uint64_t n = 0;
+  InstructionCounts ran;
+  try {
+    while (n < left && ran.warp < want) {
+      const int at = dispatcher->sm_of_skipped(n, p_.num_sms);
+      Block b(*k, L, uint32_t(next + n), at >= 0 ? uint32_t(at) : uint32_t((next + n) % p_.num_sms));
+      run_block_functional(b, L);
+      for (auto& w : b.warps) ran += w.insts;
+      ++n;
+    }
+  } catch (const RunStopped& e) {
+    restore();
+    stop_message_ = std::string(e.what()) + "; in a block run functionally between timed intervals (sim.sampling: intervals)";
+    end_launch(e.status);
+    return 0;
+  } catch (const RunError& e) {
+    restore();
+    fault(e.what());
+    return 0;
+  }
+  restore();
+  *estimated_blocks_ += n;
+  *estimated_warp_insts_ += ran.warp;
+  *estimated_thread_insts_ += ran.thread;
+  interval_sampler_->fast_forwarded(n, ran.warp, now, issued, dispatcher->blocks_retired() + n);
+  return n;
 }
 
 // A launch that ended: the run's totals and its share of every counter.

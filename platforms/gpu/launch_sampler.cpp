@@ -5,22 +5,9 @@
 #include <map>
 
 #include "common/input_register.hpp"  // test_fault
+#include "gpu/ratio_estimate.hpp"
 
 namespace warptlm {
-
-namespace {
-
-// Student's t at 97.5 % (a two-sided 95 % interval) for `dof` degrees of freedom.
-double t975(uint64_t dof) {
-  static const double table[] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-                                 2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-                                 2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
-  if (dof == 0) return 0;
-  if (dof <= 30) return table[dof - 1];
-  return 1.96 + 2.4 / double(dof);  // within 0.002 of the exact value from 31 on
-}
-
-}  // namespace
 
 LaunchSampler::Kind LaunchSampler::choose(const std::string& kernel, const uint32_t block[3], uint32_t dynamic_smem,
                                           uint32_t& index) {
@@ -120,21 +107,14 @@ SamplingReport LaunchSampler::report() const {
       out.timed = s.timed;
       out.cycles_per_warp_instruction = ratio;
       out.estimated_cycles = s.measured + (drop ? 0.0 : ratio * untimed_x);
-      const uint64_t n = s.samples.size();
       if (s.estimated.empty()) {
         out.bound_cycles = 0;  // every launch measured
-      } else if (borrowed || n == 1) {
+      } else if (borrowed) {
         out.bound_cycles = ratio * untimed_x;  // no spread of its own to judge by: the whole estimated part
       } else {
-        // y = R x + e, Var(e) = s2 x: the ratio estimator's model. The error of R x_u over the estimated
-        // launches has variance s2 (X_u^2 / X_s + X_u): R's own uncertainty, and the launches' spread about it.
-        double ss = 0;
-        for (const Launch* l : s.samples) {
-          const double x = std::max(l->warp_instructions, 1.0), e = l->cycles - ratio * x;
-          ss += e * e / x;
-        }
-        const double s2 = ss / double(n - 1);
-        out.bound_cycles = t975(n - 1) * std::sqrt(s2 * (untimed_x * untimed_x / s.sum_x + untimed_x));
+        std::vector<RatioSample> own;
+        for (const Launch* l : s.samples) own.push_back({l->cycles, l->warp_instructions});
+        out.bound_cycles = ratio_estimate(own, untimed_x).bound;
       }
       used_ratio[k] = ratio;
       r.launches += out.launches;

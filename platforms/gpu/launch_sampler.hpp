@@ -37,7 +37,7 @@ class LaunchSampler {
     Estimated,  // on the functional executor
   };
   LaunchSampler(uint32_t first, uint32_t every, uint32_t warm_up)
-      : first_(first ? first : 1), every_(every), warm_up_(warm_up ? warm_up : 1) {}
+      : first_(first ? first : 1), every_(every), warm_up_(warm_up) {}
 
   // The next launch, of this shape: how it runs, and its index among the sampled launches.
   Kind choose(const std::string& kernel, const uint32_t block[3], uint32_t dynamic_smem, uint32_t& index);

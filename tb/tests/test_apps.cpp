@@ -363,9 +363,10 @@ TEST_CASE("sampling: a stencil's estimate from a few timed launches lies within 
                n_est = sampled_as(s.stats, "estimated");
   CHECK(n_timed + n_warm + n_est == 120);
   CHECK(n_timed + n_warm == timed);
-  CHECK(n_warm >= 1);  // a sample after functional launches is taken behind a warm-up
+  CHECK(n_warm == 0);  // the functional launches warmed the caches: a sample needs no warm-up launch (by default)
   CHECK(n_est >= 100);
   CHECK(s.stats["counters"]["gpu.estimated_launches"].as<uint64_t>() == n_est);
+  CHECK(s.stats["counters"]["gpu.estimated_warmed_lines"].as<uint64_t>() > 0);
   for (const auto& k : s.stats["kernels"])
     if (k["sampling"].as<std::string>() == "estimated") {
       CHECK(k["cycles"].as<uint64_t>() == 0);
@@ -404,6 +405,151 @@ TEST_CASE("sampling: an estimate that leaves out the launches it did not time fa
                bound = s.stats["sampling"]["bound_cycles"].as<double>();
   CAPTURE(full_cycles, est, bound);
   CHECK(std::abs(est - full_cycles) > bound);
+}
+
+namespace {
+// Launches timed right after one run functionally: their cycles' deviation from the same launches of the full
+// run, in parts of the full run's cycles, and how many there are.
+double deviation_after_functional(const YAML::Node& full, const YAML::Node& sampled, size_t& n) {
+  double dev = 0, total = 0;
+  n = 0;
+  const YAML::Node fk = full["kernels"], sk = sampled["kernels"];
+  for (size_t i = 1; i < sk.size() && i < fk.size(); ++i)
+    if (sk[i]["sampling"].as<std::string>() == "timed" && sk[i - 1]["sampling"].as<std::string>() == "estimated") {
+      dev += std::abs(sk[i]["cycles"].as<double>() - fk[i]["cycles"].as<double>());
+      total += fk[i]["cycles"].as<double>();
+      ++n;
+    }
+  return total > 0 ? dev / total : 0.0;
+}
+}  // namespace
+
+TEST_CASE("sampling: launches run functionally warm the caches so a launch timed after them takes the full run's cycles", "[apps][sampling]") {
+  // LU at 64 x 64: the matrix (16 KB) fits in every SM's L1, and in a full run a trailing update finds its
+  // lines there, gathered over dozens of launches. Its functional launches' lines go into the L1 and L2 tag
+  // arrays (and the kernels' code and parameters into the instruction and constant caches), so the launches
+  // timed after them meet the caches of the full run. The test-only fault sampling_cold_caches leaves them
+  // out: the same check then fails.
+  TempDir t;
+  AppRun full = exec(t, "lu", "timing", "64");
+  INFO(full.r.out);
+  REQUIRE(full.r.code == 0);
+  AppRun s = exec(t, "lu", "timing", "64", "gtx480 --set sim.sampling=launches");
+  INFO(s.r.out);
+  REQUIRE(s.r.code == 0);
+  CHECK(contains(s.r.out, "match (0 wrong)"));
+  CHECK(s.stats["counters"]["gpu.estimated_warmed_lines"].as<uint64_t>() > 0);
+  size_t n = 0;
+  const double dev = deviation_after_functional(full.stats, s.stats, n);
+  CAPTURE(dev, n);
+  CHECK(n >= 3);  // the check looks at launches it is about
+  CHECK(dev <= 0.02);
+  const double full_cycles = double(total_cycles(full.stats)), est = s.stats["sampling"]["estimated_cycles"].as<double>(),
+               bound = s.stats["sampling"]["bound_cycles"].as<double>();
+  CAPTURE(full_cycles, est, bound);
+  CHECK(std::abs(est - full_cycles) <= bound);
+  CHECK(std::abs(est - full_cycles) <= 0.05 * full_cycles);
+
+  setenv("WARPTLM_TEST_FAULT", "sampling_cold_caches", 1);
+  AppRun cold = exec(t, "lu", "timing", "64", "gtx480 --set sim.sampling=launches");
+  unsetenv("WARPTLM_TEST_FAULT");
+  INFO(cold.r.out);
+  REQUIRE(cold.r.code == 0);
+  CHECK(cold.stats["counters"]["gpu.estimated_warmed_lines"].as<uint64_t>() == 0);
+  const double cold_dev = deviation_after_functional(full.stats, cold.stats, n);
+  CAPTURE(cold_dev, n);
+  CHECK(n >= 3);
+  CHECK(cold_dev > 0.02);
+}
+
+TEST_CASE("sampling: a warm-up launch instead of warmed caches is taken behind each stretch of functional launches", "[apps][sampling]") {
+  TempDir t;
+  AppRun s = exec(t, "stencil", "timing", "64 120", "gtx480 --set sim.sampling=launches --set sim.sampling_warm_caches=false --set sim.sampling_warm_up=1");
+  INFO(s.r.out);
+  REQUIRE(s.r.code == 0);
+  CHECK(sampled_as(s.stats, "warm_up") >= 1);
+  CHECK_FALSE(s.stats["counters"]["gpu.estimated_warmed_lines"]);
+  for (size_t i = 1; i < s.stats["kernels"].size(); ++i)  // a warm-up follows a functional launch, a sample a timed one
+    if (s.stats["kernels"][i]["sampling"].as<std::string>() == "warm_up")
+      CHECK(s.stats["kernels"][i - 1]["sampling"].as<std::string>() == "estimated");
+  AppRun none = exec(t, "stencil", "timing", "32 4", "gtx480 --set sim.sampling=launches --set sim.sampling_warm_caches=false --set sim.sampling_warm_up=0");
+  INFO(none.r.out);
+  CHECK(none.r.code == 2);
+  CHECK(contains(none.r.out, "sim.sampling_warm_up is 0 and sim.sampling_warm_caches is false"));
+}
+
+TEST_CASE("sampling: intervals of one long launch give an estimate within its stated bound of the full run", "[apps][sampling]") {
+  // mandel at 512 x 384: one launch of 768 blocks. Timed intervals with blocks run functionally between them;
+  // the application's own check compares every pixel, those of the functional blocks included.
+  TempDir t;
+  AppRun full = exec(t, "mandel", "timing", "512 384 64");
+  INFO(full.r.out);
+  REQUIRE(full.r.code == 0);
+  AppRun s = exec(t, "mandel", "timing", "512 384 64", "gtx480 --set sim.sampling=intervals");
+  INFO(s.r.out);
+  REQUIRE(s.r.code == 0);
+  CHECK(contains(s.r.out, "match (0 wrong)"));
+  const YAML::Node sm = s.stats["sampling"];
+  REQUIRE(sm);
+  CHECK(sm["mode"].as<std::string>() == "intervals");
+  CHECK(sm["launches"].as<uint64_t>() == 1);
+  CHECK(sm["timed_launches"].as<uint64_t>() == 0);
+  REQUIRE(sm["groups"].size() == 1);
+  const YAML::Node g = sm["groups"][0];
+  CHECK(g["launch"].as<uint64_t>() == 0);
+  CHECK(g["sampled_intervals"].as<uint64_t>() >= 2);
+  CHECK(g["intervals"].as<uint64_t>() > g["sampled_intervals"].as<uint64_t>());  // the ramp is no sample
+  const uint64_t blocks = g["estimated_blocks"].as<uint64_t>();
+  CHECK(blocks >= 100);  // the mechanism acts: many blocks ran functionally
+  CHECK(blocks < 768);
+  const YAML::Node c = s.stats["counters"];
+  CHECK(c["gpu.estimated_blocks"].as<uint64_t>() == blocks);
+  CHECK(c["gpu.estimated_launches"].as<uint64_t>() == 1);
+  CHECK(c["gpu.estimated_warmed_lines"].as<uint64_t>() > 0);
+  // every warp instruction ran once: on the SMs or functionally
+  const YAML::Node k = s.stats["kernels"][0], fk = full.stats["kernels"][0];
+  CHECK(k["warp_instructions"].as<uint64_t>() + c["gpu.estimated_warp_instructions"].as<uint64_t>() ==
+        fk["warp_instructions"].as<uint64_t>());
+  CHECK(k["sampling"].as<std::string>() == "estimated");
+  CHECK(k["cycles"].as<uint64_t>() < fk["cycles"].as<uint64_t>());  // the timed part
+  CHECK(k["estimated_cycles"].as<double>() == g["estimated_cycles"].as<double>());
+  const double full_cycles = fk["cycles"].as<double>(), est = sm["estimated_cycles"].as<double>(), bound = sm["bound_cycles"].as<double>();
+  CAPTURE(full_cycles, est, bound);
+  CHECK(bound > 0);
+  CHECK(std::abs(est - full_cycles) <= bound);
+  CHECK(std::abs(est - full_cycles) <= 0.05 * full_cycles);
+  CHECK(contains(slurp(t / "mandel_timing/stats.txt"), "sampling.mode = intervals\n"));
+  const CmdResult line = warptlm(t, "exec --config gtx480 --set sim.sampling=intervals --out " + q(t / "line") + " -- " +
+                                        q(app("mandel")) + " 512 384 64");
+  INFO(line.out);
+  CHECK(contains(line.out, "sampled in intervals: 1 of 1 launches with blocks run functionally between timed intervals ("));
+
+  // the same figures with the SMs' edges on two threads (the functional blocks run at the dispatcher's edge,
+  // after every SM's part of it)
+  AppRun two = exec(t, "mandel", "timing", "512 384 64", "gtx480 --set sim.sampling=intervals --set sim.threads=2");
+  INFO(two.r.out);
+  REQUIRE(two.r.code == 0);
+  CHECK(two.stats["kernels"][0]["cycles"].as<uint64_t>() == k["cycles"].as<uint64_t>());
+  CHECK(two.stats["sampling"]["estimated_cycles"].as<uint64_t>() == sm["estimated_cycles"].as<uint64_t>());
+  CHECK(two.stats["counters"]["gpu.estimated_blocks"].as<uint64_t>() == blocks);
+
+  // one interval in one timed: nothing runs functionally, and the launch is the full run's exactly
+  AppRun whole = exec(t, "mandel", "timing", "512 384 64", "gtx480 --set sim.sampling=intervals --set sim.sampling_period=1");
+  INFO(whole.r.out);
+  REQUIRE(whole.r.code == 0);
+  CHECK(whole.stats["kernels"][0]["sampling"].as<std::string>() == "timed");
+  CHECK(whole.stats["kernels"][0]["cycles"].as<uint64_t>() == fk["cycles"].as<uint64_t>());
+  CHECK(whole.stats["sampling"]["estimated_cycles"].as<uint64_t>() == fk["cycles"].as<uint64_t>());
+  CHECK(whole.stats["sampling"]["timed_launches"].as<uint64_t>() == 1);
+
+  // the bound check can fail: an estimate that leaves out the functional blocks (test-only fault)
+  setenv("WARPTLM_TEST_FAULT", "sampling_drop_estimates", 1);
+  AppRun drop = exec(t, "mandel", "timing", "512 384 64", "gtx480 --set sim.sampling=intervals");
+  unsetenv("WARPTLM_TEST_FAULT");
+  REQUIRE(drop.r.code == 0);
+  const double dest = drop.stats["sampling"]["estimated_cycles"].as<double>(), dbound = drop.stats["sampling"]["bound_cycles"].as<double>();
+  CAPTURE(dest, dbound);
+  CHECK(std::abs(dest - full_cycles) > dbound);
 }
 
 TEST_CASE("sampling: refused in functional mode and beside fast-forward naming the key", "[apps][sampling][error]") {

@@ -272,7 +272,12 @@ int run_command(const RunOptions& cli) {
       os << (verified ? "verified" : compared ? "WRONG RESULT" : "not checked (no reference)");
     os << ", " << ks.size()
        << " launch" << (ks.size() == 1 ? "" : "es") << ", ";
-    if (sampling)  // the timed launches' cycles are a part: the run's are an estimate, said with its bound
+    if (sampling && sampling->mode == "intervals")  // the timed intervals' cycles are a part of the estimate
+      os << "sampled in intervals: " << (sampling->launches - sampling->timed) << " of " << sampling->launches
+         << " launches with blocks run functionally between timed intervals (" << cycles << " cycles timed), an estimated "
+         << std::fixed << std::setprecision(0) << sampling->estimated_cycles << " +- " << sampling->bound_cycles
+         << " cycles in all, ";
+    else if (sampling)  // the timed launches' cycles are a part: the run's are an estimate, said with its bound
       os << "sampled: " << sampling->timed << " of " << sampling->launches << " launches timed (" << cycles
          << " cycles), an estimated " << std::fixed << std::setprecision(0) << sampling->estimated_cycles << " +- "
          << sampling->bound_cycles << " cycles in all, ";
