@@ -247,22 +247,13 @@ bool L2Slice::preload(uint64_t addr, uint64_t bytes) {
   for (uint64_t line_no = addr / p_.line; line_no * p_.line < end; ++line_no) {
     const uint64_t lo = std::max(addr, line_no * p_.line);
     const uint32_t sectors = sectors_covering(lo, end - lo);
-    const uint32_t set = set_index(lo);
-    const int32_t hit = find_way(set, line_no);
-    const int32_t way = hit >= 0 ? hit : choose_victim(set);
-    if (way < 0) continue;  // every way waits for a fill
-    Line& l = lines_[size_t(set) * p_.ways + uint32_t(way)];
-    if (hit < 0) {  // allocate, dropping the victim
-      if (l.allocated && l.dirty) ++*preload_dropped_;
-      l = Line{};
-      l.allocated = true;
-      l.tag = line_no;
-      touch(l, true);
-    }
-    if (l.mshr >= 0) continue;
-    l.valid |= sectors;
-    l.dirty &= ~sectors;
-    touch(l, false);
+    bool dropped = false;
+    Line* l = place_outside_time(lo, dropped);
+    if (dropped) ++*preload_dropped_;
+    if (!l || l->mshr >= 0) continue;  // every way waits for a fill, or this line's fetch is on its way
+    l->valid |= sectors;
+    l->dirty &= ~sectors;
+    touch(*l, false);
     *preloaded_ += popcount(sectors);
     changed = true;
   }
@@ -270,23 +261,34 @@ bool L2Slice::preload(uint64_t addr, uint64_t bytes) {
 }
 
 void L2Slice::warm(uint64_t addr, uint32_t sector_mask, bool write) {
-  const uint64_t line_no = addr / p_.line;
+  bool dropped = false;
+  Line* l = place_outside_time(addr, dropped);
+  if (!l || l->mshr >= 0) return;
   const uint32_t sectors = cache_sectors_of(sector_mask, p_.sector, all_sectors_);
+  l->valid |= sectors;
+  if (write) l->dirty |= sectors;
+  touch(*l, false);
+}
+
+// The line holding addr, allocated outside simulated time (a copy placed in L2, a warmed access) if absent:
+// a victim leaves at once, its write-back dropped (`dropped`: it was dirty). Null when every way of the set
+// waits for a fill.
+L2Slice::Line* L2Slice::place_outside_time(uint64_t addr, bool& dropped) {
+  const uint64_t line_no = addr / p_.line;
   const uint32_t set = set_index(addr);
   const int32_t hit = find_way(set, line_no);
   const int32_t way = hit >= 0 ? hit : choose_victim(set);
-  if (way < 0) return;  // every way waits for a fill
+  dropped = false;
+  if (way < 0) return nullptr;
   Line& l = lines_[size_t(set) * p_.ways + uint32_t(way)];
   if (hit < 0) {
+    dropped = l.allocated && l.dirty;
     l = Line{};
     l.allocated = true;
     l.tag = line_no;
     touch(l, true);
   }
-  if (l.mshr >= 0) return;
-  l.valid |= sectors;
-  if (write) l.dirty |= sectors;
-  touch(l, false);
+  return &l;
 }
 
 // ---------------------------------------------------------------- upstream

@@ -155,6 +155,7 @@ class L2Slice : public sc_core::sc_module, public SharedClockMember {
   void fill(tlm::tlm_generic_payload& p, uint64_t now);
   void send_response(uint64_t now);
   void touch(Line& l, bool allocate);
+  Line* place_outside_time(uint64_t addr, bool& dropped);
   uint32_t sectors_of(const tlm::tlm_generic_payload& p) const;
   uint32_t sectors_covering(uint64_t addr, uint64_t bytes) const;
   void wake_at(uint64_t cycle) { ask_edge(wake_, period_, cycle); }

@@ -329,6 +329,14 @@ uint64_t total_cycles(const YAML::Node& s) {
   return c;
 }
 
+// A sampled run's estimate against the full run's cycles: inside its own stated bound, and within 5 %.
+void check_estimate(const YAML::Node& sampling, double full_cycles) {
+  const double est = sampling["estimated_cycles"].as<double>(), bound = sampling["bound_cycles"].as<double>();
+  CAPTURE(full_cycles, est, bound);
+  CHECK(std::abs(est - full_cycles) <= bound);
+  CHECK(std::abs(est - full_cycles) <= 0.05 * full_cycles);
+}
+
 size_t sampled_as(const YAML::Node& s, const std::string& kind) {
   size_t n = 0;
   for (const auto& k : s["kernels"]) n += k["sampling"] && k["sampling"].as<std::string>() == kind;
@@ -375,12 +383,8 @@ TEST_CASE("sampling: a stencil's estimate from a few timed launches lies within 
   // launches timed before any ran functionally saw the full run's history: the same cycles exactly
   for (int i = 0; i < 3; ++i) CHECK(s.stats["kernels"][i]["cycles"].as<uint64_t>() == full.stats["kernels"][i]["cycles"].as<uint64_t>());
   // the estimate, its bound, and the full run's cycles inside it
-  const double full_cycles = double(total_cycles(full.stats)), est = sm["estimated_cycles"].as<double>(),
-               bound = sm["bound_cycles"].as<double>();
-  CAPTURE(full_cycles, est, bound);
-  CHECK(bound > 0);
-  CHECK(std::abs(est - full_cycles) <= bound);
-  CHECK(std::abs(est - full_cycles) <= 0.05 * full_cycles);
+  CHECK(sm["bound_cycles"].as<double>() > 0);
+  check_estimate(sm, double(total_cycles(full.stats)));
   CHECK(contains(slurp(t / "stencil_timing/stats.txt"), "sampling.mode = launches\n"));
   // the summary line gives the estimate with its bound, not the timed part's cycles as the run's
   const CmdResult line = warptlm(t, "exec --config gtx480 --set sim.sampling=launches --out " + q(t / "line") + " -- " +
@@ -444,11 +448,7 @@ TEST_CASE("sampling: launches run functionally warm the caches so a launch timed
   CAPTURE(dev, n);
   CHECK(n >= 3);  // the check looks at launches it is about
   CHECK(dev <= 0.02);
-  const double full_cycles = double(total_cycles(full.stats)), est = s.stats["sampling"]["estimated_cycles"].as<double>(),
-               bound = s.stats["sampling"]["bound_cycles"].as<double>();
-  CAPTURE(full_cycles, est, bound);
-  CHECK(std::abs(est - full_cycles) <= bound);
-  CHECK(std::abs(est - full_cycles) <= 0.05 * full_cycles);
+  check_estimate(s.stats["sampling"], double(total_cycles(full.stats)));
 
   setenv("WARPTLM_TEST_FAULT", "sampling_cold_caches", 1);
   AppRun cold = exec(t, "lu", "timing", "64", "gtx480 --set sim.sampling=launches");
@@ -513,11 +513,9 @@ TEST_CASE("sampling: intervals of one long launch give an estimate within its st
   CHECK(k["sampling"].as<std::string>() == "estimated");
   CHECK(k["cycles"].as<uint64_t>() < fk["cycles"].as<uint64_t>());  // the timed part
   CHECK(k["estimated_cycles"].as<double>() == g["estimated_cycles"].as<double>());
-  const double full_cycles = fk["cycles"].as<double>(), est = sm["estimated_cycles"].as<double>(), bound = sm["bound_cycles"].as<double>();
-  CAPTURE(full_cycles, est, bound);
-  CHECK(bound > 0);
-  CHECK(std::abs(est - full_cycles) <= bound);
-  CHECK(std::abs(est - full_cycles) <= 0.05 * full_cycles);
+  const double full_cycles = fk["cycles"].as<double>();
+  CHECK(sm["bound_cycles"].as<double>() > 0);
+  check_estimate(sm, full_cycles);
   CHECK(contains(slurp(t / "mandel_timing/stats.txt"), "sampling.mode = intervals\n"));
   const CmdResult line = warptlm(t, "exec --config gtx480 --set sim.sampling=intervals --out " + q(t / "line") + " -- " +
                                         q(app("mandel")) + " 512 384 64");
