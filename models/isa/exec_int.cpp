@@ -361,6 +361,39 @@ inline bool compare(Cmp k, T a, T b) {
   }
 }
 
+// The lanes of `mask` where `a K b` holds, K fixed: a loop per comparison, with no choice inside it.
+template <class T, Cmp K>
+uint32_t lanes_where(uint32_t mask, const uint64_t* x, const uint64_t* y) {
+  uint32_t t = 0;
+  for_lanes(mask, [&](unsigned l) { t |= uint32_t(compare<T>(K, lane_get<T>(x, l), lane_get<T>(y, l))) << l; });
+  return t;
+}
+
+template <class T>
+uint32_t lanes_where(Cmp k, uint32_t mask, const uint64_t* x, const uint64_t* y) {
+  switch (k) {
+    case Cmp::Eq: return lanes_where<T, Cmp::Eq>(mask, x, y);
+    case Cmp::Ne: return lanes_where<T, Cmp::Ne>(mask, x, y);
+    case Cmp::Lt: return lanes_where<T, Cmp::Lt>(mask, x, y);
+    case Cmp::Le: return lanes_where<T, Cmp::Le>(mask, x, y);
+    case Cmp::Gt: return lanes_where<T, Cmp::Gt>(mask, x, y);
+    case Cmp::Ge: return lanes_where<T, Cmp::Ge>(mask, x, y);
+    case Cmp::Lo: return lanes_where<T, Cmp::Lo>(mask, x, y);
+    case Cmp::Ls: return lanes_where<T, Cmp::Ls>(mask, x, y);
+    case Cmp::Hi: return lanes_where<T, Cmp::Hi>(mask, x, y);
+    case Cmp::Hs: return lanes_where<T, Cmp::Hs>(mask, x, y);
+    case Cmp::Equ: return lanes_where<T, Cmp::Equ>(mask, x, y);
+    case Cmp::Neu: return lanes_where<T, Cmp::Neu>(mask, x, y);
+    case Cmp::Ltu: return lanes_where<T, Cmp::Ltu>(mask, x, y);
+    case Cmp::Leu: return lanes_where<T, Cmp::Leu>(mask, x, y);
+    case Cmp::Gtu: return lanes_where<T, Cmp::Gtu>(mask, x, y);
+    case Cmp::Geu: return lanes_where<T, Cmp::Geu>(mask, x, y);
+    case Cmp::Num: return lanes_where<T, Cmp::Num>(mask, x, y);
+    case Cmp::Nan: return lanes_where<T, Cmp::Nan>(mask, x, y);
+    default: return 0;
+  }
+}
+
 inline uint32_t pred_value(ExecCtx& c, const Operand& o) {
   if (o.kind == OpKind::Imm) return o.imm ? 0xFFFFFFFFu : 0;
   uint32_t v = c.w.preds[o.reg];
@@ -379,9 +412,7 @@ void h_setp(const Instr& in, ExecCtx& c) {
   }
   const uint64_t* x = src(c, in.ops[i]);
   const uint64_t* y = src(c, in.ops[i + 1]);
-  uint32_t t = 0;
-  const Cmp k = in.cmp;
-  for_lanes(c.mask, [&](unsigned l) { if (compare<T>(k, lane_get<T>(x, l), lane_get<T>(y, l))) t |= 1u << l; });
+  const uint32_t t = lanes_where<T>(in.cmp, c.mask, x, y);
   uint32_t p = t, q = ~t;
   if (in.sub != SubOp::None && in.nops > i + 2) {
     uint32_t cv = pred_value(c, in.ops[i + 2]);

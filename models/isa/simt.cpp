@@ -12,6 +12,28 @@ namespace warptlm {
 
 Warp::Warp(const KernelInfo& k, Block& b, uint32_t warp_in_block, uint32_t lanes_valid)
     : kernel(k), block(b), index(warp_in_block), valid_mask(lanes_valid) {
+  start();
+}
+
+void Warp::restart() {
+  done = at_barrier = false;
+  barrier_id = 0;
+  stack.clear();
+  exited = 0;
+  furthest_pc = 0;
+  pending_red = nullptr;
+  pending_red_mask = 0;
+  addr_mask = 0;
+  addr_bytes = 0;
+  addr_space = Space::Generic;
+  insts = InstructionCounts{};
+  start();
+}
+
+void Warp::start() {
+  const KernelInfo& k = kernel;
+  const Block& b = block;
+  const uint32_t lanes_valid = valid_mask;
   regs.assign(size_t(k.stored_regs()) * 32, 0);
   preds.assign(k.num_preds, 0);
   local.assign(size_t(k.local_bytes) * 32, 0);
@@ -66,6 +88,18 @@ Block::Block(const KernelInfo& k, const LaunchState& L, uint32_t id, uint32_t sm
   shared_bytes = uint32_t(shared.size());
   shared_base = shared.data();
   if (warps_now) make_warps();
+}
+
+void Block::restart(uint32_t id, uint32_t sm) {
+  linear_id = id;
+  sm_id = sm;
+  ctaid[0] = id % launch.grid[0];
+  ctaid[1] = (id / launch.grid[0]) % launch.grid[1];
+  ctaid[2] = id / (launch.grid[0] * launch.grid[1]);
+  std::fill(shared.begin(), shared.end(), uint8_t(0));
+  for (NamedBarrier& n : barriers) n = NamedBarrier{};
+  warps_done = 0;
+  for (Warp& w : warps) w.restart();
 }
 
 void Block::make_warps() {
@@ -224,6 +258,14 @@ RoundingScope::~RoundingScope() { std::fesetround(saved); }
 
 // ---------------------------------------------------------------- step
 
+// Lanes set in a mask, counted without a library call (the build targets no x86 level with a popcnt
+// instruction, and GCC calls libgcc's bit count for __builtin_popcount): twice per warp instruction.
+inline unsigned lanes_in(uint32_t m) {
+  m = m - ((m >> 1) & 0x55555555u);
+  m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+  return (((m + (m >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
+}
+
 static void pop_entry(Warp& w) {
   const SimtEntry e = w.stack.back();
   w.stack.pop_back();
@@ -252,8 +294,8 @@ namespace {
     }
   }
   ++w.insts.warp;
-  w.insts.thread += unsigned(__builtin_popcount(exec));
-  w.insts.lane += unsigned(__builtin_popcount(active));
+  w.insts.thread += lanes_in(exec);
+  w.insts.lane += lanes_in(active);
 }
 
 // After an instruction: past it unless it moved the pc itself; the entries that reached their

@@ -104,6 +104,8 @@ struct InstructionCounts {
 class Warp {
  public:
   Warp(const KernelInfo& k, Block& b, uint32_t warp_in_block, uint32_t lanes_valid);
+  // As a new warp of its block (Block::restart): its storage kept.
+  void restart();
 
   // What the scheduler looks at first, together: whether it can go on, and its reconvergence stack's top.
   bool done = false;
@@ -135,6 +137,9 @@ class Warp {
   uint32_t active_mask() const { return stack.empty() ? 0 : stack.back().mask; }
   uint64_t* reg(uint32_t slot) { return &regs[size_t(slot) * 32]; }
   uint32_t thread_id(unsigned lane) const { return index * 32 + lane; }
+
+ private:
+  void start();  // registers, predicates and local memory zeroed, the special registers set, at pc 0
 };
 
 // Where a block's shared-memory offsets lie in its SM's physical shared memory:
@@ -169,6 +174,10 @@ class Block {
   // when an SM installs it (its own part: the dispatcher only chooses the SM).
   Block(const KernelInfo& k, const LaunchState& launch, uint32_t linear_id, uint32_t sm_id, bool warps_now = true);
   void make_warps();
+  // The block becomes block `id` of the same launch on SM `sm`, as a new one would be (shared memory and
+  // every warp's state zeroed, its barriers free), keeping its storage: the functional executor runs a
+  // launch's blocks one after another in one Block. Only for a block never placed in an SM's memory.
+  void restart(uint32_t id, uint32_t sm);
   const KernelInfo& kernel;
   const LaunchState& launch;
   uint32_t linear_id;

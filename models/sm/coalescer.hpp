@@ -3,6 +3,7 @@
 // order the lanes first reach them. The timing SM sends a request per line (or per sector); sampling's
 // cache warming (platforms/gpu/cache_warmer.hpp) replays a functional launch's accesses through the same lines.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 
 namespace warptlm {
@@ -19,6 +20,26 @@ struct CoalescedLines {
 inline void coalesce_lines(const uint64_t* addr, uint32_t mask, uint32_t bytes, uint32_t line_bytes, CoalescedLines& c) {
   c.n = 0;
   const unsigned line_shift = unsigned(__builtin_ctz(line_bytes));
+  if (mask == 0xFFFFFFFFu && bytes) {
+    // Every lane, each the element after the previous lane's (the unit stride): the lines, their sectors and
+    // their lanes follow from the first and the last byte, as the loop below would find them.
+    bool unit = true;
+    for (unsigned l = 1; l < 32; ++l) unit &= addr[l] == addr[0] + uint64_t(l) * bytes;
+    if (unit) {
+      const uint64_t first = addr[0], last = addr[0] + 32ull * bytes - 1;
+      for (uint64_t line = first >> line_shift; line <= last >> line_shift && c.n < 64; ++line) {
+        const uint64_t lo = std::max(first, line << line_shift), hi = std::min(last, ((line + 1) << line_shift) - 1);
+        uint32_t sectors = 0;
+        for (uint64_t s = (lo & (line_bytes - 1)) >> 5; s <= (hi & (line_bytes - 1)) >> 5; ++s) sectors |= 1u << s;
+        const uint64_t lane_lo = (lo - first) / bytes, lane_hi = (hi - first) / bytes;
+        c.line[c.n] = line;
+        c.sectors[c.n] = sectors;
+        c.lanes[c.n] = uint32_t(((2ull << lane_hi) - 1) & ~((1ull << lane_lo) - 1));
+        ++c.n;
+      }
+      return;
+    }
+  }
   for (uint32_t m = mask; m; m &= m - 1) {
     const unsigned l = unsigned(__builtin_ctz(m));
     const uint64_t a = addr[l];

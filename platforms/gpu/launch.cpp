@@ -249,11 +249,12 @@ void GpuPlatform::check_memory_budget(const KernelInfo& k, const LaunchState& L,
 
 uint64_t GpuPlatform::run_functional(const KernelInfo& k, LaunchState& L, uint64_t blocks, LaunchResult& r, uint64_t budget) {
   L.clock = nullptr;
+  std::unique_ptr<Block> made;  // one block's storage, restarted for each block in turn
   for (uint64_t id = 0; id < blocks; ++id) {
     if (r.warp_instructions >= budget) return id;
-    std::unique_ptr<Block> made;
     try {
-      made = std::make_unique<Block>(k, L, uint32_t(id), uint32_t(id % p_.num_sms));
+      if (made) made->restart(uint32_t(id), uint32_t(id % p_.num_sms));
+      else made = std::make_unique<Block>(k, L, uint32_t(id), uint32_t(id % p_.num_sms));
     } catch (const std::bad_alloc&) {
       throw InputError(host_memory_refusal("a block of kernel '" + k.name + "'", uint64_t(L.warps_per_block) * 32 * k.local_bytes));
     }
@@ -456,12 +457,15 @@ uint64_t GpuPlatform::run_between_intervals(uint64_t next, uint64_t left) {
   };
   uint64_t n = 0;
   InstructionCounts ran;
+  std::unique_ptr<Block> b;  // one block's storage, restarted for each block in turn
   try {
     while (n < left && ran.warp < want) {
       const int at = dispatcher->sm_of_skipped(n, p_.num_sms);
-      Block b(*k, L, uint32_t(next + n), at >= 0 ? uint32_t(at) : uint32_t((next + n) % p_.num_sms));
-      run_block_functional(b, L);
-      for (auto& w : b.warps) ran += w.insts;
+      const uint32_t id = uint32_t(next + n), sm = at >= 0 ? uint32_t(at) : uint32_t((next + n) % p_.num_sms);
+      if (b) b->restart(id, sm);
+      else b = std::make_unique<Block>(*k, L, id, sm);
+      run_block_functional(*b, L);
+      for (auto& w : b->warps) ran += w.insts;
       ++n;
     }
   } catch (const RunStopped& e) {
