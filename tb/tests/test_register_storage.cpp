@@ -5,6 +5,7 @@
 // registers read last) with shared storage and with one slot per register, against the CPU, and a test-only
 // fault (a guarded write taken as ending the value before it) makes it fail. The last case checks the warp's
 // reconvergence stack (SimtStack) beyond the entries the warp holds itself.
+#include <algorithm>
 #include <cstring>
 
 #include <catch2/catch.hpp>
@@ -145,6 +146,64 @@ TEST_CASE("registers never live at once share storage and every thread reads wha
     REQUIRE_FALSE(faulty.storage_of.empty());
     CHECK(wrong(run(faulty, mem, 3)) > 0);
   }
+}
+
+TEST_CASE("a block restarted as the next block of its launch is a new block: its warps, shared memory and barriers as a fresh one's") {
+  // The functional executor runs a launch's blocks one after another in one block's storage (Block::restart).
+  GlobalMemory mem;
+  Module mod(kStorageKernel, "storage.ptx", mem);
+  const KernelInfo* k = mod.find_kernel("storage");
+  REQUIRE(k != nullptr);
+  const uint64_t out = mem.allocate(3 * 64 * 4);
+  LaunchState L;
+  L.kernel = k;
+  L.mem = &mem;
+  L.grid[0] = 3;
+  L.block[0] = 64;
+  L.threads_per_block = 64;
+  L.warps_per_block = 2;
+  L.dynamic_smem = 64;
+  L.params.assign(k->param_bytes, 0);
+  std::memcpy(L.params.data(), &out, 8);
+  Block b(*k, L, 0, 0);
+  run_block_functional(b, L);
+  // what a block leaves behind: finished warps, written registers, a barrier's count, shared bytes
+  REQUIRE(b.warps_done == 2);
+  b.barriers[1].arrived = 1;
+  b.barriers[1].expected = 2;
+  std::fill(b.shared.begin(), b.shared.end(), uint8_t(0xAB));
+  b.restart(2, 1);
+  const Block fresh(*k, L, 2, 1);
+  CHECK(b.linear_id == 2);
+  CHECK(b.sm_id == 1);
+  CHECK(std::equal(b.ctaid, b.ctaid + 3, fresh.ctaid));
+  CHECK(b.shared == fresh.shared);
+  CHECK(b.warps_done == 0);
+  for (uint32_t i = 0; i < Block::kNamedBarriers + 1; ++i) {
+    CHECK(b.barriers[i].arrived == 0);
+    CHECK(b.barriers[i].expected == 0);
+  }
+  REQUIRE(b.warps.size() == fresh.warps.size());
+  for (size_t i = 0; i < b.warps.size(); ++i) {
+    const Warp &w = b.warps[i], &f = fresh.warps[i];
+    CHECK(w.regs == f.regs);  // zeroed, the special registers (ctaid.x among them) those of block 2
+    CHECK(w.preds == f.preds);
+    CHECK(w.local == f.local);
+    CHECK(w.frame == f.frame);
+    CHECK(w.done == f.done);
+    CHECK(w.at_barrier == f.at_barrier);
+    CHECK(w.exited == f.exited);
+    CHECK(w.furthest_pc == f.furthest_pc);
+    CHECK(w.pc() == f.pc());
+    CHECK(w.active_mask() == f.active_mask());
+    CHECK(w.insts.warp == 0);
+    CHECK(w.insts.thread == 0);
+  }
+  // and it runs as block 2
+  run_block_functional(b, L);
+  std::vector<uint32_t> got(3 * 64);
+  mem.read(out, got.data(), got.size() * 4);
+  for (uint32_t t = 0; t < 64; ++t) CHECK(got[2 * 64 + t] == expected(2, t));
 }
 
 TEST_CASE("a workload kernel's registers fit in a fraction of its declared slots") {
