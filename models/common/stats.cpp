@@ -221,6 +221,54 @@ std::map<std::string, double> StatsRegistry::delta(const Snapshot& before, const
   return out;
 }
 
+StatsRegistry::RawSnapshot StatsRegistry::raw_snapshot() const {
+  for (const auto& fn : before_read_) fn();
+  RawSnapshot r;
+  r.counters.reserve(counters_.size());
+  for (const auto& e : counters_) r.counters.push_back(e.c->value);
+  for (const auto& e : hists_) r.buckets.insert(r.buckets.end(), e.h->buckets.begin(), e.h->buckets.end());
+  r.derived.reserve(derived_.size());
+  for (const auto& d : derived_) r.derived.push_back(d.fn ? d.fn() : 0.0);
+  return r;
+}
+
+// As delta(): every name of values(), its increase since `before` (exact: whole counts summed in doubles), a
+// name registered since then with its value, a `cost.*` name with its value as it is.
+std::map<std::string, double> StatsRegistry::delta_since(const RawSnapshot& before) const {
+  for (const auto& fn : before_read_) fn();
+  const auto is_cost = [](const std::string& n) { return n.compare(0, 5, "cost.") == 0; };
+  std::map<std::string, double> out;
+  const auto add = [&](const std::string& name, uint64_t now, uint64_t then) {
+    out[name] += is_cost(name) ? double(now) : double(now) - double(then);
+  };
+  for (size_t i = 0; i < counters_.size(); ++i) {
+    const auto& e = counters_[i];
+    const uint64_t now = e.c->value, then = i < before.counters.size() ? before.counters[i] : 0;
+    add(e.full, now, then);
+    if (e.summed != e.full) add(e.summed, now, then);
+  }
+  size_t k = 0;
+  for (const auto& e : hists_) {
+    uint64_t now_samples = 0, then_samples = 0;
+    for (size_t i = 0; i < e.h->buckets.size(); ++i, ++k) {
+      const uint64_t now = e.h->buckets[i], then = k < before.buckets.size() ? before.buckets[k] : 0;
+      now_samples += now;
+      then_samples += then;
+      const std::string suffix = ".bucket" + std::to_string(i);
+      add(e.full + suffix, now, then);
+      if (e.summed != e.full) add(e.summed + suffix, now, then);
+    }
+    add(e.full + ".samples", now_samples, then_samples);
+    if (e.summed != e.full) add(e.summed + ".samples", now_samples, then_samples);
+  }
+  for (size_t i = 0; i < derived_.size(); ++i) {
+    const DerivedEntry& d = derived_[i];
+    const double now = d.fn ? d.fn() : 0.0;
+    out[d.name] = i < before.derived.size() && !is_cost(d.name) ? now - before.derived[i] : now;
+  }
+  return out;
+}
+
 void StatsRegistry::clear() {
   for (auto& e : counters_) e.c->value = 0;
   for (auto& e : hists_) std::fill(e.h->buckets.begin(), e.h->buckets.end(), 0);

@@ -280,7 +280,7 @@ class GpuPlatform : public sc_core::sc_module {
   uint64_t issued_before_ = 0;        // warp instructions issued before the launch
   InstructionCounts retired_before_;  // instructions of the blocks retired before the launch
   uint64_t blocks_ = 0;
-  StatsRegistry::Snapshot counters_before_;
+  StatsRegistry::RawSnapshot counters_before_;
   double wall_start_ = 0;
   double run_start_ = -1;  // wall clock at the run's first launch (the run limits count from it)
   uint64_t clock_ = 0;  // %clock of the functional executor

@@ -109,7 +109,7 @@ void GpuPlatform::start_launch(const KernelInfo& kernel, const LaunchDims& dims,
                         : dims.compiled_regs ? dims.compiled_regs
                                              : k->regs_per_thread;
   blocks_ = blocks;
-  counters_before_ = stats_.snapshot();
+  counters_before_ = stats_.raw_snapshot();
   wall_start_ = wall_now();
   if (run_start_ < 0) run_start_ = wall_start_;
   if (timing() && !in_thread())
@@ -494,7 +494,7 @@ void GpuPlatform::record(LaunchResult r) {
   *cycles_ctr_ += r.cycles;
   ++*launches_ctr_;
   *blocks_ctr_ += blocks_;
-  r.counters = StatsRegistry::delta(counters_before_, stats_.snapshot());
+  r.counters = stats_.delta_since(counters_before_);
   launches_.push_back(std::move(r));
 }
 

@@ -431,6 +431,46 @@ TEST_CASE("delta subtracts snapshots per key", "[common][stats]") {
   CHECK(d.at("sm.inst") == 9);
 }
 
+TEST_CASE("delta_since a raw snapshot equals delta between two snapshots key for key", "[common][stats]") {
+  StatsRegistry reg;
+  Counter& c = reg.counter("sm0.inst", "sm.inst");
+  Counter& cost = reg.counter("cost.bytes", "cost.bytes");
+  Histogram& h = reg.histogram("sm0.active", "sm.active", 4);
+  Counter& gauge = reg.counter("part0.queue", "queue");  // a counter that may go down
+  double level = 1.5;
+  reg.derived("dram.util", [&] { return level; });
+  reg.derived("cost.util", [&] { return 2 * level; });
+  c += 5;
+  cost += 100;
+  gauge += 9;
+  h.sample(1);
+  const auto before = reg.snapshot();
+  const auto raw = reg.raw_snapshot();
+  c += 7;
+  cost += 3;
+  gauge.value -= 4;
+  h.sample(3);
+  h.sample(9);
+  level = 4.25;
+  Counter& late = reg.counter("sm1.inst", "sm.inst");  // registered after the snapshots
+  late += 2;
+  Histogram& late_h = reg.histogram("sm1.active", "sm.active", 4);
+  late_h.sample(2);
+  reg.derived("late.ratio", [] { return 0.5; });
+  const auto expected = StatsRegistry::delta(before, reg.snapshot());
+  const auto got = reg.delta_since(raw);
+  CHECK(got == expected);
+  CHECK(got.at("sm.inst") == 9);
+  CHECK(got.at("cost.bytes") == 103);  // a cost as it is
+  CHECK(got.at("part0.queue") == -4);
+  CHECK(got.at("sm.active.bucket3") == 2);  // 3 and 9 (the last bucket takes larger ones)
+  CHECK(got.at("sm.active.bucket2") == 1);
+  CHECK(got.at("sm.active.samples") == 3);
+  CHECK(got.at("dram.util") == 4.25 - 1.5);
+  CHECK(got.at("cost.util") == 8.5);
+  CHECK(got.at("late.ratio") == 0.5);
+}
+
 TEST_CASE("stats_json has the DESIGN.md shape and parses", "[common][stats]") {
   KernelStats k;
   k.name = "vec\"add\n";
