@@ -5,11 +5,13 @@
 // A launch runs in detail from its start. Its time is cut into intervals of at least sim.sampling_interval
 // core cycles, each ending at the first edge with block retirements past that length (the dispatcher's
 // edges: after every SM's part of the edge, so what the interval issued is complete). The first interval,
-// the launch's ramp (cold SMs, blocks arriving), is not a sample. At the end of each later interval, while
-// blocks wait to be dispatched, the platform runs the next blocks in block order on the functional executor
-// at that instant, until they have executed (sim.sampling_period - 1) times the warp instructions the
-// interval issued, and they count as retired: the SMs keep their resident blocks, pipelines and queues, the
-// caches take the functional blocks' lines (cache_warmer.hpp), and the next interval starts. The launch's
+// the launch's ramp (cold SMs, blocks arriving), is not a sample, and neither is the first after a
+// functional stretch (it settles the SMs' mix of resident blocks). At the end of each sampled interval,
+// while blocks wait to be dispatched, the platform runs the next blocks in block order on the functional
+// executor at that instant, until they have executed (sim.sampling_period - 1) times the warp instructions
+// the intervals since the last stretch issued, and they count as retired: the SMs keep their resident
+// blocks, pipelines and queues, the caches take the functional blocks' lines (cache_warmer.hpp), and the
+// next interval starts. The launch's
 // last blocks stay timed: as many as the SMs retire in the life of the longest-lived block so far, at the
 // fastest pace of any interval so far (the grid's last blocks may be as light as any seen), and at least as
 // many as are resident. The blocks resident at the last functional stretch (from the middle of the grid,
