@@ -45,8 +45,8 @@ void GpuParams::declare(ParamTable& t) {
   t.int_param("sim.sampling_interval", 10000, 100, 1ll << 40,
               "sim.sampling: intervals: core cycles an interval lasts at least (it ends at the next edge with block retirements)");
   t.int_param("sim.sampling_period", 10, 1, 1000000,
-              "sim.sampling: intervals: one interval in N is timed; after each, blocks worth N - 1 times its warp instructions "
-              "run functionally (1: none)");
+              "sim.sampling: intervals: one part in N of a launch's work is timed: after each sampled interval, blocks worth "
+              "N - 1 times the warp instructions timed since the last functional stretch run functionally (1: none)");
   t.int_param("sim.sampling_first", 3, 1, 1000000,
               "sim.sampling: samples (timed launches) each octave of a shape's warp instructions wants before its launches are estimated");
   t.int_param("sim.sampling_every", 25, 0, 1000000000,

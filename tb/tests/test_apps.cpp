@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 
 #include "cli_util.hpp"
 
@@ -329,6 +330,18 @@ uint64_t total_cycles(const YAML::Node& s) {
   return c;
 }
 
+// An application run in full and sampled (`settings`: the sampled run's --set options after the config),
+// both required to end with exit 0.
+std::pair<AppRun, AppRun> full_and_sampled(TempDir& t, const char* name, const std::string& args, const std::string& settings) {
+  AppRun full = exec(t, name, "timing", args);
+  INFO(full.r.out);
+  REQUIRE(full.r.code == 0);
+  AppRun sampled = exec(t, name, "timing", args, "gtx480 " + settings);
+  INFO(sampled.r.out);
+  REQUIRE(sampled.r.code == 0);
+  return {std::move(full), std::move(sampled)};
+}
+
 // A sampled run's estimate against the full run's cycles: inside its own stated bound, and within 5 %.
 void check_estimate(const YAML::Node& sampling, double full_cycles) {
   const double est = sampling["estimated_cycles"].as<double>(), bound = sampling["bound_cycles"].as<double>();
@@ -435,12 +448,8 @@ TEST_CASE("sampling: launches run functionally warm the caches so a launch timed
   // timed after them meet the caches of the full run. The test-only fault sampling_cold_caches leaves them
   // out: the same check then fails.
   TempDir t;
-  AppRun full = exec(t, "lu", "timing", "64");
-  INFO(full.r.out);
-  REQUIRE(full.r.code == 0);
-  AppRun s = exec(t, "lu", "timing", "64", "gtx480 --set sim.sampling=launches");
+  auto [full, s] = full_and_sampled(t, "lu", "64", "--set sim.sampling=launches");
   INFO(s.r.out);
-  REQUIRE(s.r.code == 0);
   CHECK(contains(s.r.out, "match (0 wrong)"));
   CHECK(s.stats["counters"]["gpu.estimated_warmed_lines"].as<uint64_t>() > 0);
   size_t n = 0;
@@ -482,12 +491,8 @@ TEST_CASE("sampling: intervals of one long launch give an estimate within its st
   // mandel at 512 x 384: one launch of 768 blocks. Timed intervals with blocks run functionally between them;
   // the application's own check compares every pixel, those of the functional blocks included.
   TempDir t;
-  AppRun full = exec(t, "mandel", "timing", "512 384 64");
-  INFO(full.r.out);
-  REQUIRE(full.r.code == 0);
-  AppRun s = exec(t, "mandel", "timing", "512 384 64", "gtx480 --set sim.sampling=intervals");
+  auto [full, s] = full_and_sampled(t, "mandel", "512 384 64", "--set sim.sampling=intervals");
   INFO(s.r.out);
-  REQUIRE(s.r.code == 0);
   CHECK(contains(s.r.out, "match (0 wrong)"));
   const YAML::Node sm = s.stats["sampling"];
   REQUIRE(sm);
