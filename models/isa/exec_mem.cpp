@@ -78,6 +78,26 @@ inline void record(ExecCtx& c, Space s, unsigned bytes) {
   c.w.addr_space = s;
 }
 
+// The lanes' addresses of a global access of `bytes` per lane (into the warp's address record) and, when
+// every executing lane's bytes are aligned and lie in one allocation, the host address of the lowest in
+// `low`: one translation for the warp (GlobalMemory::span). Null when some lane needs its own (a fault,
+// another space), which the per-lane path then takes from the start.
+inline uint8_t* warp_span(ExecCtx& c, Space s, const Operand& ad, unsigned bytes, uint64_t& low) {
+  if ((s != Space::Global && s != Space::Generic) || !c.mask) return nullptr;
+  const uint64_t* base = ad.addr_has_reg ? c.w.reg(ad.reg) : nullptr;
+  uint64_t lo = UINT64_MAX, hi = 0, bits = 0;
+  for_lanes(c.mask, [&](unsigned l) {
+    const uint64_t a = address_of(ad, base ? base[l] : 0);
+    c.w.addr[l] = a;
+    lo = std::min(lo, a);
+    hi = std::max(hi, a);
+    bits |= a;
+  });
+  if (bits & (bytes - 1)) return nullptr;  // (a generic address in the shared or local window is below every allocation)
+  low = lo;
+  return c.L.mem->span(lo, hi - lo + bytes);
+}
+
 // ld.space.T d, [a]   (T of 1, 2, 4 or 8 bytes; vectors of 2 or 4)
 template <unsigned B, bool Signed>
 void h_ld(const Instr& in, ExecCtx& c) {
@@ -90,6 +110,21 @@ void h_ld(const Instr& in, ExecCtx& c) {
   if (n == 1 && d.kind == OpKind::Reg) {  // a scalar load: its base and destination registers found once
     const uint64_t* base = ad.addr_has_reg ? c.w.reg(ad.reg) : nullptr;
     uint64_t* out = c.w.reg(d.reg);
+    if (!base && in.space == Space::Param && c.mask) {  // a kernel parameter: one address, one value for every lane
+      const unsigned first = unsigned(__builtin_ctz(c.mask));
+      const uint64_t a = address_of(ad, 0);
+      const uint64_t v = loaded_value<B, Signed>(resolve_address(c, in.space, a, B, first, false));
+      for_lanes(c.mask, [&](unsigned l) {
+        c.w.addr[l] = a;
+        out[l] = v;
+      });
+      return;
+    }
+    uint64_t low;
+    if (uint8_t* p = held ? nullptr : warp_span(c, in.space, ad, B, low)) {  // the warp's lanes in one allocation
+      for_lanes(c.mask, [&](unsigned l) { out[l] = loaded_value<B, Signed>(p + (c.w.addr[l] - low)); });
+      return;
+    }
     for_lanes(c.mask, [&](unsigned l) {
       const uint64_t a = address_of(ad, base ? base[l] : 0);
       c.w.addr[l] = a;
@@ -122,6 +157,14 @@ void h_st(const Instr& in, ExecCtx& c) {
   const unsigned n = in.vec;
   const unsigned total = B * n;
   record(c, in.space, total);
+  uint64_t low;
+  if (n == 1 && s.kind != OpKind::Vec && !c.b.global_writes) {  // a scalar store written at once
+    if (uint8_t* p = warp_span(c, in.space, ad, B, low)) {  // the warp's lanes in one allocation, in lane order
+      const uint64_t* v = src(c, s);
+      for_lanes(c.mask, [&](unsigned l) { std::memcpy(p + (c.w.addr[l] - low), &v[l], B); });
+      return;
+    }
+  }
   for_lanes(c.mask, [&](unsigned l) {
     uint64_t a = lane_address(c, ad, l);
     c.w.addr[l] = a;

@@ -41,7 +41,7 @@ uint64_t GlobalMemory::allocate(uint64_t bytes) {
   }
   for (uint64_t i = 0; i < pages; ++i) {
     uint64_t left = bytes - i * kPageSize;
-    pages_[first + i] = Page{host + i * kPageSize, uint32_t(left < kPageSize ? left : kPageSize)};
+    pages_[first + i] = Page{host + i * kPageSize, uint32_t(left < kPageSize ? left : kPageSize), uint32_t(pages - 1 - i)};
   }
   next_ = addr + (pages + 1) * kPageSize;
   allocated_ += reserved;

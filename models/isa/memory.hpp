@@ -58,9 +58,21 @@ class GlobalMemory {
     if (off + bytes > p.valid) return nullptr;
     return p.data + off;
   }
+  // A warp's accesses at once: host pointer for [addr, addr+bytes) inside one allocation (its storage is
+  // contiguous, so the range may span pages), or nullptr when any byte is outside it.
+  uint8_t* span(uint64_t addr, uint64_t bytes) const {
+    const uint64_t idx = (addr - kGlobalBase) >> kPageBits;
+    if (addr < kGlobalBase || idx >= pages_.size()) return nullptr;
+    const Page& p = pages_[idx];
+    if (!p.data) return nullptr;
+    const uint64_t last = idx + p.following;  // the allocation's last page, and where its bytes end
+    if (addr - kGlobalBase + bytes > (last << kPageBits) + pages_[last].valid) return nullptr;
+    return p.data + (addr & (kPageSize - 1));
+  }
 
  private:
-  struct Page { uint8_t* data = nullptr; uint32_t valid = 0; };
+  // valid: the allocation's bytes in the page; following: its pages after this one
+  struct Page { uint8_t* data = nullptr; uint32_t valid = 0; uint32_t following = 0; };
   struct Alloc { uint64_t bytes; uint8_t* host; uint64_t reserved; };
   std::vector<Page> pages_;
   std::map<uint64_t, Alloc> allocs_;

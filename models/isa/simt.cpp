@@ -2,6 +2,7 @@
 // reconvergence stack and the control-flow handlers.
 #include "isa/simt.hpp"
 
+#include <algorithm>
 #include <cfenv>
 #include <sstream>
 
@@ -42,38 +43,50 @@ void Warp::start() {
   const LaunchState& L = b.launch;
   for (auto& s : k.sreg_slots) {
     uint64_t* r = reg(k.storage_slot(s.first));
-    for (unsigned l = 0; l < 32; ++l) {
-      uint32_t t = thread_id(l);
-      uint32_t v = 0;
-      switch (s.second) {
-        case SReg::TidX: v = t % L.block[0]; break;
-        case SReg::TidY: v = (t / L.block[0]) % L.block[1]; break;
-        case SReg::TidZ: v = t / (L.block[0] * L.block[1]); break;
-        case SReg::NtidX: v = L.block[0]; break;
-        case SReg::NtidY: v = L.block[1]; break;
-        case SReg::NtidZ: v = L.block[2]; break;
-        case SReg::CtaidX: v = b.ctaid[0]; break;
-        case SReg::CtaidY: v = b.ctaid[1]; break;
-        case SReg::CtaidZ: v = b.ctaid[2]; break;
-        case SReg::NctaidX: v = L.grid[0]; break;
-        case SReg::NctaidY: v = L.grid[1]; break;
-        case SReg::NctaidZ: v = L.grid[2]; break;
-        case SReg::LaneId: v = l; break;
-        case SReg::WarpId: v = index; break;
-        case SReg::NWarpId: v = 64; break;
-        case SReg::SmId: v = b.sm_id; break;
-        case SReg::NSmId: v = L.num_sms; break;
-        case SReg::GridId: v = uint32_t(L.grid_id); break;
-        case SReg::LanemaskEq: v = 1u << l; break;
-        case SReg::LanemaskLe: v = l == 31 ? 0xFFFFFFFFu : (2u << l) - 1; break;
-        case SReg::LanemaskLt: v = (1u << l) - 1; break;
-        case SReg::LanemaskGe: v = ~((1u << l) - 1); break;
-        case SReg::LanemaskGt: v = l == 31 ? 0 : ~((2u << l) - 1); break;
-        default:
-          if (is_mesh_sreg(s.second)) v = b.mesh_regs[uint32_t(s.second) - uint32_t(SReg::MeshIu)];
-          break;
+    switch (s.second) {
+      case SReg::TidX: case SReg::TidY: case SReg::TidZ: {
+        // lane 0's thread index, then each lane's from the one before (x first, carrying into y and z)
+        const uint32_t t = thread_id(0);
+        uint32_t x = t % L.block[0], y = (t / L.block[0]) % L.block[1], z = t / (L.block[0] * L.block[1]);
+        for (unsigned l = 0; l < 32; ++l) {
+          r[l] = s.second == SReg::TidX ? x : s.second == SReg::TidY ? y : z;
+          if (++x == L.block[0]) {
+            x = 0;
+            if (++y == L.block[1]) y = 0, ++z;
+          }
+        }
+        break;
       }
-      r[l] = v;
+      case SReg::LaneId: for (unsigned l = 0; l < 32; ++l) r[l] = l; break;
+      case SReg::LanemaskEq: for (unsigned l = 0; l < 32; ++l) r[l] = 1u << l; break;
+      case SReg::LanemaskLe: for (unsigned l = 0; l < 32; ++l) r[l] = l == 31 ? 0xFFFFFFFFu : (2u << l) - 1; break;
+      case SReg::LanemaskLt: for (unsigned l = 0; l < 32; ++l) r[l] = (1u << l) - 1; break;
+      case SReg::LanemaskGe: for (unsigned l = 0; l < 32; ++l) r[l] = ~((1u << l) - 1); break;
+      case SReg::LanemaskGt: for (unsigned l = 0; l < 32; ++l) r[l] = l == 31 ? 0 : ~((2u << l) - 1); break;
+      default: {  // the same for every lane
+        uint32_t v = 0;
+        switch (s.second) {
+          case SReg::NtidX: v = L.block[0]; break;
+          case SReg::NtidY: v = L.block[1]; break;
+          case SReg::NtidZ: v = L.block[2]; break;
+          case SReg::CtaidX: v = b.ctaid[0]; break;
+          case SReg::CtaidY: v = b.ctaid[1]; break;
+          case SReg::CtaidZ: v = b.ctaid[2]; break;
+          case SReg::NctaidX: v = L.grid[0]; break;
+          case SReg::NctaidY: v = L.grid[1]; break;
+          case SReg::NctaidZ: v = L.grid[2]; break;
+          case SReg::WarpId: v = index; break;
+          case SReg::NWarpId: v = 64; break;
+          case SReg::SmId: v = b.sm_id; break;
+          case SReg::NSmId: v = L.num_sms; break;
+          case SReg::GridId: v = uint32_t(L.grid_id); break;
+          default:
+            if (is_mesh_sreg(s.second)) v = b.mesh_regs[uint32_t(s.second) - uint32_t(SReg::MeshIu)];
+            break;
+        }
+        std::fill(r, r + 32, uint64_t(v));
+        break;
+      }
     }
   }
 }

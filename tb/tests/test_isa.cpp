@@ -129,6 +129,32 @@ TEST_CASE("device memory: the budget counts what an allocation reserves, whole p
   CHECK(m.allocated_bytes() == 3 * page + 5 * entry);
 }
 
+TEST_CASE("device memory: a warp's span is one host range inside one allocation, across its pages, and no further", "[isa][memory]") {
+  // GlobalMemory::span serves a whole warp's accesses with one translation: it must refuse any range that
+  // leaves the allocation (into its guard page, past its last byte, into another allocation).
+  GlobalMemory m;
+  const uint64_t page = GlobalMemory::kPageSize;
+  const uint64_t a = m.allocate(3 * page - 8), b = m.allocate(64);
+  for (uint64_t i = 0; i < 3 * page - 8; i += 4) {
+    const uint32_t v = uint32_t(i);
+    m.write(a + i, &v, 4);
+  }
+  uint8_t* p = m.span(a + page - 64, 128);  // across the first page boundary
+  REQUIRE(p);
+  uint32_t v;
+  std::memcpy(&v, p + 64, 4);
+  CHECK(v == page);  // the bytes of the next page follow in the same host range
+  CHECK(m.span(a, 3 * page - 8) == m.translate(a, 4));  // the whole allocation
+  CHECK_FALSE(m.span(a, 3 * page - 7));                 // one byte past its end
+  CHECK_FALSE(m.span(a + 2 * page, page));              // into the guard page
+  CHECK_FALSE(m.span(a, b - a + 4));                    // over the guard into the next allocation
+  CHECK(m.span(b, 64));
+  CHECK_FALSE(m.span(b - 4, 8));  // from the guard page
+  CHECK_FALSE(m.span(0x10, 4));   // below every allocation
+  m.release(a);
+  CHECK_FALSE(m.span(a, 4));  // freed
+}
+
 // ====================================================================== integer
 
 TEST_CASE("int_s32: add/sub/mul.lo/mul.hi/mad/div/rem/abs/neg/min/max/mul24", "[isa][int]") {
