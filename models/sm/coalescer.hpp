@@ -19,42 +19,33 @@ struct CoalescedLines {
 // straddle into the next sector (vector accesses). `line_bytes` is a power of two (sm.mem_line).
 inline void coalesce_lines(const uint64_t* addr, uint32_t mask, uint32_t bytes, uint32_t line_bytes, CoalescedLines& c) {
   c.n = 0;
+  if (!bytes) return;
   const unsigned line_shift = unsigned(__builtin_ctz(line_bytes));
-  if (mask == 0xFFFFFFFFu && bytes) {
-    // Every lane, each the element after the previous lane's (the unit stride): the lines, their sectors and
-    // their lanes follow from the first and the last byte, as the loop below would find them.
-    bool unit = true;
-    for (unsigned l = 1; l < 32; ++l) unit &= addr[l] == addr[0] + uint64_t(l) * bytes;
-    if (unit) {
-      const uint64_t first = addr[0], last = addr[0] + 32ull * bytes - 1;
-      for (uint64_t line = first >> line_shift; line <= last >> line_shift && c.n < 64; ++line) {
-        const uint64_t lo = std::max(first, line << line_shift), hi = std::min(last, ((line + 1) << line_shift) - 1);
-        uint32_t sectors = 0;
-        for (uint64_t s = (lo & (line_bytes - 1)) >> 5; s <= (hi & (line_bytes - 1)) >> 5; ++s) sectors |= 1u << s;
-        const uint64_t lane_lo = (lo - first) / bytes, lane_hi = (hi - first) / bytes;
-        c.line[c.n] = line;
-        c.sectors[c.n] = sectors;
-        c.lanes[c.n] = uint32_t(((2ull << lane_hi) - 1) & ~((1ull << lane_lo) - 1));
-        ++c.n;
+  // The lanes in runs, each lane's element the one after the previous lane's (a unit stride; one run for a
+  // whole warp's, two for a 16-wide block's two rows): a run's bytes [first, last] give its lines, their
+  // sectors and their lanes at once. Runs come in lane order and a run's lines in address order, so lines
+  // are listed in the order the lanes first reach them; a line a later run reaches again is merged.
+  for (uint32_t m = mask; m;) {
+    const unsigned l0 = unsigned(__builtin_ctz(m));
+    unsigned l1 = l0;
+    while (l1 < 31 && (mask >> (l1 + 1) & 1) && addr[l1 + 1] == addr[l1] + bytes) ++l1;
+    m &= l1 == 31 ? 0u : ~0u << (l1 + 1);
+    const uint64_t first = addr[l0], last = addr[l1] + bytes - 1;
+    for (uint64_t line = first >> line_shift; line <= last >> line_shift; ++line) {
+      const uint64_t lo = std::max(first, line << line_shift), hi = std::min(last, ((line + 1) << line_shift) - 1);
+      uint32_t sectors = 0;
+      for (uint64_t s = (lo & (line_bytes - 1)) >> 5; s <= (hi & (line_bytes - 1)) >> 5; ++s) sectors |= 1u << s;
+      const uint64_t lane_lo = l0 + (lo - first) / bytes, lane_hi = l0 + (hi - first) / bytes;
+      uint32_t j = c.n;
+      while (j > 0 && c.line[j - 1] != line) --j;  // (the line just listed first)
+      if (j == 0) {
+        if (c.n == 64) break;  // (64 lines hold any 32 accesses of up to 32 bytes)
+        j = ++c.n;
+        c.line[j - 1] = line;
+        c.sectors[j - 1] = c.lanes[j - 1] = 0;
       }
-      return;
-    }
-  }
-  for (uint32_t m = mask; m; m &= m - 1) {
-    const unsigned l = unsigned(__builtin_ctz(m));
-    const uint64_t a = addr[l];
-    for (uint64_t b = a; b < a + bytes; b = ((b >> 5) + 1) << 5) {
-      const uint64_t line = b >> line_shift;
-      const uint32_t sector = uint32_t((b & (line_bytes - 1)) >> 5);
-      uint32_t j = 0;
-      while (j < c.n && c.line[j] != line) ++j;
-      if (j == c.n) {
-        c.line[j] = line;
-        c.sectors[j] = c.lanes[j] = 0;
-        ++c.n;
-      }
-      c.sectors[j] |= 1u << sector;
-      c.lanes[j] |= 1u << l;
+      c.sectors[j - 1] |= sectors;
+      c.lanes[j - 1] |= uint32_t(((2ull << lane_hi) - 1) & ~((1ull << lane_lo) - 1));
     }
   }
 }
