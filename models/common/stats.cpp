@@ -72,16 +72,57 @@ std::vector<const std::pair<const std::string, double>*> in_natural_order(const 
   return v;
 }
 
-void json_map(std::string& out, const std::map<std::string, double>& m, const std::string& indent) {
+// A map's names in natural order, as quoted JSON strings, kept for the next map with the same names (a
+// run's kernels share their thousands of counters' names: sorting and quoting them for every launch took
+// most of the writing of a run of many launches).
+class NaturalOrder {
+ public:
+  // m's entries in natural order (entries[i]: the i-th), with quoted[i] its name as a JSON string
+  void of(const std::map<std::string, double>& m, std::vector<const std::pair<const std::string, double>*>& entries) {
+    entries.clear();
+    bool same = m.size() == names_.size();
+    size_t i = 0;
+    for (const auto& kv : m) {
+      same = same && kv.first == names_[i++];
+      entries.push_back(&kv);
+    }
+    if (!same) {
+      names_.clear();
+      for (const auto& kv : m) names_.push_back(kv.first);
+      const auto natural = in_natural_order(m);
+      order_.clear();
+      quoted_.clear();
+      for (const auto* kv : natural) {
+        order_.push_back(uint32_t(std::lower_bound(names_.begin(), names_.end(), kv->first) - names_.begin()));
+        quoted_.push_back(json_string(kv->first));
+      }
+    }
+    std::vector<const std::pair<const std::string, double>*> lexicographic(entries);
+    for (size_t k = 0; k < order_.size(); ++k) entries[k] = lexicographic[order_[k]];
+  }
+  const std::string& quoted(size_t i) const { return quoted_[i]; }
+
+ private:
+  std::vector<std::string> names_;   // as the map holds them (lexicographic)
+  std::vector<uint32_t> order_;      // natural position -> lexicographic position
+  std::vector<std::string> quoted_;  // in natural order
+};
+
+void json_map(std::string& out, const std::map<std::string, double>& m, const std::string& indent, NaturalOrder& order) {
   if (m.empty()) {
     out += "{}";
     return;
   }
   out += "{\n";
-  size_t i = 0;
-  for (const auto* kv : in_natural_order(m)) {
-    out += indent + "  " + json_string(kv->first) + ": " + number(kv->second, true);
-    out += ++i < m.size() ? ",\n" : "\n";
+  std::vector<const std::pair<const std::string, double>*> entries;
+  order.of(m, entries);
+  for (size_t i = 0; i < entries.size(); ++i) {
+    out += indent;
+    out += "  ";
+    out += order.quoted(i);
+    out += ": ";
+    out += number(entries[i]->second, true);
+    out += i + 1 < entries.size() ? ",\n" : "\n";
   }
   out += indent + "}";
 }
@@ -349,7 +390,8 @@ std::string stats_json(const std::vector<KernelStats>& kernels, const std::map<s
   std::string out = "{\n";
   if (status.app_exit >= 0) out += "  \"app_exit\": " + std::to_string(status.app_exit) + ",\n";
   out += "  \"counters\": ";
-  json_map(out, counters, "  ");
+  NaturalOrder order;
+  json_map(out, counters, "  ", order);
   out += ",\n  \"kernels\": ";
   if (kernels.empty()) {
     out += "[]";
@@ -358,7 +400,7 @@ std::string stats_json(const std::vector<KernelStats>& kernels, const std::map<s
     for (size_t i = 0; i < kernels.size(); ++i) {
       const KernelStats& k = kernels[i];
       out += "    {\n      \"counters\": ";
-      json_map(out, k.counters, "      ");
+      json_map(out, k.counters, "      ", order);
       out += ",\n";
       out += "      \"cycles\": " + number(double(k.cycles), true) + ",\n";
       if (k.sampling == "estimated" || k.sampling == "warm_up") out += "      \"estimated_cycles\": " + number(k.estimated_cycles, true) + ",\n";
