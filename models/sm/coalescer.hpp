@@ -21,21 +21,24 @@ inline void coalesce_lines(const uint64_t* addr, uint32_t mask, uint32_t bytes, 
   c.n = 0;
   if (!bytes) return;
   const unsigned line_shift = unsigned(__builtin_ctz(line_bytes));
-  // The lanes in runs, each lane's element the one after the previous lane's (a unit stride; one run for a
-  // whole warp's, two for a 16-wide block's two rows): a run's bytes [first, last] give its lines, their
-  // sectors and their lanes at once. Runs come in lane order and a run's lines in address order, so lines
-  // are listed in the order the lanes first reach them; a line a later run reaches again is merged.
+  // The lanes in runs: each lane's element the one after the previous lane's (a unit stride; one run for a
+  // whole warp's, two for a 16-wide block's two rows), or each lane's the same as the previous lane's (a
+  // broadcast). A run's bytes [first, last] give its lines, their sectors and their lanes at once. Runs come
+  // in lane order and a run's lines in address order, so lines are listed in the order the lanes first
+  // reach them; a line a later run reaches again is merged.
   for (uint32_t m = mask; m;) {
     const unsigned l0 = unsigned(__builtin_ctz(m));
+    const bool same = l0 < 31 && (mask >> (l0 + 1) & 1) && addr[l0 + 1] == addr[l0];
+    const uint64_t step = same ? 0 : bytes;
     unsigned l1 = l0;
-    while (l1 < 31 && (mask >> (l1 + 1) & 1) && addr[l1 + 1] == addr[l1] + bytes) ++l1;
+    while (l1 < 31 && (mask >> (l1 + 1) & 1) && addr[l1 + 1] == addr[l1] + step) ++l1;
     m &= l1 == 31 ? 0u : ~0u << (l1 + 1);
     const uint64_t first = addr[l0], last = addr[l1] + bytes - 1;
     for (uint64_t line = first >> line_shift; line <= last >> line_shift; ++line) {
       const uint64_t lo = std::max(first, line << line_shift), hi = std::min(last, ((line + 1) << line_shift) - 1);
       uint32_t sectors = 0;
       for (uint64_t s = (lo & (line_bytes - 1)) >> 5; s <= (hi & (line_bytes - 1)) >> 5; ++s) sectors |= 1u << s;
-      const uint64_t lane_lo = l0 + (lo - first) / bytes, lane_hi = l0 + (hi - first) / bytes;
+      const uint64_t lane_lo = same ? l0 : l0 + (lo - first) / bytes, lane_hi = same ? l1 : l0 + (hi - first) / bytes;
       uint32_t j = c.n;
       while (j > 0 && c.line[j - 1] != line) --j;  // (the line just listed first)
       if (j == 0) {

@@ -1085,7 +1085,8 @@ CoalescedLines coalesce_bytewise(const uint64_t* addr, uint32_t mask, uint32_t b
 }  // namespace
 
 TEST_CASE("sm: the coalescer's lines, sectors and lanes match a byte-by-byte account for any access pattern") {
-  // Unit strides, rows of a 2D block, broadcasts, gathers, misaligned and vector accesses, partial masks.
+  // Unit strides, rows of a 2D block, broadcasts (to the warp, to each half), gathers, misaligned and vector
+  // accesses, partial masks.
   std::mt19937_64 rng(7);
   size_t patterns = 0, multi_run = 0;
   for (uint32_t line_bytes : {128u, 32u}) {
@@ -1093,13 +1094,14 @@ TEST_CASE("sm: the coalescer's lines, sectors and lanes match a byte-by-byte acc
       for (int trial = 0; trial < 400; ++trial) {
         uint64_t addr[32];
         const uint64_t base = 0x1000000000ull + (rng() % 4096);
-        const int kind = trial % 5;
+        const int kind = trial % 6;
         for (unsigned l = 0; l < 32; ++l) {
           switch (kind) {
             case 0: addr[l] = base + l * bytes; break;                                    // unit stride
             case 1: addr[l] = base + (l / 16) * 2048 + (l % 16) * bytes; break;           // two rows of 16
             case 2: addr[l] = base; break;                                                // one address
             case 3: addr[l] = base + (rng() % 1024); break;                               // a gather
+            case 4: addr[l] = base + (l / 16) * 2048; break;                              // a row's element each half
             default: addr[l] = base + (l < 8 ? l * bytes : 4096 + (31 - l) * bytes); break;  // runs out of order
           }
         }
@@ -1115,7 +1117,7 @@ TEST_CASE("sm: the coalescer's lines, sectors and lanes match a byte-by-byte acc
           CHECK(got.lanes[j] == want.lanes[j]);
         }
         ++patterns;
-        multi_run += kind == 1 && want.n >= 2;
+        multi_run += (kind == 1 || kind == 4) && want.n >= 2;
       }
     }
   }
