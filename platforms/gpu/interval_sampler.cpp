@@ -54,44 +54,15 @@ void IntervalSampler::end_launch(uint64_t cycles) {
   l.cycles = double(cycles);
 }
 
-namespace {
-// The ratio of samples [lo, hi] of `s`, leaving out `skip`.
-double ratio_of(const std::vector<RatioSample>& s, size_t lo, size_t hi, size_t skip = SIZE_MAX) {
-  double y = 0, x = 0;
-  for (size_t i = lo; i <= hi && i < s.size(); ++i)
-    if (i != skip) y += s[i].cycles, x += std::max(s[i].warp_instructions, 1.0);
-  return x > 0 ? y / x : 0.0;
-}
-}  // namespace
-
-// Each stretch at the ratio of the sampled intervals around it; the returned ratio is the stretches' mean
-// (their estimate over their warp instructions), the bound as the header says.
+// Each stretch at the ratio of the sampled intervals around it (local_ratio_estimate); the returned ratio is
+// the stretches' mean (their estimate over their warp instructions).
 RatioEstimate IntervalSampler::local_estimate(const Launch& l) {
+  std::vector<UntimedStretch> stretches;
+  for (const Launch::Stretch& st : l.stretches) stretches.push_back({st.after_sample, st.warp_instructions});
+  const LocalEstimate e = local_ratio_estimate(l.samples, stretches, false);
   RatioEstimate r;
-  const std::vector<RatioSample>& s = l.samples;
-  const size_t n = s.size();
-  if (!n) return r;
-  double estimate = 0, ratio_error = 0, noise = 0;
-  // the samples' spread about what their neighbours predict (each left out of its own prediction)
-  double ss = 0;
-  if (n >= 2)
-    for (size_t i = 0; i < n; ++i) {
-      const double x = std::max(s[i].warp_instructions, 1.0);
-      const double e = s[i].cycles - ratio_of(s, i ? i - 1 : 0, i + 1, i) * x;
-      ss += e * e / x;
-    }
-  const double s2 = n >= 2 ? ss / double(n - 1) : 0;
-  for (const Launch::Stretch& st : l.stretches) {
-    const size_t lo = st.after_sample, hi = std::min(lo + 1, n - 1);
-    const double ratio = ratio_of(s, lo, hi);
-    double xs = 0;
-    for (size_t i = lo; i <= hi; ++i) xs += std::max(s[i].warp_instructions, 1.0);
-    estimate += ratio * st.warp_instructions;
-    ratio_error += st.warp_instructions * std::sqrt(s2 / xs);  // the ratios' errors, all leaning one way
-    noise += s2 * st.warp_instructions;                         // the stretches' own spread about them
-  }
-  r.ratio = l.estimated_warp_instructions > 0 ? estimate / l.estimated_warp_instructions : 0;
-  r.bound = n >= 2 ? t975(n - 1) * std::sqrt(ratio_error * ratio_error + noise) : estimate;
+  r.ratio = l.estimated_warp_instructions > 0 ? e.estimate / l.estimated_warp_instructions : 0;
+  r.bound = e.bound;
   return r;
 }
 

@@ -63,9 +63,10 @@ SamplingReport LaunchSampler::report() const {
   SamplingReport r;
   r.launch_estimate.assign(launches_.size(), 0.0);
   for (uint32_t g = 0; g < shapes_.size(); ++g) {
-    // the shape's strata that its launches reached, with each one's samples' ratio
+    // the shape's strata that its launches reached, with each one's samples in launch order
     struct Stratum {
       std::vector<const Launch*> samples, estimated;
+      std::vector<size_t> after;  // per estimated launch: the sample before it (0 also when none is)
       double measured = 0, sum_y = 0, sum_x = 0, ratio = 0;
       uint64_t launches = 0, timed = 0;
     };
@@ -75,8 +76,12 @@ SamplingReport LaunchSampler::report() const {
       Stratum& s = strata[l.stratum];
       ++s.launches;
       if (l.kind != Kind::Estimated) ++s.timed;
-      if (l.kind == Kind::Timed) s.measured += l.cycles;
-      else s.estimated.push_back(&l);
+      if (l.kind == Kind::Timed) {
+        s.measured += l.cycles;
+      } else {
+        s.estimated.push_back(&l);
+        s.after.push_back(s.samples.empty() ? 0 : s.samples.size() - 1);
+      }
       if (l.fits) {
         s.samples.push_back(&l);
         s.sum_y += l.cycles;
@@ -84,17 +89,8 @@ SamplingReport LaunchSampler::report() const {
       }
     }
     for (auto& [k, s] : strata) s.ratio = s.samples.empty() ? 0.0 : s.sum_y / s.sum_x;
-    std::map<int, double> used_ratio;  // per stratum: its own ratio, or the one it borrowed
+    std::map<const Launch*, double> launch_ratio;  // per estimated launch: the ratio it was estimated at
     for (auto& [k, s] : strata) {
-      // a stratum without samples borrows the nearest one's ratio, and its estimate is all bound
-      double ratio = s.ratio;
-      bool borrowed = s.samples.empty();
-      if (borrowed) {
-        int best = -1000;
-        for (const auto& [k2, s2] : strata)
-          if (!s2.samples.empty() && (best == -1000 || std::abs(k2 - k) < std::abs(best - k))) best = k2;
-        ratio = best == -1000 ? 0.0 : strata[best].ratio;
-      }
       double untimed_x = 0;
       for (const Launch* l : s.estimated) untimed_x += std::max(l->warp_instructions, 1.0);
       SamplingGroup out;
@@ -105,29 +101,46 @@ SamplingReport LaunchSampler::report() const {
       out.warp_instructions_high = k < 0 ? 1 : std::ldexp(1.0, k + 1);
       out.launches = s.launches;
       out.timed = s.timed;
-      out.cycles_per_warp_instruction = ratio;
-      out.estimated_cycles = s.measured + (drop ? 0.0 : ratio * untimed_x);
-      if (s.estimated.empty()) {
-        out.bound_cycles = 0;  // every launch measured
-      } else if (borrowed) {
-        out.bound_cycles = ratio * untimed_x;  // no spread of its own to judge by: the whole estimated part
+      double estimate = 0;
+      if (s.samples.empty()) {
+        // no samples: the nearest stratum's ratio, and the estimate is all bound (no spread of its own)
+        int best = -1000;
+        for (const auto& [k2, s2] : strata)
+          if (!s2.samples.empty() && (best == -1000 || std::abs(k2 - k) < std::abs(best - k))) best = k2;
+        const double ratio = best == -1000 ? 0.0 : strata[best].ratio;
+        for (const Launch* l : s.estimated) launch_ratio[l] = ratio;
+        estimate = ratio * untimed_x;
+        out.bound_cycles = estimate;
       } else {
+        // each stretch of estimated launches between two samples at the ratio of those two (the rate of a
+        // shape's launches may drift along the run inside a stratum)
         std::vector<RatioSample> own;
         for (const Launch* l : s.samples) own.push_back({l->cycles, l->warp_instructions});
-        out.bound_cycles = ratio_estimate(own, untimed_x).bound;
+        std::vector<UntimedStretch> stretches;
+        std::vector<size_t> stretch_of(s.estimated.size());
+        for (size_t e = 0; e < s.estimated.size(); ++e) {
+          if (stretches.empty() || stretches.back().after_sample != s.after[e]) stretches.push_back({s.after[e], 0.0});
+          stretches.back().warp_instructions += std::max(s.estimated[e]->warp_instructions, 1.0);
+          stretch_of[e] = stretches.size() - 1;
+        }
+        const LocalEstimate e = local_ratio_estimate(own, stretches, true);
+        for (size_t x = 0; x < s.estimated.size(); ++x) launch_ratio[s.estimated[x]] = e.ratio[stretch_of[x]];
+        estimate = e.estimate;
+        out.bound_cycles = s.estimated.empty() ? 0.0 : e.bound;  // (every launch measured: none)
       }
-      used_ratio[k] = ratio;
+      out.cycles_per_warp_instruction = untimed_x > 0 ? estimate / untimed_x : s.ratio;
+      out.estimated_cycles = s.measured + (drop ? 0.0 : estimate);
       r.launches += out.launches;
       r.timed += out.timed;
       r.estimated_cycles += out.estimated_cycles;
       r.bound_cycles += out.bound_cycles;
       r.groups.push_back(out);
     }
-    // each launch of the shape: measured, or its stratum's ratio times its work
+    // each launch of the shape: measured, or the ratio of its stretch times its work
     for (size_t i = 0; i < launches_.size(); ++i) {
       const Launch& l = launches_[i];
       if (l.shape == g && l.known)
-        r.launch_estimate[i] = l.kind == Kind::Timed ? l.cycles : used_ratio[l.stratum] * std::max(l.warp_instructions, 1.0);
+        r.launch_estimate[i] = l.kind == Kind::Timed ? l.cycles : launch_ratio[&l] * std::max(l.warp_instructions, 1.0);
     }
   }
   return r;

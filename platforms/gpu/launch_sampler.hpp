@@ -13,12 +13,15 @@
 // sim.sampling_every-th launch of the shape. Launches outside windows run on the functional executor, which
 // counts their warp instructions exactly; one that lands in a stratum short of samples opens a window.
 //
-// A stratum's cycles are estimated with the ratio estimator on warp instructions (cycles = R x, R from its
-// samples; a kernel's first launch in the run meets cold instruction and data caches and is measured, not
-// a sample), and its bound is the 95 % prediction interval of that model with the samples' spread about it
-// (Student's t). A stratum without samples borrows the nearest stratum's R, and its whole estimate is
-// bound. The run's bound is the sum of its strata's (their errors may all lean one way). The bound covers
-// sampling error under that model, not the model's bias.
+// A stratum's cycles are estimated with the ratio estimator on warp instructions (cycles = R x; a kernel's
+// first launch in the run meets cold instruction and data caches and is measured, not a sample), R taken
+// locally: the launches between two samples at the ratio of those two, those after the last at its own
+// (ratio_estimate.hpp, local_ratio_estimate), so that a rate that drifts along the run inside a stratum (a
+// grid whose work shrinks inside an octave, caches that fill) is followed rather than averaged. Its bound is
+// the 95 % interval of that estimate, with the samples' spread measured as each one's error when predicted
+// from its neighbours (Student's t). A stratum without samples borrows the nearest stratum's R (all its
+// samples' ratio), and its whole estimate is bound. The run's bound is the sum of its strata's (their
+// errors may all lean one way). The bound covers sampling error under that model, not the model's bias.
 #pragma once
 #include <cmath>
 #include <cstdint>

@@ -55,4 +55,67 @@ inline RatioEstimate ratio_estimate(const std::vector<RatioSample>& samples, dou
   return r;
 }
 
+// The ratio of samples [lo, hi] of `s`, leaving out `skip`.
+inline double ratio_of(const std::vector<RatioSample>& s, size_t lo, size_t hi, size_t skip = SIZE_MAX) {
+  double y = 0, x = 0;
+  for (size_t i = lo; i <= hi && i < s.size(); ++i)
+    if (i != skip) y += s[i].cycles, x += std::max(s[i].warp_instructions, 1.0);
+  return x > 0 ? y / x : 0.0;
+}
+
+// Untimed work between samples: `warp_instructions` after sample `after_sample` (0 also for work before the
+// first sample), in the order of the samples.
+struct UntimedStretch {
+  size_t after_sample = 0;
+  double warp_instructions = 0;
+};
+struct LocalEstimate {
+  double estimate = 0;        // the stretches' cycles
+  double bound = 0;           // half-width of the 95 % interval about it
+  std::vector<double> ratio;  // per stretch: the ratio it was estimated at
+};
+
+// Samples taken along a run whose rate may drift: each stretch at the ratio of the two samples around it
+// (the one before and the one after; the one before alone when none follows). The samples' spread s^2 is
+// each one's error when predicted from its neighbours, leaving it out. The estimate is a sum of the
+// samples' cycles, each weighted by the stretches that use it (w_i = sum of X over x_lo + x_hi), so under
+// the ratio model (errors independent, Var = s^2 x) its error has variance s^2 (sum w_i^2 x_i + X_u), the
+// stretches' own spread about their ratios included (`independent`). Interval sampling, whose samples share
+// the timeline the functional stretches compress, takes the stretches' ratio errors as if they all leaned
+// one way instead: (sum X sqrt(s^2 / (x_lo + x_hi)))^2 + s^2 X_u. Student's t at 97.5 % for n - 1 degrees
+// of freedom; one sample: the bound is the whole estimate.
+inline LocalEstimate local_ratio_estimate(const std::vector<RatioSample>& s, const std::vector<UntimedStretch>& stretches,
+                                          bool independent) {
+  LocalEstimate r;
+  const size_t n = s.size();
+  if (!n) return r;
+  double ratio_error = 0, noise = 0, ss = 0;
+  std::vector<double> weight(n, 0.0);  // per sample: the untimed work it stands for, over its pair's work
+  if (n >= 2)
+    for (size_t i = 0; i < n; ++i) {
+      const double x = std::max(s[i].warp_instructions, 1.0);
+      const double e = s[i].cycles - ratio_of(s, i ? i - 1 : 0, i + 1, i) * x;
+      ss += e * e / x;
+    }
+  const double s2 = n >= 2 ? ss / double(n - 1) : 0;
+  for (const UntimedStretch& st : stretches) {
+    const size_t lo = std::min(st.after_sample, n - 1), hi = std::min(lo + 1, n - 1);
+    const double ratio = ratio_of(s, lo, hi);
+    double xs = 0;
+    for (size_t i = lo; i <= hi; ++i) xs += std::max(s[i].warp_instructions, 1.0);
+    r.ratio.push_back(ratio);
+    r.estimate += ratio * st.warp_instructions;
+    ratio_error += st.warp_instructions * std::sqrt(s2 / xs);  // the ratios' errors, all leaning one way
+    noise += s2 * st.warp_instructions;                         // the stretches' own spread about them
+    for (size_t i = lo; i <= hi; ++i) weight[i] += st.warp_instructions / xs;
+  }
+  if (independent) {
+    double v = 0;
+    for (size_t i = 0; i < n; ++i) v += weight[i] * weight[i] * std::max(s[i].warp_instructions, 1.0);
+    ratio_error = std::sqrt(s2 * v);
+  }
+  r.bound = n >= 2 ? t975(n - 1) * std::sqrt(ratio_error * ratio_error + noise) : r.estimate;
+  return r;
+}
+
 }  // namespace warptlm

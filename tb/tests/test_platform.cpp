@@ -14,6 +14,7 @@
 #include "common/stats.hpp"
 #include "dram/dram_channel.hpp"
 #include "gpu/gpu_platform.hpp"
+#include "gpu/launch_sampler.hpp"
 #include "gpu/mechanism.hpp"
 #include "interconnect/crossbar.hpp"
 #include "l1/l1_cache.hpp"
@@ -521,4 +522,46 @@ TEST_CASE("mechanisms: a mechanism the config does not ask for is not built", "[
   CHECK(b.gpu().sm(0).mechanism("probe") == nullptr);
   CHECK(probe_log.built_in_sms == 0);
   CHECK(b.stats.values().count("probe.plans") == 0);
+}
+
+// ---------------------------------------------------------------- kernel-level sampling's estimator
+
+namespace {
+// A shape of `n` launches of the same work whose cycles drift from `start` down by `step` per launch (a
+// kernel whose rows shrink under the same prologue): run through the sampler as a platform would, timing the
+// launches it chooses; returns the report and the true total.
+SamplingReport drifting_run(uint32_t n, double start, double step, double& truth) {
+  LaunchSampler s(3, 25, 0);
+  const uint32_t block[3] = {256, 1, 1};
+  truth = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    uint32_t index = 0;
+    const auto kind = s.choose("drift", block, 0, index);
+    const double cycles = start - step * i;
+    truth += cycles;
+    s.measured(index, kind == LaunchSampler::Kind::Estimated ? 0 : uint64_t(cycles), 1000);
+  }
+  return s.report();
+}
+}  // namespace
+
+TEST_CASE("sampling: a stratum's launches are estimated from the samples around them, so a drift inside it is followed", "[platform][sampling]") {
+  // Cycles fall from 2,000 to 1,005 over 200 launches of one stratum. The samples are the first three and
+  // every 25th: one ratio over them all would weigh the three at the start (about 2,000 each) as much as
+  // seven spread over the rest, and be 12 % high; each stretch at the ratio of the samples around it is not.
+  double truth = 0;
+  const SamplingReport r = drifting_run(200, 2000, 5, truth);
+  REQUIRE(r.groups.size() == 1);
+  CHECK(r.timed >= 9);
+  CHECK(r.timed <= 12);  // the mechanism acts: most launches estimated
+  CAPTURE(truth, r.estimated_cycles, r.bound_cycles);
+  CHECK(std::abs(r.estimated_cycles - truth) <= 0.01 * truth);
+  CHECK(std::abs(r.estimated_cycles - truth) <= r.bound_cycles);
+  // a launch in the middle is estimated near its own cycles, not at the samples' mean
+  REQUIRE(r.launch_estimate.size() == 200);
+  CHECK(std::abs(r.launch_estimate[100] - (2000 - 5 * 100)) <= 0.06 * (2000 - 5 * 100));
+  // no drift: the estimate is exact, and so tight a bound is stated
+  const SamplingReport flat = drifting_run(200, 1500, 0, truth);
+  CHECK(flat.estimated_cycles == Approx(truth).epsilon(1e-12));
+  CHECK(flat.bound_cycles == Approx(0).margin(1e-6));
 }
