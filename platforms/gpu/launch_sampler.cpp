@@ -112,8 +112,8 @@ SamplingReport LaunchSampler::report() const {
         estimate = ratio * untimed_x;
         out.bound_cycles = estimate;
       } else {
-        // each stretch of estimated launches between two samples at the ratio of those two (the rate of a
-        // shape's launches may drift along the run inside a stratum)
+        // each stretch of estimated launches at the ratio of the two samples nearest it, around it where it
+        // lies between two (the rate of a shape's launches may drift along the run inside a stratum)
         std::vector<RatioSample> own;
         for (const Launch* l : s.samples) own.push_back({l->cycles, l->warp_instructions});
         std::vector<UntimedStretch> stretches;
@@ -123,7 +123,7 @@ SamplingReport LaunchSampler::report() const {
           stretches.back().warp_instructions += std::max(s.estimated[e]->warp_instructions, 1.0);
           stretch_of[e] = stretches.size() - 1;
         }
-        const LocalEstimate e = local_ratio_estimate(own, stretches, true);
+        const LocalEstimate e = local_ratio_estimate(own, stretches, true, true);
         for (size_t x = 0; x < s.estimated.size(); ++x) launch_ratio[s.estimated[x]] = e.ratio[stretch_of[x]];
         estimate = e.estimate;
         out.bound_cycles = s.estimated.empty() ? 0.0 : e.bound;  // (every launch measured: none)

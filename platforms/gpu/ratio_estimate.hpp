@@ -76,16 +76,17 @@ struct LocalEstimate {
 };
 
 // Samples taken along a run whose rate may drift: each stretch at the ratio of the two samples around it
-// (the one before and the one after; the one before alone when none follows). The samples' spread s^2 is
-// each one's error when predicted from its neighbours, leaving it out. The estimate is a sum of the
-// samples' cycles, each weighted by the stretches that use it (w_i = sum of X over x_lo + x_hi), so under
-// the ratio model (errors independent, Var = s^2 x) its error has variance s^2 (sum w_i^2 x_i + X_u), the
-// stretches' own spread about their ratios included (`independent`). Interval sampling, whose samples share
-// the timeline the functional stretches compress, takes the stretches' ratio errors as if they all leaned
-// one way instead: (sum X sqrt(s^2 / (x_lo + x_hi)))^2 + s^2 X_u. Student's t at 97.5 % for n - 1 degrees
-// of freedom; one sample: the bound is the whole estimate.
+// (the one before and the one after). A stretch with no sample after it (or none before) takes the one
+// before alone, or, `nearest_two`, the two nearest it (launch sampling: every stretch from two samples).
+// The samples' spread s^2 is each one's error when predicted from its neighbours, leaving it out. The
+// estimate is a sum of the samples' cycles, each weighted by the stretches that use it (w_i = sum of X over
+// the pair's x), so under the ratio model (errors independent, Var = s^2 x) its error has variance
+// s^2 (sum w_i^2 x_i + X_u), the stretches' own spread about their ratios included (`independent`). Interval
+// sampling, whose samples share the timeline the functional stretches compress, takes the stretches' ratio
+// errors as if they all leaned one way instead: (sum X sqrt(s^2 / (x_lo + x_hi)))^2 + s^2 X_u. Student's t
+// at 97.5 % for n - 1 degrees of freedom; one sample: the bound is the whole estimate.
 inline LocalEstimate local_ratio_estimate(const std::vector<RatioSample>& s, const std::vector<UntimedStretch>& stretches,
-                                          bool independent) {
+                                          bool nearest_two, bool independent) {
   LocalEstimate r;
   const size_t n = s.size();
   if (!n) return r;
@@ -99,7 +100,8 @@ inline LocalEstimate local_ratio_estimate(const std::vector<RatioSample>& s, con
     }
   const double s2 = n >= 2 ? ss / double(n - 1) : 0;
   for (const UntimedStretch& st : stretches) {
-    const size_t lo = std::min(st.after_sample, n - 1), hi = std::min(lo + 1, n - 1);
+    const size_t lo = nearest_two && n >= 2 ? std::min(st.after_sample, n - 2) : std::min(st.after_sample, n - 1);
+    const size_t hi = std::min(lo + 1, n - 1);
     const double ratio = ratio_of(s, lo, hi);
     double xs = 0;
     for (size_t i = lo; i <= hi; ++i) xs += std::max(s[i].warp_instructions, 1.0);
