@@ -12,7 +12,7 @@ namespace {
 
 // Fast path for the two spaces that dominate kernels; everything else goes
 // through the general resolver (which also reports faults).
-inline uint8_t* lane_ptr(ExecCtx& c, Space s, uint64_t a, unsigned bytes, unsigned l, bool write) {
+[[gnu::always_inline]] inline uint8_t* lane_ptr(ExecCtx& c, Space s, uint64_t a, unsigned bytes, unsigned l, bool write) {
   if (s == Space::Global && !(a & (bytes - 1))) {
     if (uint8_t* p = c.L.mem->translate(a, bytes)) return p;
   } else if (s == Space::Shared && !(a & (bytes - 1)) && a < c.b.shared_bytes && bytes <= c.b.shared_bytes - a) {
@@ -29,7 +29,9 @@ struct LaneBytes {
   uint8_t copy[16];
   uint64_t shared_offset = 0;
   bool split = false;
-  LaneBytes(ExecCtx& c, Space s, uint64_t a, unsigned bytes, unsigned l, bool write) : p(lane_ptr(c, s, a, bytes, l, write)) {
+  // (inlined into each handler's lane loop, whose per-lane cost it is)
+  [[gnu::always_inline]] LaneBytes(ExecCtx& c, Space s, uint64_t a, unsigned bytes, unsigned l, bool write)
+      : p(lane_ptr(c, s, a, bytes, l, write)) {
     if (!p) {
       shared_offset = a >= kSharedWindow ? a - kSharedWindow : a;
       c.b.read_shared(uint32_t(shared_offset), bytes, copy);
