@@ -57,9 +57,7 @@ void IntervalSampler::end_launch(uint64_t cycles) {
 // Each stretch at the ratio of the sampled intervals around it (local_ratio_estimate); the returned ratio is
 // the stretches' mean (their estimate over their warp instructions).
 RatioEstimate IntervalSampler::local_estimate(const Launch& l) {
-  std::vector<UntimedStretch> stretches;
-  for (const Launch::Stretch& st : l.stretches) stretches.push_back({st.after_sample, st.warp_instructions});
-  const LocalEstimate e = local_ratio_estimate(l.samples, stretches, false, false);
+  const LocalEstimate e = local_ratio_estimate(l.samples, l.stretches, false, false);
   RatioEstimate r;
   r.ratio = l.estimated_warp_instructions > 0 ? e.estimate / l.estimated_warp_instructions : 0;
   r.bound = e.bound;

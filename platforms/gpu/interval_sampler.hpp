@@ -70,11 +70,7 @@ class IntervalSampler {
     uint64_t intervals = 0, estimated_blocks = 0;
     double estimated_warp_instructions = 0;
     std::vector<RatioSample> samples;  // the sampled intervals
-    struct Stretch {
-      size_t after_sample;  // the sampled interval before it (index into samples)
-      double warp_instructions;
-    };
-    std::vector<Stretch> stretches;  // blocks run functionally, after a sampled interval each
+    std::vector<UntimedStretch> stretches;  // blocks run functionally, each after a sampled interval
   };
   static RatioEstimate local_estimate(const Launch& l);
   void open(uint64_t cycle, uint64_t issued, uint64_t retired) {
