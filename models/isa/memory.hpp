@@ -51,29 +51,29 @@ class GlobalMemory {
   // The executor's fast path: host pointer for [addr, addr+bytes) within one
   // page, or nullptr when any byte is outside an allocation.
   uint8_t* translate(uint64_t addr, unsigned bytes) const {
-    uint64_t idx = (addr - kGlobalBase) >> kPageBits;
-    if (addr < kGlobalBase || idx >= pages_.size()) return nullptr;
-    const Page& p = pages_[idx];
-    uint64_t off = addr & (kPageSize - 1);
-    if (off + bytes > p.valid) return nullptr;
-    return p.data + off;
+    const Page* p = page_of(addr);
+    const uint64_t off = addr & (kPageSize - 1);
+    if (!p || off + bytes > p->valid) return nullptr;
+    return p->data + off;
   }
   // A warp's accesses at once: host pointer for [addr, addr+bytes) inside one allocation (its storage is
   // contiguous, so the range may span pages), or nullptr when any byte is outside it.
   uint8_t* span(uint64_t addr, uint64_t bytes) const {
-    const uint64_t idx = (addr - kGlobalBase) >> kPageBits;
-    if (addr < kGlobalBase || idx >= pages_.size()) return nullptr;
-    const Page& p = pages_[idx];
-    if (!p.data) return nullptr;
-    const uint64_t last = idx + p.following;  // the allocation's last page, and where its bytes end
+    const Page* p = page_of(addr);
+    if (!p || !p->data) return nullptr;
+    const uint64_t last = uint64_t(p - pages_.data()) + p->following;  // the allocation's last page
     if (addr - kGlobalBase + bytes > (last << kPageBits) + pages_[last].valid) return nullptr;
-    return p.data + (addr & (kPageSize - 1));
+    return p->data + (addr & (kPageSize - 1));
   }
 
  private:
   // valid: the allocation's bytes in the page; following: its pages after this one
   struct Page { uint8_t* data = nullptr; uint32_t valid = 0; uint32_t following = 0; };
   struct Alloc { uint64_t bytes; uint8_t* host; uint64_t reserved; };
+  const Page* page_of(uint64_t addr) const {  // its page-table entry, null below or past the table
+    const uint64_t idx = (addr - kGlobalBase) >> kPageBits;
+    return addr < kGlobalBase || idx >= pages_.size() ? nullptr : &pages_[idx];
+  }
   std::vector<Page> pages_;
   std::map<uint64_t, Alloc> allocs_;
   uint64_t next_ = kGlobalBase;

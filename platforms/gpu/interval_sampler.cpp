@@ -54,16 +54,6 @@ void IntervalSampler::end_launch(uint64_t cycles) {
   l.cycles = double(cycles);
 }
 
-// Each stretch at the ratio of the sampled intervals around it (local_ratio_estimate); the returned ratio is
-// the stretches' mean (their estimate over their warp instructions).
-RatioEstimate IntervalSampler::local_estimate(const Launch& l) {
-  const LocalEstimate e = local_ratio_estimate(l.samples, l.stretches, false, false);
-  RatioEstimate r;
-  r.ratio = l.estimated_warp_instructions > 0 ? e.estimate / l.estimated_warp_instructions : 0;
-  r.bound = e.bound;
-  return r;
-}
-
 SamplingReport IntervalSampler::report() const {
   // WARPTLM_TEST_FAULT=sampling_drop_estimates (test-only): the estimate leaves out what ran functionally,
   // so a check of the estimate against a full run must fail.
@@ -81,7 +71,9 @@ SamplingReport IntervalSampler::report() const {
       r.launch_estimate[i] = l.cycles;
       continue;
     }
-    const RatioEstimate e = local_estimate(l);
+    // each stretch at the ratio of the sampled intervals around it; the group's ratio is the stretches' mean
+    const LocalEstimate e = local_ratio_estimate(l.samples, l.stretches, false, false);
+    const double ratio = l.estimated_warp_instructions > 0 ? e.estimate / l.estimated_warp_instructions : 0;
     SamplingGroup g;
     g.kernel = l.kernel;
     std::copy(l.block, l.block + 3, g.block);
@@ -91,8 +83,8 @@ SamplingReport IntervalSampler::report() const {
     g.intervals = l.intervals;
     g.sampled_intervals = l.samples.size();
     g.estimated_blocks = l.estimated_blocks;
-    g.cycles_per_warp_instruction = e.ratio;
-    g.estimated_cycles = l.cycles + (drop ? 0.0 : e.ratio * l.estimated_warp_instructions);  // e.ratio: the mean the stretches used
+    g.cycles_per_warp_instruction = ratio;
+    g.estimated_cycles = l.cycles + (drop ? 0.0 : ratio * l.estimated_warp_instructions);
     g.bound_cycles = e.bound;
     r.estimated_cycles += g.estimated_cycles;
     r.bound_cycles += g.bound_cycles;

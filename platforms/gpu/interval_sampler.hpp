@@ -72,7 +72,6 @@ class IntervalSampler {
     std::vector<RatioSample> samples;  // the sampled intervals
     std::vector<UntimedStretch> stretches;  // blocks run functionally, each after a sampled interval
   };
-  static RatioEstimate local_estimate(const Launch& l);
   void open(uint64_t cycle, uint64_t issued, uint64_t retired) {
     start_cycle_ = cycle;
     start_issued_ = issued;

@@ -89,7 +89,8 @@ SamplingReport LaunchSampler::report() const {
       }
     }
     for (auto& [k, s] : strata) s.ratio = s.samples.empty() ? 0.0 : s.sum_y / s.sum_x;
-    std::map<const Launch*, double> launch_ratio;  // per estimated launch: the ratio it was estimated at
+    std::vector<double> launch_ratio(launches_.size(), 0.0);  // per estimated launch: the ratio it was estimated at
+    const auto at = [this](const Launch* l) { return size_t(l - launches_.data()); };
     for (auto& [k, s] : strata) {
       double untimed_x = 0;
       for (const Launch* l : s.estimated) untimed_x += std::max(l->warp_instructions, 1.0);
@@ -108,7 +109,7 @@ SamplingReport LaunchSampler::report() const {
         for (const auto& [k2, s2] : strata)
           if (!s2.samples.empty() && (best == -1000 || std::abs(k2 - k) < std::abs(best - k))) best = k2;
         const double ratio = best == -1000 ? 0.0 : strata[best].ratio;
-        for (const Launch* l : s.estimated) launch_ratio[l] = ratio;
+        for (const Launch* l : s.estimated) launch_ratio[at(l)] = ratio;
         estimate = ratio * untimed_x;
         out.bound_cycles = estimate;
       } else {
@@ -124,7 +125,7 @@ SamplingReport LaunchSampler::report() const {
           stretch_of[e] = stretches.size() - 1;
         }
         const LocalEstimate e = local_ratio_estimate(own, stretches, true, true);
-        for (size_t x = 0; x < s.estimated.size(); ++x) launch_ratio[s.estimated[x]] = e.ratio[stretch_of[x]];
+        for (size_t x = 0; x < s.estimated.size(); ++x) launch_ratio[at(s.estimated[x])] = e.ratio[stretch_of[x]];
         estimate = e.estimate;
         out.bound_cycles = s.estimated.empty() ? 0.0 : e.bound;  // (every launch measured: none)
       }
@@ -140,7 +141,7 @@ SamplingReport LaunchSampler::report() const {
     for (size_t i = 0; i < launches_.size(); ++i) {
       const Launch& l = launches_[i];
       if (l.shape == g && l.known)
-        r.launch_estimate[i] = l.kind == Kind::Timed ? l.cycles : launch_ratio[&l] * std::max(l.warp_instructions, 1.0);
+        r.launch_estimate[i] = l.kind == Kind::Timed ? l.cycles : launch_ratio[i] * std::max(l.warp_instructions, 1.0);
     }
   }
   return r;

@@ -1,9 +1,6 @@
 // The ratio estimator that both kinds of sampling use (docs/sampling.md): samples of (cycles y, warp
-// instructions x), and the warp instructions X_u of the work that was not timed. Under the model
-// y = R x + e, Var(e) = s^2 x, R = sum y / sum x, and the error of R X_u has variance s^2 (X_u^2 / X_s + X_u)
-// (R's own uncertainty and the untimed work's spread about it); the bound is Student's t at 97.5 % (a
-// two-sided 95 % interval) for n - 1 degrees of freedom times its square root. With one sample there is no
-// spread to judge by: the bound is the whole estimated part.
+// instructions x) taken along a run, and stretches of untimed work between them, each estimated as R x with
+// R from the samples nearest it (local_ratio_estimate), under the model y = R x + e, Var(e) = s^2 x.
 #pragma once
 #include <algorithm>
 #include <cmath>
@@ -24,35 +21,6 @@ inline double t975(uint64_t dof) {
   if (dof == 0) return 0;
   if (dof <= 30) return table[dof - 1];
   return 1.96 + 2.4 / double(dof);  // within 0.002 of the exact value from 31 on
-}
-
-struct RatioEstimate {
-  double ratio = 0;  // cycles per warp instruction (0: no samples)
-  double bound = 0;  // half-width of the 95 % interval about ratio x untimed
-};
-
-inline RatioEstimate ratio_estimate(const std::vector<RatioSample>& samples, double untimed) {
-  RatioEstimate r;
-  double sy = 0, sx = 0;
-  for (const RatioSample& s : samples) {
-    sy += s.cycles;
-    sx += std::max(s.warp_instructions, 1.0);
-  }
-  if (samples.empty()) return r;
-  r.ratio = sy / sx;
-  if (untimed <= 0) return r;
-  if (samples.size() == 1) {
-    r.bound = r.ratio * untimed;
-    return r;
-  }
-  double ss = 0;
-  for (const RatioSample& s : samples) {
-    const double x = std::max(s.warp_instructions, 1.0), e = s.cycles - r.ratio * x;
-    ss += e * e / x;
-  }
-  const double s2 = ss / double(samples.size() - 1);
-  r.bound = t975(samples.size() - 1) * std::sqrt(s2 * (untimed * untimed / sx + untimed));
-  return r;
 }
 
 // The ratio of samples [lo, hi] of `s`, leaving out `skip`.
@@ -91,7 +59,7 @@ inline LocalEstimate local_ratio_estimate(const std::vector<RatioSample>& s, con
   const size_t n = s.size();
   if (!n) return r;
   double ratio_error = 0, noise = 0, ss = 0;
-  std::vector<double> weight(n, 0.0);  // per sample: the untimed work it stands for, over its pair's work
+  std::vector<double> weight(independent ? n : 0, 0.0);  // per sample: the untimed work it stands for, over its pair's
   if (n >= 2)
     for (size_t i = 0; i < n; ++i) {
       const double x = std::max(s[i].warp_instructions, 1.0);
@@ -107,9 +75,11 @@ inline LocalEstimate local_ratio_estimate(const std::vector<RatioSample>& s, con
     for (size_t i = lo; i <= hi; ++i) xs += std::max(s[i].warp_instructions, 1.0);
     r.ratio.push_back(ratio);
     r.estimate += ratio * st.warp_instructions;
-    ratio_error += st.warp_instructions * std::sqrt(s2 / xs);  // the ratios' errors, all leaning one way
-    noise += s2 * st.warp_instructions;                         // the stretches' own spread about them
-    for (size_t i = lo; i <= hi; ++i) weight[i] += st.warp_instructions / xs;
+    noise += s2 * st.warp_instructions;  // the stretches' own spread about their ratios
+    if (independent)
+      for (size_t i = lo; i <= hi; ++i) weight[i] += st.warp_instructions / xs;
+    else
+      ratio_error += st.warp_instructions * std::sqrt(s2 / xs);  // the ratios' errors, all leaning one way
   }
   if (independent) {
     double v = 0;
