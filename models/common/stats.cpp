@@ -72,57 +72,62 @@ std::vector<const std::pair<const std::string, double>*> in_natural_order(const 
   return v;
 }
 
-// A map's names in natural order, as quoted JSON strings, kept for the next map with the same names (a
-// run's kernels share their thousands of counters' names: sorting and quoting them for every launch took
-// most of the writing of a run of many launches).
-class NaturalOrder {
- public:
-  // m's entries in natural order (entries[i]: the i-th), with quoted[i] its name as a JSON string
-  void of(const std::map<std::string, double>& m, std::vector<const std::pair<const std::string, double>*>& entries) {
-    entries.clear();
-    bool same = m.size() == names_.size();
-    size_t i = 0;
-    for (const auto& kv : m) {
-      same = same && kv.first == names_[i++];
-      entries.push_back(&kv);
-    }
-    if (!same) {
-      names_.clear();
-      for (const auto& kv : m) names_.push_back(kv.first);
-      const auto natural = in_natural_order(m);
-      order_.clear();
-      quoted_.clear();
-      for (const auto* kv : natural) {
-        order_.push_back(uint32_t(std::lower_bound(names_.begin(), names_.end(), kv->first) - names_.begin()));
-        quoted_.push_back(json_string(kv->first));
-      }
-    }
-    std::vector<const std::pair<const std::string, double>*> lexicographic(entries);
-    for (size_t k = 0; k < order_.size(); ++k) entries[k] = lexicographic[order_[k]];
-  }
-  const std::string& quoted(size_t i) const { return quoted_[i]; }
-
- private:
-  std::vector<std::string> names_;   // as the map holds them (lexicographic)
-  std::vector<uint32_t> order_;      // natural position -> lexicographic position
-  std::vector<std::string> quoted_;  // in natural order
-};
-
-void json_map(std::string& out, const std::map<std::string, double>& m, const std::string& indent, NaturalOrder& order) {
+void json_map(std::string& out, const std::map<std::string, double>& m, const std::string& indent) {
   if (m.empty()) {
     out += "{}";
     return;
   }
   out += "{\n";
-  std::vector<const std::pair<const std::string, double>*> entries;
-  order.of(m, entries);
+  const auto entries = in_natural_order(m);
   for (size_t i = 0; i < entries.size(); ++i) {
+    out += indent;
+    out += "  ";
+    out += json_string(entries[i]->first);
+    out += ": ";
+    out += number(entries[i]->second, true);
+    out += i + 1 < entries.size() ? ",\n" : "\n";
+  }
+  out += indent + "}";
+}
+
+// A counter table's names in natural order, as quoted JSON strings, kept for the next table with the same
+// list of names (a run's launches share one).
+class TableOrder {
+ public:
+  void of(const CounterTable& t) {
+    if (t.names() == names_) return;
+    names_ = t.names();
+    order_.clear();
+    quoted_.clear();
+    if (!names_) return;
+    for (uint32_t i = 0; i < names_->size(); ++i) order_.push_back(i);
+    std::stable_sort(order_.begin(), order_.end(),
+                     [this](uint32_t a, uint32_t b) { return natural_less((*names_)[a], (*names_)[b]); });
+    for (uint32_t i : order_) quoted_.push_back(json_string((*names_)[i]));
+  }
+  const std::vector<uint32_t>& order() const { return order_; }  // natural position -> the table's
+  const std::string& quoted(size_t i) const { return quoted_[i]; }
+
+ private:
+  std::shared_ptr<const CounterTable::Names> names_;
+  std::vector<uint32_t> order_;
+  std::vector<std::string> quoted_;
+};
+
+void json_table(std::string& out, const CounterTable& t, const std::string& indent, TableOrder& order) {
+  if (t.empty()) {
+    out += "{}";
+    return;
+  }
+  out += "{\n";
+  order.of(t);
+  for (size_t i = 0; i < order.order().size(); ++i) {
     out += indent;
     out += "  ";
     out += order.quoted(i);
     out += ": ";
-    out += number(entries[i]->second, true);
-    out += i + 1 < entries.size() ? ",\n" : "\n";
+    out += number((*CounterTable::const_iterator(&t, order.order()[i])).second, true);
+    out += i + 1 < t.size() ? ",\n" : "\n";
   }
   out += indent + "}";
 }
@@ -136,6 +141,88 @@ std::string one_line(std::string s) {
 }  // namespace
 
 // ---------------------------------------------------------------- StatGroup
+
+CounterTable::CounterTable(std::shared_ptr<const Names> names, std::vector<double> values)
+    : names_(std::move(names)), values_(std::move(values)) {}
+
+CounterTable::CounterTable(const std::map<std::string, double>& m) {
+  auto names = std::make_shared<Names>();
+  names->reserve(m.size());
+  for (const auto& [name, v] : m) {
+    names->push_back(name);
+    values_.push_back(v);
+  }
+  names_ = std::move(names);
+}
+
+CounterTable::CounterTable(std::initializer_list<std::pair<const std::string, double>> entries)
+    : CounterTable(std::map<std::string, double>(entries)) {}
+
+CounterTable::const_iterator CounterTable::find(const std::string& name) const {
+  if (!names_) return end();
+  const auto it = std::lower_bound(names_->begin(), names_->end(), name);
+  return it != names_->end() && *it == name ? const_iterator(this, size_t(it - names_->begin())) : end();
+}
+
+double CounterTable::at(const std::string& name) const {
+  const auto it = find(name);
+  if (it == end()) throw std::out_of_range("no counter " + name);
+  return it->second;
+}
+
+bool CounterTable::operator==(const CounterTable& o) const {
+  if (values_ != o.values_) return false;
+  return names_ == o.names_ || empty() || *names_ == *o.names_;
+}
+
+void CounterTable::set(const std::map<std::string, double>& more) {
+  std::vector<const std::pair<const std::string, double>*> fresh;
+  for (const auto& kv : more) {
+    const auto it = find(kv.first);
+    if (it == end()) {
+      fresh.push_back(&kv);
+    } else {
+      values_[size_t(std::lower_bound(names_->begin(), names_->end(), kv.first) - names_->begin())] = kv.second;
+    }
+  }
+  if (fresh.empty()) return;
+  // the list with the new names, kept for the next table that adds the same names to the same list
+  struct Merged {
+    std::shared_ptr<const Names> base, names;
+    std::vector<std::string> added;
+    std::vector<uint32_t> base_at, added_at;
+  };
+  thread_local Merged m;
+  bool same = m.base == names_ && m.base && m.added.size() == fresh.size();
+  for (size_t j = 0; same && j < fresh.size(); ++j) same = m.added[j] == fresh[j]->first;
+  if (!same) {
+    std::map<std::string, uint32_t> at;
+    if (names_)
+      for (const std::string& n : *names_) at[n];
+    for (const auto* kv : fresh) at[kv->first];
+    auto names = std::make_shared<Names>();
+    for (auto& [n, i] : at) {
+      i = uint32_t(names->size());
+      names->push_back(n);
+    }
+    m.base = names_;
+    m.added.clear();
+    m.base_at.clear();
+    m.added_at.clear();
+    if (names_)
+      for (const std::string& n : *names_) m.base_at.push_back(at[n]);
+    for (const auto* kv : fresh) {
+      m.added.push_back(kv->first);
+      m.added_at.push_back(at[kv->first]);
+    }
+    m.names = std::move(names);
+  }
+  std::vector<double> v(m.names->size(), 0.0);
+  for (size_t i = 0; i < values_.size(); ++i) v[m.base_at[i]] = values_[i];
+  for (size_t j = 0; j < fresh.size(); ++j) v[m.added_at[j]] = fresh[j]->second;
+  names_ = m.names;
+  values_ = std::move(v);
+}
 
 StatGroup::StatGroup(StatsRegistry& reg, std::string instance_prefix, std::string kind_prefix)
     : reg_(reg), inst_(std::move(instance_prefix)), kind_(std::move(kind_prefix)) {}
@@ -273,41 +360,81 @@ StatsRegistry::RawSnapshot StatsRegistry::raw_snapshot() const {
   return r;
 }
 
-// As delta(): every name of values(), its increase since `before` (exact: whole counts summed in doubles), a
-// name registered since then with its value, a `cost.*` name with its value as it is.
-std::map<std::string, double> StatsRegistry::delta_since(const RawSnapshot& before) const {
+const StatsRegistry::Layout& StatsRegistry::layout() const {
+  Layout& l = layout_;
+  if (l.counters == counters_.size() && l.hists == hists_.size() && l.derived == derived_.size()) return l;
+  // every name values() gives, in its order
+  std::map<std::string, uint32_t> at;
+  const auto bucket = [](const std::string& name, size_t i) { return name + ".bucket" + std::to_string(i); };
+  for (const auto& e : counters_) at[e.full], at[e.summed];
+  for (const auto& e : hists_) {
+    for (size_t i = 0; i < e.h->buckets.size(); ++i) at[bucket(e.full, i)], at[bucket(e.summed, i)];
+    at[e.full + ".samples"], at[e.summed + ".samples"];
+  }
+  for (const auto& d : derived_) at[d.name];
+  auto names = std::make_shared<CounterTable::Names>();
+  names->reserve(at.size());
+  for (auto& [name, i] : at) {
+    i = uint32_t(names->size());
+    names->push_back(name);
+  }
+  const auto is_cost = [](const std::string& n) { return uint8_t(n.compare(0, 5, "cost.") == 0); };
+  l.counter_at.clear(), l.hist_at.clear(), l.derived_at.clear();
+  l.counter_cost.clear(), l.hist_cost.clear(), l.derived_cost.clear();
+  const auto place = [&](std::vector<uint32_t>& where, std::vector<uint8_t>& cost, const std::string& full,
+                         const std::string& summed) {
+    where.push_back(at.at(full));
+    where.push_back(summed != full ? at.at(summed) : kNone);
+    cost.push_back(is_cost(full));
+    cost.push_back(is_cost(summed));
+  };
+  for (const auto& e : counters_) place(l.counter_at, l.counter_cost, e.full, e.summed);
+  for (const auto& e : hists_) {
+    for (size_t i = 0; i < e.h->buckets.size(); ++i) place(l.hist_at, l.hist_cost, bucket(e.full, i), bucket(e.summed, i));
+    place(l.hist_at, l.hist_cost, e.full + ".samples", e.summed + ".samples");
+  }
+  for (const auto& d : derived_) {
+    l.derived_at.push_back(at.at(d.name));
+    l.derived_cost.push_back(is_cost(d.name));
+  }
+  l.names = std::move(names);
+  l.counters = counters_.size(), l.hists = hists_.size(), l.derived = derived_.size();
+  return l;
+}
+
+// As delta(): every name of values(), its increase since `before` (exact: whole counts summed in doubles, in
+// the order values() sums them), a name registered since then with its value, a `cost.*` name with its value
+// as it is.
+CounterTable StatsRegistry::delta_since(const RawSnapshot& before) const {
   for (const auto& fn : before_read_) fn();
-  const auto is_cost = [](const std::string& n) { return n.compare(0, 5, "cost.") == 0; };
-  std::map<std::string, double> out;
-  const auto add = [&](const std::string& name, uint64_t now, uint64_t then) {
-    out[name] += is_cost(name) ? double(now) : double(now) - double(then);
+  const Layout& l = layout();
+  std::vector<double> v(l.names->size(), 0.0);
+  const auto add = [&](const std::vector<uint32_t>& at, const std::vector<uint8_t>& cost, size_t k, uint64_t now,
+                       uint64_t then) {
+    for (size_t j = 2 * k; j < 2 * k + 2; ++j)
+      if (at[j] != kNone) v[at[j]] += cost[j] ? double(now) : double(now) - double(then);
   };
   for (size_t i = 0; i < counters_.size(); ++i) {
-    const auto& e = counters_[i];
-    const uint64_t now = e.c->value, then = i < before.counters.size() ? before.counters[i] : 0;
-    add(e.full, now, then);
-    if (e.summed != e.full) add(e.summed, now, then);
+    const uint64_t now = counters_[i].c->value, then = i < before.counters.size() ? before.counters[i] : 0;
+    add(l.counter_at, l.counter_cost, i, now, then);
   }
-  size_t k = 0;
+  size_t k = 0, slot = 0;  // k: bucket among all histograms' buckets; slot: (bucket or sample total) entry
   for (const auto& e : hists_) {
     uint64_t now_samples = 0, then_samples = 0;
-    for (size_t i = 0; i < e.h->buckets.size(); ++i, ++k) {
+    for (size_t i = 0; i < e.h->buckets.size(); ++i, ++k, ++slot) {
       const uint64_t now = e.h->buckets[i], then = k < before.buckets.size() ? before.buckets[k] : 0;
       now_samples += now;
       then_samples += then;
-      const std::string suffix = ".bucket" + std::to_string(i);
-      add(e.full + suffix, now, then);
-      if (e.summed != e.full) add(e.summed + suffix, now, then);
+      add(l.hist_at, l.hist_cost, slot, now, then);
     }
-    add(e.full + ".samples", now_samples, then_samples);
-    if (e.summed != e.full) add(e.summed + ".samples", now_samples, then_samples);
+    add(l.hist_at, l.hist_cost, slot++, now_samples, then_samples);
   }
   for (size_t i = 0; i < derived_.size(); ++i) {
     const DerivedEntry& d = derived_[i];
     const double now = d.fn ? d.fn() : 0.0;
-    out[d.name] = i < before.derived.size() && !is_cost(d.name) ? now - before.derived[i] : now;
+    v[l.derived_at[i]] = i < before.derived.size() && !l.derived_cost[i] ? now - before.derived[i] : now;
   }
-  return out;
+  return CounterTable(l.names, std::move(v));
 }
 
 void StatsRegistry::clear() {
@@ -317,12 +444,16 @@ void StatsRegistry::clear() {
 
 // ------------------------------------------------------------------ GPGPU-Sim's figures
 
-void add_gpgpusim_figures(std::map<std::string, double>& c, uint64_t cycles, uint64_t thread_instructions,
-                          uint32_t max_warps, bool total) {
+namespace {
+
+// The figures, from the counters `find` gives (an iterator, or `none`), written through `c[name]`.
+template <class Counters, class Out>
+void gpgpusim_figures(const Counters& in, Out& c, uint64_t cycles, uint64_t thread_instructions, uint32_t max_warps,
+                      bool total) {
   auto get = [&](const char* name, bool& found) {
-    auto it = c.find(name);
-    found = found && it != c.end();
-    return it == c.end() ? 0.0 : it->second;
+    auto it = in.find(name);
+    found = found && it != in.end();
+    return it == in.end() ? 0.0 : it->second;
   };
   const std::string p = total ? "gpu_tot_" : "gpu_";
   c[p + "sim_cycle"] = double(cycles);
@@ -346,6 +477,20 @@ void add_gpgpusim_figures(std::map<std::string, double>& c, uint64_t cycles, uin
   ratio("l1d.fill_cycles", "l1d.fills", "averagemflatency");                      // an L1 miss's round trip
   ratio("ldst.global_latency_cycles", "ldst.global_responses", "avg_mem_latency");  // every global access's
   ratio("dram.busy_cycles", "dram.active_cycles", "dram_eff");
+}
+
+}  // namespace
+
+void add_gpgpusim_figures(std::map<std::string, double>& c, uint64_t cycles, uint64_t thread_instructions,
+                          uint32_t max_warps, bool total) {
+  gpgpusim_figures(c, c, cycles, thread_instructions, max_warps, total);
+}
+
+void add_gpgpusim_figures(CounterTable& c, uint64_t cycles, uint64_t thread_instructions, uint32_t max_warps,
+                          bool total) {
+  std::map<std::string, double> figures;
+  gpgpusim_figures(c, figures, cycles, thread_instructions, max_warps, total);
+  c.set(figures);
 }
 
 const std::vector<std::string>& gpgpusim_kernel_figures() {
@@ -390,8 +535,8 @@ std::string stats_json(const std::vector<KernelStats>& kernels, const std::map<s
   std::string out = "{\n";
   if (status.app_exit >= 0) out += "  \"app_exit\": " + std::to_string(status.app_exit) + ",\n";
   out += "  \"counters\": ";
-  NaturalOrder order;
-  json_map(out, counters, "  ", order);
+  json_map(out, counters, "  ");
+  TableOrder table_order;
   out += ",\n  \"kernels\": ";
   if (kernels.empty()) {
     out += "[]";
@@ -400,7 +545,7 @@ std::string stats_json(const std::vector<KernelStats>& kernels, const std::map<s
     for (size_t i = 0; i < kernels.size(); ++i) {
       const KernelStats& k = kernels[i];
       out += "    {\n      \"counters\": ";
-      json_map(out, k.counters, "      ", order);
+      json_table(out, k.counters, "      ", table_order);
       out += ",\n";
       out += "      \"cycles\": " + number(double(k.cycles), true) + ",\n";
       if (k.sampling == "estimated" || k.sampling == "warm_up") out += "      \"estimated_cycles\": " + number(k.estimated_cycles, true) + ",\n";

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <string>
@@ -25,6 +26,57 @@ struct Histogram {
 };
 
 class StatsRegistry;
+
+// One launch's counters (LaunchResult, KernelStats): values against a list of names that the launches of a
+// run share, sorted as a std::map sorts them, and read as a map of name to value. A run of a thousand
+// launches with two thousand counters each keeps two thousand names, not two million.
+class CounterTable {
+ public:
+  using Names = std::vector<std::string>;
+  struct Entry {
+    const std::string& first;
+    double second;
+  };
+  class const_iterator {
+   public:
+    const_iterator(const CounterTable* t, size_t i) : t_(t), i_(i) {}
+    Entry operator*() const { return {(*t_->names_)[i_], t_->values_[i_]}; }
+    struct Arrow {
+      Entry e;
+      const Entry* operator->() const { return &e; }
+    };
+    Arrow operator->() const { return {**this}; }
+    const_iterator& operator++() { ++i_; return *this; }
+    bool operator==(const const_iterator& o) const { return i_ == o.i_; }
+    bool operator!=(const const_iterator& o) const { return i_ != o.i_; }
+
+   private:
+    const CounterTable* t_;
+    size_t i_;
+  };
+
+  CounterTable() = default;
+  CounterTable(std::shared_ptr<const Names> names, std::vector<double> values);  // names sorted, one value each
+  CounterTable(std::initializer_list<std::pair<const std::string, double>> entries);
+  explicit CounterTable(const std::map<std::string, double>& m);
+
+  size_t size() const { return values_.size(); }
+  bool empty() const { return values_.empty(); }
+  const_iterator begin() const { return {this, 0}; }
+  const_iterator end() const { return {this, values_.size()}; }
+  const_iterator find(const std::string& name) const;
+  size_t count(const std::string& name) const { return find(name) != end(); }
+  double at(const std::string& name) const;  // std::out_of_range when absent
+  // Sets each of `more`'s names to its value, adding the names the table lacks (the list with them is
+  // shared with the next table that adds the same names to the same list).
+  void set(const std::map<std::string, double>& more);
+  const std::shared_ptr<const Names>& names() const { return names_; }
+  bool operator==(const CounterTable& o) const;  // the same names with the same values
+
+ private:
+  std::shared_ptr<const Names> names_;
+  std::vector<double> values_;
+};
 
 // A component's view: StatGroup g(reg, "sm3.l1d", "l1d"); Counter& m = g.counter("misses", "...");
 class StatGroup {
@@ -69,7 +121,7 @@ class StatsRegistry {
     std::vector<double> derived;
   };
   RawSnapshot raw_snapshot() const;
-  std::map<std::string, double> delta_since(const RawSnapshot& before) const;
+  CounterTable delta_since(const RawSnapshot& before) const;
 
   void clear();  // zero every counter and histogram (keeps registrations)
 
@@ -100,6 +152,20 @@ class StatsRegistry {
   std::vector<std::function<void()>> before_read_;
   std::vector<Series> series_;
   std::map<std::string, size_t> counter_index_, hist_index_;
+  // delta_since's layout: the names values() gives, sorted and shared by every launch's table, and where each
+  // counter (full, summed), histogram bucket and sample total (full, summed) and derived value lands in them;
+  // built again when something was registered since
+  static constexpr uint32_t kNone = UINT32_MAX;
+  struct Layout {
+    size_t counters = SIZE_MAX, hists = 0, derived = 0;
+    std::shared_ptr<const CounterTable::Names> names;
+    // per counter, then per histogram bucket and per histogram's sample total: the positions of its full and
+    // summed names (kNone for a summed name equal to the full one); per derived value: its name's position
+    std::vector<uint32_t> counter_at, hist_at, derived_at;
+    std::vector<uint8_t> counter_cost, hist_cost, derived_cost;  // a `cost.*` name: its value, not its increase
+  };
+  const Layout& layout() const;
+  mutable Layout layout_;
 };
 
 // One kernel's record in stats.json.
@@ -110,7 +176,7 @@ struct KernelStats {
   uint64_t thread_instructions = 0;
   bool verified = false;
   std::string status = "ok";  // ok, or how the launch ended early: limit | deadlock | interrupted | fault (figures partial)
-  std::map<std::string, double> counters;
+  CounterTable counters;
   // sim.sampling: "timed"; "estimated" with its estimated cycles (its cycles and instructions are 0:
   // nothing of it was timed); "warm_up" (timed to warm the caches, its figures its own) with the estimate
   // the run's estimate counts for it; "" in a run without sampling.
@@ -194,6 +260,8 @@ std::string stats_txt(const std::vector<KernelStats>& kernels, const std::map<st
 // (data-bus busy cycles over cycles with a request in a channel), each where its counters exist.
 void add_gpgpusim_figures(std::map<std::string, double>& counters, uint64_t cycles, uint64_t thread_instructions,
                           uint32_t max_warps, bool total);
+void add_gpgpusim_figures(CounterTable& counters, uint64_t cycles, uint64_t thread_instructions, uint32_t max_warps,
+                          bool total);
 // The figures of add_gpgpusim_figures a kernel's stats.txt lines show, in order.
 const std::vector<std::string>& gpgpusim_kernel_figures();
 // Names in natural order: runs of digits compare as numbers ("sm2" < "sm10", "bucket9" < "bucket10").

@@ -20,6 +20,7 @@
 #include <tlm>
 #include <vector>
 
+#include "common/stats.hpp"
 #include "isa/module.hpp"
 
 namespace warptlm {
@@ -39,7 +40,7 @@ struct LaunchResult {
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;  // lanes whose guard predicate was true (GPGPU-Sim's detailed-mode count)
   uint64_t lane_instructions = 0;    // every lane of the active mask, guarded or not
-  std::map<std::string, double> counters;  // this launch's share of every counter
+  CounterTable counters;  // this launch's share of every counter
   std::string status;   // "" when the launch finished; else limit | deadlock | interrupted | fault (figures partial)
   std::string message;  // why it stopped, with what each warp waited on
   // sim.sampling: launches: "timed" (in full detail, a measurement), "warm_up" (in full detail after a
