@@ -66,6 +66,7 @@ class L1DataCache : public sc_core::sc_module, public SharedClockMember {
   // policies of a timed access; no MSHR, queue, counter or observer; a dirty victim's write-back is dropped).
   // Returns the 32-byte sectors it sends below: a load's missing ones, a write-through store's, an atomic's.
   uint32_t warm(uint64_t addr, uint32_t sector_mask, MemKind kind, uint8_t space);
+  uint64_t capacity_lines() const { return lines_.size(); }  // the lines its tag array holds
   // A broken conservation rule (a response that answers nothing outstanding):
   // the platform stops the run with this message as a fault.
   std::function<void(const std::string&)> on_run_error;

@@ -84,6 +84,7 @@ class L2Slice : public sc_core::sc_module, public SharedClockMember {
   // allocated (a dirty victim's write-back dropped) and the sectors become valid, and dirty for a write
   // (a store or an atomic); a line being fetched is left alone. No counter changes.
   void warm(uint64_t addr, uint32_t sector_mask, bool write);
+  uint64_t capacity_lines() const { return lines_.size(); }  // the lines its tag array holds
   uint32_t mshrs_in_use() const { return p_.mshr_entries - uint32_t(free_mshrs_.size()); }
   uint64_t cycle() const { return cycle_now(period_); }
   const sc_core::sc_time& clock_period() const override { return period_; }

@@ -32,6 +32,38 @@ void CacheWarmer::warm_front_ends(const KernelInfo& k, const LaunchState& L, uin
   }
 }
 
+void CacheWarmer::warm_line(uint32_t sm, uint64_t addr, uint32_t sectors, MemKind kind) {
+  const uint32_t below = l1s_.empty() ? sectors : l1s_[sm]->warm(addr, sectors, kind, uint8_t(Space::Global));
+  if (below) into_l2(addr, below, kind != MemKind::Load);
+  ++warmed_;
+}
+
+void CacheWarmer::drop_outside_window() {
+  // the oldest launch goes once the launches after it reach the window by themselves
+  uint64_t after = 0;
+  for (size_t i = 1; i < kept_.size(); ++i) after += kept_[i].size();
+  size_t drop = 0;
+  while (drop + 1 < kept_.size() && after >= window_lines_) {
+    ++drop;
+    after -= kept_[drop].size();
+  }
+  for (size_t i = 0; i < drop; ++i) {
+    kept_[i].clear();
+    spare_.push_back(std::move(kept_[i]));
+  }
+  kept_.erase(kept_.begin(), kept_.begin() + long(drop));
+}
+
+void CacheWarmer::replay() {
+  drop_outside_window();
+  for (std::vector<Access>& launch : kept_) {
+    for (const Access& a : launch) warm_line(a.sm, a.addr, a.sectors, a.kind);
+    launch.clear();
+    spare_.push_back(std::move(launch));
+  }
+  kept_.clear();
+}
+
 void CacheWarmer::accessed(const Block& b, const Warp& w, const Instr& in) {
   MemKind kind;
   if (in.op == Op::Ld || in.op == Op::Ldu) kind = MemKind::Load;
@@ -44,13 +76,13 @@ void CacheWarmer::accessed(const Block& b, const Warp& w, const Instr& in) {
   if (!global) return;
   CoalescedLines c;
   coalesce_lines(w.addr, w.addr_mask, w.addr_bytes, line_bytes_, c);
-  L1DataCache* l1 = l1s_.empty() ? nullptr : l1s_[sm_of(b)].get();
-  for (uint32_t j = 0; j < c.n; ++j) {
-    const uint64_t addr = c.line[j] * line_bytes_;
-    const uint32_t below = l1 ? l1->warm(addr, c.sectors[j], kind, uint8_t(Space::Global)) : c.sectors[j];
-    if (below) into_l2(addr, below, kind != MemKind::Load);
+  const uint32_t sm = l1s_.empty() ? 0 : sm_of(b);
+  if (deferred_) {
+    std::vector<Access>& kept = kept_.back();
+    for (uint32_t j = 0; j < c.n; ++j) kept.push_back({c.line[j] * line_bytes_, c.sectors[j], uint16_t(sm), kind});
+    return;
   }
-  warmed_ += c.n;
+  for (uint32_t j = 0; j < c.n; ++j) warm_line(sm, c.line[j] * line_bytes_, c.sectors[j], kind);
 }
 
 }  // namespace warptlm

@@ -10,11 +10,20 @@
 // through its instruction cache and its parameters through its constant cache (Sm::warm_front_end). Tags, valid and dirty sectors and the replacement order change; no
 // counter, queue or DRAM row does, and a dirty victim's write-back is dropped. Local-memory accesses are
 // left out (their timing addresses depend on the warp slot a block would have taken).
+//
+// Deferred (launch sampling, sim.sampling_warm_window): only the launches just before a timed launch shape
+// what it meets in the caches, so a functional launch's line accesses are kept, not replayed at once; when a
+// launch is to be timed, the most recent functional launches whose accesses together reach the window (in
+// lines: sim.sampling_warm_window times the lines the L1s and the L2 hold; at least the last launch) are
+// replayed, oldest first, exactly as they would have been at once, and the older ones dropped unreplayed.
+// A set of an LRU cache holds the last lines its accesses reached, so once the window's lines fill every
+// set, what is replayed leaves the state warming every launch would; the front ends are warmed at once.
 #pragma once
 #include <cstdint>
 #include <memory>
 #include <vector>
 
+#include "common/gpu_payload.hpp"  // MemKind
 #include "common/stats.hpp"
 #include "interconnect/partition_map.hpp"
 #include "isa/simt.hpp"
@@ -40,6 +49,14 @@ class CacheWarmer : public MemoryAccessObserver {
     sms_ = sms;
     map_ = map;
     first_block_ = first_block;
+    if (deferred_) {  // a new launch's accesses to keep
+      drop_outside_window();
+      kept_.emplace_back();
+      if (!spare_.empty()) {
+        kept_.back().swap(spare_.back());
+        spare_.pop_back();
+      }
+    }
   }
   // The SM block `b` would have run on.
   uint32_t sm_of(const Block& b) const;
@@ -48,8 +65,24 @@ class CacheWarmer : public MemoryAccessObserver {
   void warm_front_ends(const KernelInfo& k, const LaunchState& L, uint64_t blocks);
   void accessed(const Block& b, const Warp& w, const Instr& in) override;
 
+  // Keep functional launches' accesses until replay(), the launches reaching `window_lines` at most.
+  void defer(uint64_t window_lines) {
+    deferred_ = true;
+    window_lines_ = window_lines;
+  }
+  // Before a timed launch: the kept launches' accesses into the caches, oldest first.
+  void replay();
+
  private:
+  struct Access {  // one line of a warp's access, for deferred warming
+    uint64_t addr;
+    uint32_t sectors;
+    uint16_t sm;
+    MemKind kind;
+  };
+  void warm_line(uint32_t sm, uint64_t addr, uint32_t sectors, MemKind kind);
   void into_l2(uint64_t addr, uint32_t sectors, bool write);
+  void drop_outside_window();
   const std::vector<std::unique_ptr<Sm>>& sms_of_;
   const std::vector<std::unique_ptr<L1DataCache>>& l1s_;
   const std::vector<std::unique_ptr<L2Slice>>& l2s_;
@@ -59,6 +92,10 @@ class CacheWarmer : public MemoryAccessObserver {
   const BlockDispatcher* dispatcher_ = nullptr;
   uint32_t sms_ = 1;
   uint64_t first_block_ = 0;
+  bool deferred_ = false;
+  uint64_t window_lines_ = 0;
+  std::vector<std::vector<Access>> kept_;   // per functional launch since the last replay, oldest first
+  std::vector<std::vector<Access>> spare_;  // emptied, their storage kept for the next launches
 };
 
 }  // namespace warptlm

@@ -57,6 +57,10 @@ void GpuParams::declare(ParamTable& t) {
   t.bool_param("sim.sampling_warm_caches", true,
                "sim.sampling: the launches run functionally leave their global lines in the L1 and L2 tag arrays, "
                "as the timed launches would have");
+  t.int_param("sim.sampling_warm_window", 4, 0, 1000000,
+              "sim.sampling: launches: the functional launches' lines go into the caches when a timed launch follows, "
+              "those of the most recent launches whose line accesses reach N times the lines the L1s and the L2 hold "
+              "(at least the last launch); 0: every functional launch's, as it runs");
   t.enum_param("sim.fast_forward_unit", "launches", {"launches", "instructions"},
                "what sim.fast_forward counts: whole launches, or warp instructions (timing starts with the block after the "
                "one in which the N-th executes, mid-launch if need be)");
@@ -176,6 +180,7 @@ GpuParams GpuParams::from(const Config& c) {
   p.sampling_every = uint32_t(c.get_int("sim.sampling_every"));
   p.sampling_warm_up = uint32_t(c.get_int("sim.sampling_warm_up"));
   p.sampling_warm_caches = c.get_bool("sim.sampling_warm_caches");
+  p.sampling_warm_window = uint32_t(c.get_int("sim.sampling_warm_window"));
   return p;
 }
 
@@ -272,6 +277,12 @@ GpuPlatform::GpuPlatform(sc_core::sc_module_name name, const Config& cfg, StatsR
   pool = std::make_unique<PayloadPool>();
   ending_ = std::make_unique<LaunchEnd>([this] { finish_launch(); });
   build_memory(cfg, stats);
+  if (warmer_ && sampler_ && p_.sampling_warm_window) {  // launch sampling: warm what a timed launch follows
+    uint64_t lines = 0;
+    for (const auto& l1 : l1s) lines += l1->capacity_lines();
+    for (const auto& l2 : l2s) lines += l2->capacity_lines();
+    warmer_->defer(lines * p_.sampling_warm_window);
+  }
   const uint64_t rtl_before = rtl_impls_chosen();
   build_sms(cfg, stats);
   start_engine(cfg, rtl_impls_chosen() != rtl_before);

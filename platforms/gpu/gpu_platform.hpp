@@ -88,6 +88,7 @@ struct GpuParams {
   uint32_t sampling_every = 25;         // sim.sampling_every: then every N-th (0: no more)
   uint32_t sampling_warm_up = 0;        // sim.sampling_warm_up: warm-up launches after a functional one
   bool sampling_warm_caches = true;     // sim.sampling_warm_caches: functional launches warm the L1s and L2
+  uint32_t sampling_warm_window = 4;    // sim.sampling_warm_window: launches replayed before a timed one (0: all at once)
   // Every parameter of the platform, its blocks and the registered mechanisms.
   static void declare(ParamTable& t);
   static GpuParams from(const Config& c);

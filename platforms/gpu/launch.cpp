@@ -60,6 +60,8 @@ void GpuPlatform::start_launch(const KernelInfo& kernel, const LaunchDims& dims,
     estimated = kind == LaunchSampler::Kind::Estimated;
     running_sample_ = int64_t(sample);
     running_warm_up_ = kind == LaunchSampler::Kind::WarmUp;
+    // the functional launches just before it leave their lines in the caches now (deferred warming)
+    if (!estimated && warmer_ && !test_fault("sampling_cold_caches")) warmer_->replay();
   }
   // The functional model has no launch plan: it runs a mechanism's version of the code, to check it.
   if (!timing() || ff || estimated)
