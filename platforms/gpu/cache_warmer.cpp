@@ -41,11 +41,11 @@ void CacheWarmer::warm_line(uint32_t sm, uint64_t addr, uint32_t sectors, MemKin
 void CacheWarmer::drop_outside_window() {
   // the oldest launch goes once the launches after it reach the window by themselves
   uint64_t after = 0;
-  for (size_t i = 1; i < kept_.size(); ++i) after += kept_[i].size();
+  for (size_t i = 1; i < kept_.size(); ++i) after += kept_[i].a.size();
   size_t drop = 0;
   while (drop + 1 < kept_.size() && after >= window_lines_) {
     ++drop;
-    after -= kept_[drop].size();
+    after -= kept_[drop].a.size();
   }
   for (size_t i = 0; i < drop; ++i) {
     kept_[i].clear();
@@ -56,8 +56,8 @@ void CacheWarmer::drop_outside_window() {
 
 void CacheWarmer::replay() {
   drop_outside_window();
-  for (std::vector<Access>& launch : kept_) {
-    for (const Access& a : launch) warm_line(a.sm, a.addr, a.sectors, a.kind);
+  for (Trace& launch : kept_) {
+    launch.each([this](const Access& a) { warm_line(a.sm, a.addr, a.sectors, a.kind); });
     launch.clear();
     spare_.push_back(std::move(launch));
   }
@@ -78,8 +78,9 @@ void CacheWarmer::accessed(const Block& b, const Warp& w, const Instr& in) {
   coalesce_lines(w.addr, w.addr_mask, w.addr_bytes, line_bytes_, c);
   const uint32_t sm = l1s_.empty() ? 0 : sm_of(b);
   if (deferred_) {
-    std::vector<Access>& kept = kept_.back();
-    for (uint32_t j = 0; j < c.n; ++j) kept.push_back({c.line[j] * line_bytes_, c.sectors[j], uint16_t(sm), kind});
+    Trace& kept = kept_.back();
+    const size_t cap = size_t(std::max<uint64_t>(4 * window_lines_, 1));
+    for (uint32_t j = 0; j < c.n; ++j) kept.add({c.line[j] * line_bytes_, c.sectors[j], uint16_t(sm), kind}, cap);
     return;
   }
   for (uint32_t j = 0; j < c.n; ++j) warm_line(sm, c.line[j] * line_bytes_, c.sectors[j], kind);

@@ -15,7 +15,8 @@
 // what it meets in the caches, so a functional launch's line accesses are kept, not replayed at once; when a
 // launch is to be timed, the most recent functional launches whose accesses together reach the window (in
 // lines: sim.sampling_warm_window times the lines the L1s and the L2 hold; at least the last launch) are
-// replayed, oldest first, exactly as they would have been at once, and the older ones dropped unreplayed.
+// replayed, oldest first, exactly as they would have been at once, and the older ones dropped unreplayed; of
+// a launch longer than four times the window, its last accesses that many (what is kept stays bounded).
 // A set of an LRU cache holds the last lines its accesses reached, so once the window's lines fill every
 // set, what is replayed leaves the state warming every launch would; the front ends are warmed at once.
 #pragma once
@@ -53,7 +54,7 @@ class CacheWarmer : public MemoryAccessObserver {
       drop_outside_window();
       kept_.emplace_back();
       if (!spare_.empty()) {
-        kept_.back().swap(spare_.back());
+        std::swap(kept_.back(), spare_.back());
         spare_.pop_back();
       }
     }
@@ -80,6 +81,29 @@ class CacheWarmer : public MemoryAccessObserver {
     uint16_t sm;
     MemKind kind;
   };
+  // One functional launch's line accesses, its last `cap` at most (a ring once full): a launch longer than
+  // the window replays its last accesses, and what is kept stays bounded however long the launch runs.
+  struct Trace {
+    std::vector<Access> a;
+    size_t next = 0;  // once full: the oldest
+    void add(const Access& x, size_t cap) {
+      if (a.size() < cap) {
+        a.push_back(x);
+      } else {
+        a[next] = x;
+        if (++next == cap) next = 0;
+      }
+    }
+    template <class F>
+    void each(F&& f) const {  // oldest first
+      for (size_t i = next; i < a.size(); ++i) f(a[i]);
+      for (size_t i = 0; i < next; ++i) f(a[i]);
+    }
+    void clear() {
+      a.clear();
+      next = 0;
+    }
+  };
   void warm_line(uint32_t sm, uint64_t addr, uint32_t sectors, MemKind kind);
   void into_l2(uint64_t addr, uint32_t sectors, bool write);
   void drop_outside_window();
@@ -94,8 +118,8 @@ class CacheWarmer : public MemoryAccessObserver {
   uint64_t first_block_ = 0;
   bool deferred_ = false;
   uint64_t window_lines_ = 0;
-  std::vector<std::vector<Access>> kept_;   // per functional launch since the last replay, oldest first
-  std::vector<std::vector<Access>> spare_;  // emptied, their storage kept for the next launches
+  std::vector<Trace> kept_;   // per functional launch since the last replay, oldest first
+  std::vector<Trace> spare_;  // emptied, their storage kept for the next launches
 };
 
 }  // namespace warptlm

@@ -277,14 +277,14 @@ GpuPlatform::GpuPlatform(sc_core::sc_module_name name, const Config& cfg, StatsR
   pool = std::make_unique<PayloadPool>();
   ending_ = std::make_unique<LaunchEnd>([this] { finish_launch(); });
   build_memory(cfg, stats);
-  if (warmer_ && sampler_ && p_.sampling_warm_window) {  // launch sampling: warm what a timed launch follows
+  const uint64_t rtl_before = rtl_impls_chosen();
+  build_sms(cfg, stats);
+  if (warmer_ && sampler_ && p_.sampling_warm_window) {  // launch sampling: warm what a timed launch follows (the L1s and L2 built)
     uint64_t lines = 0;
     for (const auto& l1 : l1s) lines += l1->capacity_lines();
     for (const auto& l2 : l2s) lines += l2->capacity_lines();
     warmer_->defer(lines * p_.sampling_warm_window);
   }
-  const uint64_t rtl_before = rtl_impls_chosen();
-  build_sms(cfg, stats);
   start_engine(cfg, rtl_impls_chosen() != rtl_before);
   build_watchers(cfg, stats);
 }

@@ -472,18 +472,20 @@ TEST_CASE("sampling: launches run functionally warm the caches so a launch timed
 }
 
 TEST_CASE("sampling: deferred warming replays the functional launches a timed launch follows and leaves the caches as warming every one does", "[apps][sampling]") {
-  // A stencil at 96 x 96: a launch's accesses reach about 1,700 lines, the L1s and the L2 hold 8,064, so the
-  // default window (four times that) keeps the last launches of each stretch of about 25 run functionally.
-  // Replaying them when a launch is timed must leave the caches as warming every functional launch as it
-  // runs does (sim.sampling_warm_window: 0): every timed launch takes the same cycles, with a quarter of the
-  // lines replayed or fewer. A window of one cache's worth (1) keeps too short a history: some timed launch
-  // then takes other cycles, which shows the check sees what the window keeps.
+  // gtx480's L1s and L2 hold 8,064 lines, so the default window (4) is 32,256 line accesses. A stencil at
+  // 96 x 96 reaches about 3,600 per launch: the replay before each timed launch takes the last nine or so of
+  // the stretch of about 25 run functionally. It must leave the caches as warming every functional launch
+  // as it runs does (sim.sampling_warm_window: 0): every timed launch takes the same cycles, with a third of
+  // the lines replayed or fewer. At 512 x 512 a launch reaches 99,068: the default replays the last one
+  // whole, while a window of 1 keeps only its last 32,256 accesses (four windows: what is kept stays bounded)
+  // and the launch timed after it then takes other cycles, which shows the check sees the history replayed.
   TempDir t;
   const std::string base = "gtx480 --set sim.sampling=launches --set sim.sampling_warm_window=";
   AppRun every = exec(t, "stencil", "timing", "96 150", base + "0");
   AppRun deferred = exec(t, "stencil", "timing", "96 150", "gtx480 --set sim.sampling=launches");
-  AppRun short_window = exec(t, "stencil", "timing", "96 150", base + "1");
-  for (const AppRun* a : {&every, &deferred, &short_window}) {
+  AppRun large = exec(t, "stencil", "timing", "512 30", "gtx480 --set sim.sampling=launches");
+  AppRun short_window = exec(t, "stencil", "timing", "512 30", base + "1");
+  for (const AppRun* a : {&every, &deferred, &large, &short_window}) {
     INFO(a->r.out);
     REQUIRE(a->r.code == 0);
   }
@@ -493,21 +495,24 @@ TEST_CASE("sampling: deferred warming replays the functional launches a timed la
       if (st["kernels"][i]["sampling"].as<std::string>() == "timed") v.push_back({i, st["kernels"][i]["cycles"].as<uint64_t>()});
     return v;
   };
-  const auto after_functional = [](const YAML::Node& st) {
-    size_t n = 0;
+  const auto replays = [](const YAML::Node& st) {
+    uint64_t n = 0;
     for (size_t i = 1; i < st["kernels"].size(); ++i)
       n += st["kernels"][i]["sampling"].as<std::string>() == "timed" && st["kernels"][i - 1]["sampling"].as<std::string>() == "estimated";
     return n;
   };
-  CHECK(after_functional(every.stats) >= 4);  // the launches the warming is about
+  const auto warmed = [](const AppRun& a) { return a.stats["counters"]["gpu.estimated_warmed_lines"].as<uint64_t>(); };
+  CHECK(replays(every.stats) >= 4);  // the launches the warming is about
   CHECK(timed(deferred.stats) == timed(every.stats));
-  const uint64_t all = every.stats["counters"]["gpu.estimated_warmed_lines"].as<uint64_t>();
-  const uint64_t kept = deferred.stats["counters"]["gpu.estimated_warmed_lines"].as<uint64_t>();
-  CAPTURE(all, kept);
-  CHECK(kept > 0);
-  CHECK(4 * kept <= all);
   CHECK(deferred.stats["sampling"]["estimated_cycles"].as<double>() == every.stats["sampling"]["estimated_cycles"].as<double>());
-  CHECK(timed(short_window.stats) != timed(every.stats));
+  CAPTURE(warmed(every), warmed(deferred));
+  CHECK(warmed(deferred) > 0);
+  CHECK(3 * warmed(deferred) <= warmed(every));
+
+  REQUIRE(replays(large.stats) == 1);
+  CHECK(warmed(large) > 4 * 8064);  // the last launch whole
+  CHECK(warmed(short_window) == 4 * 8064);
+  CHECK(timed(short_window.stats) != timed(large.stats));
 }
 
 TEST_CASE("sampling: a warm-up launch instead of warmed caches is taken behind each stretch of functional launches", "[apps][sampling]") {
