@@ -126,7 +126,7 @@ void json_table(std::string& out, const CounterTable& t, const std::string& inde
     out += "  ";
     out += order.quoted(i);
     out += ": ";
-    out += number((*CounterTable::const_iterator(&t, order.order()[i])).second, true);
+    out += number(t.values()[order.order()[i]], true);
     out += i + 1 < t.size() ? ",\n" : "\n";
   }
   out += indent + "}";
@@ -178,12 +178,9 @@ bool CounterTable::operator==(const CounterTable& o) const {
 void CounterTable::set(const std::map<std::string, double>& more) {
   std::vector<const std::pair<const std::string, double>*> fresh;
   for (const auto& kv : more) {
-    const auto it = find(kv.first);
-    if (it == end()) {
-      fresh.push_back(&kv);
-    } else {
-      values_[size_t(std::lower_bound(names_->begin(), names_->end(), kv.first) - names_->begin())] = kv.second;
-    }
+    const size_t i = size_t(find(kv.first) - begin());
+    if (i == size()) fresh.push_back(&kv);
+    else values_[i] = kv.second;
   }
   if (fresh.empty()) return;
   // the list with the new names, kept for the next table that adds the same names to the same list
@@ -446,7 +443,7 @@ void StatsRegistry::clear() {
 
 namespace {
 
-// The figures, from the counters `find` gives (an iterator, or `none`), written through `c[name]`.
+// The figures, from the counters of `in` (read with find), written through `c[name]`.
 template <class Counters, class Out>
 void gpgpusim_figures(const Counters& in, Out& c, uint64_t cycles, uint64_t thread_instructions, uint32_t max_warps,
                       bool total) {

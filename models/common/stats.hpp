@@ -3,6 +3,7 @@
 // summed view adds every instance of a kind ("l1d.misses" = sum over SMs).
 // Hot paths hold a Counter& and increment it: no lookup, no string work.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -47,6 +48,7 @@ class CounterTable {
     };
     Arrow operator->() const { return {**this}; }
     const_iterator& operator++() { ++i_; return *this; }
+    ptrdiff_t operator-(const const_iterator& o) const { return ptrdiff_t(i_) - ptrdiff_t(o.i_); }
     bool operator==(const const_iterator& o) const { return i_ == o.i_; }
     bool operator!=(const const_iterator& o) const { return i_ != o.i_; }
 
@@ -71,6 +73,7 @@ class CounterTable {
   // shared with the next table that adds the same names to the same list).
   void set(const std::map<std::string, double>& more);
   const std::shared_ptr<const Names>& names() const { return names_; }
+  const std::vector<double>& values() const { return values_; }  // in the order of names()
   bool operator==(const CounterTable& o) const;  // the same names with the same values
 
  private:

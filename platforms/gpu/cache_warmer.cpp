@@ -79,8 +79,7 @@ void CacheWarmer::accessed(const Block& b, const Warp& w, const Instr& in) {
   const uint32_t sm = l1s_.empty() ? 0 : sm_of(b);
   if (deferred_) {
     Trace& kept = kept_.back();
-    const size_t cap = size_t(std::max<uint64_t>(4 * window_lines_, 1));
-    for (uint32_t j = 0; j < c.n; ++j) kept.add({c.line[j] * line_bytes_, c.sectors[j], uint16_t(sm), kind}, cap);
+    for (uint32_t j = 0; j < c.n; ++j) kept.add({c.line[j] * line_bytes_, c.sectors[j], uint16_t(sm), kind}, launch_cap_);
     return;
   }
   for (uint32_t j = 0; j < c.n; ++j) warm_line(sm, c.line[j] * line_bytes_, c.sectors[j], kind);

@@ -20,6 +20,7 @@
 // A set of an LRU cache holds the last lines its accesses reached, so once the window's lines fill every
 // set, what is replayed leaves the state warming every launch would; the front ends are warmed at once.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -70,6 +71,7 @@ class CacheWarmer : public MemoryAccessObserver {
   void defer(uint64_t window_lines) {
     deferred_ = true;
     window_lines_ = window_lines;
+    launch_cap_ = size_t(std::max<uint64_t>(4 * window_lines, 1));
   }
   // Before a timed launch: the kept launches' accesses into the caches, oldest first.
   void replay();
@@ -118,6 +120,7 @@ class CacheWarmer : public MemoryAccessObserver {
   uint64_t first_block_ = 0;
   bool deferred_ = false;
   uint64_t window_lines_ = 0;
+  size_t launch_cap_ = 1;  // the accesses a launch keeps at most: four windows
   std::vector<Trace> kept_;   // per functional launch since the last replay, oldest first
   std::vector<Trace> spare_;  // emptied, their storage kept for the next launches
 };
