@@ -39,7 +39,7 @@ void GpuParams::declare(ParamTable& t) {
   t.enum_param("sim.sampling", "none", {"none", "launches", "intervals"},
                "sampled simulation (timing mode), each estimate with a stated bound (docs/sampling.md). launches: launches of "
                "one shape (kernel, block, dynamic shared memory) and octave of warp instructions are timed until each has "
-               "sim.sampling_first samples, then every sim.sampling_every-th; the others run functionally and are estimated. "
+               "sim.sampling_first samples, then one in every sim.sampling_every; the others run functionally and are estimated. "
                "intervals: inside each launch, one interval of sim.sampling_interval cycles in sim.sampling_period is timed "
                "and the blocks of the others run functionally");
   t.int_param("sim.sampling_interval", 10000, 100, 1ll << 40,
@@ -49,8 +49,12 @@ void GpuParams::declare(ParamTable& t) {
               "N - 1 times the warp instructions timed since the last functional stretch run functionally (1: none)");
   t.int_param("sim.sampling_first", 3, 1, 1000000,
               "sim.sampling: samples (timed launches) each octave of a shape's warp instructions wants before its launches are estimated");
-  t.int_param("sim.sampling_every", 25, 0, 1000000000,
-              "sim.sampling: after the first, every N-th launch of a shape is timed (0: none more)");
+  t.int_param("sim.sampling_every", 50, 0, 1000000000,
+              "sim.sampling: after the first, one launch in each N of a shape is timed, at a place in the N drawn "
+              "from sim.sampling_seed (0: none more)");
+  t.int_param("sim.sampling_seed", 1, 0, 4294967295ll,
+              "sim.sampling: launches: draws where in each sim.sampling_every launches a shape's sample falls (the same "
+              "seed, the same samples)");
   t.int_param("sim.sampling_warm_up", 0, 0, 1000000,
               "sim.sampling: launches timed after a functional one before a timed launch counts as a measurement "
               "(0: none, with sim.sampling_warm_caches)");
@@ -178,6 +182,7 @@ GpuParams GpuParams::from(const Config& c) {
   p.sampling_period = uint32_t(c.get_int("sim.sampling_period"));
   p.sampling_first = uint32_t(c.get_int("sim.sampling_first"));
   p.sampling_every = uint32_t(c.get_int("sim.sampling_every"));
+  p.sampling_seed = uint64_t(c.get_int("sim.sampling_seed"));
   p.sampling_warm_up = uint32_t(c.get_int("sim.sampling_warm_up"));
   p.sampling_warm_caches = c.get_bool("sim.sampling_warm_caches");
   p.sampling_warm_window = uint32_t(c.get_int("sim.sampling_warm_window"));
@@ -247,7 +252,8 @@ GpuPlatform::GpuPlatform(sc_core::sc_module_name name, const Config& cfg, StatsR
                                        "thread instructions run on the functional executor, untimed (sim.fast_forward)");
   }
   if (p_.sample_launches || p_.sample_intervals) {
-    if (p_.sample_launches) sampler_ = std::make_unique<LaunchSampler>(p_.sampling_first, p_.sampling_every, p_.sampling_warm_up);
+    if (p_.sample_launches) sampler_ = std::make_unique<LaunchSampler>(p_.sampling_first, p_.sampling_every, p_.sampling_warm_up,
+                                                                     p_.sampling_seed);
     else interval_sampler_ = std::make_unique<IntervalSampler>(p_.sampling_interval, p_.sampling_period);
     estimated_launches_ = &stats_.counter("gpu.estimated_launches", "gpu.estimated_launches",
                                           p_.sample_launches ? "launches run on the functional executor and estimated (sim.sampling)"

@@ -85,7 +85,8 @@ struct GpuParams {
   uint64_t sampling_interval = 10000;   // sim.sampling_interval: core cycles an interval lasts at least
   uint32_t sampling_period = 10;        // sim.sampling_period: one interval in N is timed
   uint32_t sampling_first = 3;          // sim.sampling_first: launches of a shape timed first
-  uint32_t sampling_every = 25;         // sim.sampling_every: then every N-th (0: no more)
+  uint32_t sampling_every = 50;         // sim.sampling_every: then one in each N (0: no more)
+  uint64_t sampling_seed = 1;           // sim.sampling_seed: where in each N the sample falls
   uint32_t sampling_warm_up = 0;        // sim.sampling_warm_up: warm-up launches after a functional one
   bool sampling_warm_caches = true;     // sim.sampling_warm_caches: functional launches warm the L1s and L2
   uint32_t sampling_warm_window = 4;    // sim.sampling_warm_window: launches replayed before a timed one (0: all at once)

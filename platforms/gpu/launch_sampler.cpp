@@ -9,6 +9,31 @@
 
 namespace warptlm {
 
+namespace {
+uint64_t mix(uint64_t x) {  // splitmix64's finaliser: every input bit moves every output bit
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+}  // namespace
+
+LaunchSampler::LaunchSampler(uint32_t first, uint32_t every, uint32_t warm_up, uint64_t seed)
+    : first_(first ? first : 1),
+      every_(every),
+      warm_up_(warm_up),
+      seed_(seed),
+      fixed_place_(test_fault("sampling_fixed_place")) {}
+
+// A place drawn afresh for each period and shape (from the seed alone: the same in every run), so that the
+// samples are a fair draw from the launches of their periods whatever pattern the launches repeat.
+uint64_t LaunchSampler::place_in_period(uint32_t shape, uint64_t period) const {
+  // WARPTLM_TEST_FAULT=sampling_fixed_place (test-only): the period's last launch, always; a check that
+  // the estimate of launches alternating in speed is fair must fail.
+  if (fixed_place_) return every_ - 1;
+  return mix(mix(mix(seed_) ^ shape) ^ period) % every_;
+}
+
 LaunchSampler::Kind LaunchSampler::choose(const std::string& kernel, const uint32_t block[3], uint32_t dynamic_smem,
                                           uint32_t& index) {
   uint32_t g = 0;
@@ -25,8 +50,9 @@ LaunchSampler::Kind LaunchSampler::choose(const std::string& kernel, const uint3
     want_samples(shapes_.back(), first_);  // a new shape waits for its first samples
   }
   Shape& sh = shapes_[g];
-  // one more sample every `every`-th launch of the shape, once its first are taken
-  if (every_ && sh.seen >= first_ && (sh.seen + 1 - first_) % every_ == 0) want_samples(sh, 1);
+  // one more sample in each period of `every` launches of the shape, once its first are taken
+  if (every_ && sh.seen >= first_ && (sh.seen - first_) % every_ == place_in_period(g, (sh.seen - first_) / every_))
+    want_samples(sh, 1);
   ++sh.seen;
   const bool first_of_kernel = std::find(kernels_seen_.begin(), kernels_seen_.end(), kernel) == kernels_seen_.end();
   if (first_of_kernel) kernels_seen_.push_back(kernel);

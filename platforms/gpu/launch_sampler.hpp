@@ -9,8 +9,10 @@
 // sample only when the launch before it was timed too (or it is the run's first): samples are taken in
 // windows of timed launches, whose first, after launches run functionally, only warms the caches (a
 // warm-up: timed, but estimated like the launches not timed). A window stays open, timing every launch,
-// while a shape waits for samples: sim.sampling_first of each stratum its launches reach, and one more every
-// sim.sampling_every-th launch of the shape. Launches outside windows run on the functional executor, which
+// while a shape waits for samples: sim.sampling_first of each stratum its launches reach, and one more in
+// each period of sim.sampling_every launches of the shape, at a place in the period drawn from
+// sim.sampling_seed (a sample at a fixed place would alias with a period of the application's own: a
+// stencil that swaps its two grids runs its odd and even steps at different speeds). Launches outside windows run on the functional executor, which
 // counts their warp instructions exactly; one that lands in a stratum short of samples opens a window.
 //
 // A stratum's cycles are estimated with the ratio estimator on warp instructions (cycles = R x; a kernel's
@@ -39,8 +41,8 @@ class LaunchSampler {
     WarmUp,     // in full detail after a functional launch: it warms the caches, and is estimated
     Estimated,  // on the functional executor
   };
-  LaunchSampler(uint32_t first, uint32_t every, uint32_t warm_up)
-      : first_(first ? first : 1), every_(every), warm_up_(warm_up) {}
+  // `seed` draws where in each period of `every` launches a shape's sample falls (sim.sampling_seed).
+  LaunchSampler(uint32_t first, uint32_t every, uint32_t warm_up, uint64_t seed = 1);
 
   // The next launch, of this shape: how it runs, and its index among the sampled launches.
   Kind choose(const std::string& kernel, const uint32_t block[3], uint32_t dynamic_smem, uint32_t& index);
@@ -78,11 +80,15 @@ class LaunchSampler {
     if (s.wanted == 0) ++waiting_;
     s.wanted = n;
   }
+  // Where in period `period` of shape `shape`'s launches (after its first samples) its sample falls.
+  uint64_t place_in_period(uint32_t shape, uint64_t period) const;
   void took_sample(Shape& s) {
     if (s.wanted && --s.wanted == 0) --waiting_;
   }
 
   uint32_t first_, every_, warm_up_;
+  uint64_t seed_;
+  bool fixed_place_;  // test-only fault sampling_fixed_place: the last launch of each period, as a fixed rule would
   std::vector<Shape> shapes_;
   std::vector<std::string> kernels_seen_;
   uint64_t waiting_ = 0;  // shapes waiting for samples: while any does, every launch is timed
