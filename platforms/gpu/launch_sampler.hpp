@@ -12,8 +12,9 @@
 // while a shape waits for samples: sim.sampling_first of each stratum its launches reach, and one more in
 // each period of sim.sampling_every launches of the shape, at a place in the period drawn from
 // sim.sampling_seed (a sample at a fixed place would alias with a period of the application's own: a
-// stencil that swaps its two grids runs its odd and even steps at different speeds). Launches outside windows run on the functional executor, which
-// counts their warp instructions exactly; one that lands in a stratum short of samples opens a window.
+// stencil that swaps its two grids runs its odd and even steps at different speeds). Launches outside
+// windows run on the functional executor, which counts their warp instructions exactly; one that lands in a
+// stratum short of samples opens a window.
 //
 // A stratum's cycles are estimated with the ratio estimator on warp instructions (cycles = R x; a kernel's
 // first launch in the run meets cold instruction and data caches and is measured, not a sample), R taken

@@ -509,9 +509,10 @@ TEST_CASE("sampling: deferred warming replays the functional launches a timed la
   // 96 x 96 reaches about 3,600 per launch: the replay before each timed launch takes the last nine or so of
   // the stretch run functionally (1 to 49 launches: a sample falls at a place drawn in each 25). It must
   // leave the caches as warming every functional launch as it runs does (sim.sampling_warm_window: 0):
-  // every timed launch takes the same cycles, with at most a window and a launch replayed per timed launch. At 512 x 512 a launch reaches 99,068: the default replays the last one
-  // whole, while a window of 1 keeps only its last 32,256 accesses (four windows: what is kept stays bounded)
-  // and the launch timed after it then takes other cycles, which shows the check sees the history replayed.
+  // every timed launch takes the same cycles, with at most a window and a launch replayed per timed
+  // launch. At 512 x 512 a launch reaches 99,068: the default replays the last one whole, while a window of
+  // 1 keeps only its last 32,256 accesses (four windows: what is kept stays bounded) and the launch timed
+  // after it then takes other cycles, which shows the check sees the history replayed.
   TempDir t;
   // (a sample in every 25 launches: stretches short enough for several timed launches at either size)
   const std::string sampled = "gtx480 --set sim.sampling=launches --set sim.sampling_every=25",

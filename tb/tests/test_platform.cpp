@@ -551,8 +551,9 @@ SamplingReport drifting_run(uint32_t n, double start, double step, double& truth
 
 TEST_CASE("sampling: a stratum's launches are estimated from the samples around them, so a drift inside it is followed", "[platform][sampling]") {
   // Cycles fall from 2,000 to 1,005 over 200 launches of one stratum. The samples are the first three and
-  // every 25th: one ratio over them all would weigh the three at the start (about 2,000 each) as much as
-  // seven spread over the rest, and be 9 % high; each stretch at the ratio of the samples around it is not.
+  // one in each 25: one ratio over them all would weigh the three at the start (about 2,000 each) as much as
+  // seven spread over the rest, and be high by several percent (9 % with the sample at every 25th launch);
+  // each stretch at the ratio of the samples around it is not.
   double truth = 0;
   const SamplingReport r = drifting_run(200, 2000, 5, truth);
   REQUIRE(r.groups.size() == 1);
