@@ -41,6 +41,9 @@ void L1Params::declare(ParamTable& t) {
   t.int_param("l1d.miss_queue", 8, 1, 4096, "L1D requests waiting to go downstream (fills, write-throughs, write-backs, bypasses)");
   t.enum_param("l1d.global_write", "write_through_no_allocate", writes, "L1D policy for global stores");
   t.enum_param("l1d.local_write", "write_back_allocate", writes, "L1D policy for local (spill/stack) stores");
+  t.enum_param("l1d.global_loads", "cache", {"cache", "bypass"},
+               "L1D policy for global loads: cache them, or pass every one below untouched, hit or not, as a load "
+               "marked .cg is on Fermi (GPGPU-Sim's -gpgpu_gmem_skip_L1D); local loads are cached either way");
 }
 
 L1Params L1Params::from(const Config& c) {
@@ -59,6 +62,7 @@ L1Params L1Params::from(const Config& c) {
   p.miss_queue = uint32_t(c.get_int("l1d.miss_queue"));
   p.global_write = write_policy_of(c.get_string("l1d.global_write"));
   p.local_write = write_policy_of(c.get_string("l1d.local_write"));
+  p.global_loads_bypass = c.get_string("l1d.global_loads") == "bypass";
   p.check();
   return p;
 }

@@ -34,6 +34,7 @@ struct L1Params {
   uint32_t miss_queue = 8;   // requests waiting to go downstream (fills, write-throughs, write-backs, bypasses)
   L1WritePolicy global_write = L1WritePolicy::WriteThroughNoAllocate;
   L1WritePolicy local_write = L1WritePolicy::WriteBackAllocate;
+  bool global_loads_bypass = false;  // global loads pass below untouched (GPGPU-Sim's -gpgpu_gmem_skip_L1D)
 
   uint32_t sectors_per_line() const { return line / sector; }
   uint32_t full_sector_mask() const {

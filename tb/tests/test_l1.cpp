@@ -568,6 +568,31 @@ TEST_CASE("l1d: a disabled cache passes every request through", "[l1d]") {
   CHECK_FALSE(b.l1.holds(A + 0x100));
 }
 
+TEST_CASE("l1d: with global loads bypassed a global load passes below hit or not while a local load is cached", "[l1d]") {
+  // l1d.global_loads: bypass (GPGPU-Sim's -gpgpu_gmem_skip_L1D): a global load goes below untouched even
+  // when its line is present (here written by a local store), allocates nothing, and a local load still hits
+  // (with global loads cached, a second load of a line hits: "a load miss is filled and a later load ...").
+  L1Params p;
+  p.global_loads_bypass = true;
+  Bench b(p, 20);
+  const uint64_t L = 0x8000, G = 0x9000;
+  b.lsu.add(store(L, 0, kLocal));  // a local line, allocated dirty
+  Request local = load(L, 40);
+  local.space = kLocal;
+  b.lsu.add(local);                // hits
+  b.lsu.add(load(L, 80));          // the same line as a global load: below, not a hit
+  b.lsu.add(load(G, 120));
+  b.lsu.add(load(G, 200));         // nothing was allocated: below again
+  sc_core::sc_start();
+  REQUIRE(b.lsu.done.size() == 5);
+  CHECK(b.stat("sm0.l1d.hits") == 1);
+  CHECK(b.stat("sm0.l1d.bypasses") == 3);
+  CHECK_FALSE(b.l1.holds(G));
+  CHECK(b.l1.holds(L));
+  CHECK(b.done(1).responded - 40 < b.mem_latency);  // the local hit answered without memory
+  CHECK(b.done(2).responded - 80 > b.mem_latency);  // the global load of the same line went below
+}
+
 TEST_CASE("l1d: an observer hears each eviction with the owner and the evicting warp", "[l1d]") {
   L1Params p = linear_params();
   Bench b(p, 20);
