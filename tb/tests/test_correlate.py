@@ -114,6 +114,98 @@ class TestCorrelate(unittest.TestCase):
         self.assertIn("'cycles'", p.stderr)
 
 
+class TestDeltas(unittest.TestCase):
+    """--deltas on a reference made from the model's own runs: vecadd tiny at baseline and with 30 SMs and a
+    50 % faster core clock. The reference gives sms_30 the model's own cycles (difference 0, signs agree) and
+    core_clock_150 cycles 1.5 times the baseline's (0 % in the reference: 1.5x the cycles at 1.5x the clock),
+    so every printed figure has a known answer."""
+
+    @classmethod
+    def setUpClass(cls):
+        sys.path.insert(0, os.path.join(ROOT, "scripts"))
+        import design_changes
+        cls.tmp = tempfile.TemporaryDirectory()
+        tmp = cls.tmp.name
+
+        def cycles(extra):
+            out = os.path.join(tmp, "m" + str(len(extra)) + (extra[0] if extra else ""))
+            cmd = [EXE, "run", "--workload", "vecadd", "--size", "tiny", "--config", "gtx480", "--out", out, "-q"]
+            for e in extra:
+                cmd += ["--set", e]
+            subprocess.run(cmd, check=True, capture_output=True)
+            with open(os.path.join(out, "stats.json")) as f:
+                return sum(k["cycles"] for k in json.load(f)["kernels"])
+        cls.base = cycles([])
+        cls.sms = cycles(design_changes.CHANGES["sms_30"][2])
+        cls.clock = cycles(design_changes.CHANGES["core_clock_150"][2])
+        cls.ref = os.path.join(tmp, "deltas.csv")
+        with open(cls.ref, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["workload", "size", "change", "core_clock_mhz", "cycles", "thread_instructions",
+                        "warp_instructions", "check"])
+            w.writerow(["vecadd", "tiny", "baseline", 700, cls.base, "", "", "passed"])
+            w.writerow(["vecadd", "tiny", "sms_30", 700, cls.sms, "", "", "passed"])
+            w.writerow(["vecadd", "tiny", "core_clock_150", 1050, round(cls.base * 1.5), "", "", "passed"])
+        cls.out = os.path.join(tmp, "out")
+        cls.proc = subprocess.run([CORRELATE, "--deltas", cls.ref, "--exe", EXE, "--out", cls.out, "-j", "2"],
+                                  capture_output=True, text=True, timeout=600)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_speedups_and_differences(self):
+        self.assertEqual(self.proc.returncode, 0, self.proc.stdout + self.proc.stderr)
+        with open(os.path.join(self.out, "deltas.csv")) as f:
+            rows = {r["change"]: r for r in csv.DictReader(f)}
+        self.assertEqual(set(rows), {"sms_30", "core_clock_150"})
+        sms = rows["sms_30"]
+        self.assertAlmostEqual(float(sms["reference_pct"]), 100.0 * (self.base / self.sms - 1), places=6)
+        self.assertAlmostEqual(float(sms["difference_points"]), 0.0, places=6)
+        clk = rows["core_clock_150"]
+        self.assertAlmostEqual(float(clk["reference_pct"]), 100.0 * (self.base / round(self.base * 1.5) * 1.5 - 1),
+                               places=6)
+        # the model's speedup counts its cycles at 1050 MHz against the baseline's at 700
+        self.assertAlmostEqual(float(clk["model_pct"]), 100.0 * ((self.base / 700) / (self.clock / 1050) - 1),
+                               places=6)
+
+    def test_summary_per_change(self):
+        with open(os.path.join(self.out, "deltas.json")) as f:
+            ch = {c["change"]: c for c in json.load(f)["changes"]}
+        self.assertAlmostEqual(ch["sms_30"]["mean_abs_difference_points"], 0.0, places=6)
+        self.assertEqual(ch["sms_30"]["signs_agree"], ch["sms_30"]["signs_compared"])
+        self.assertIn("sms_30", self.proc.stdout)
+
+    def test_bounds_judge_medium_rows(self):
+        # the bounds judge medium rows; a tiny-only reference has none, so they hold
+        p = subprocess.run([CORRELATE, "--deltas", self.ref, "--exe", EXE, "--out", os.path.join(self.tmp.name, "b"),
+                            "--bounds"], capture_output=True, text=True, timeout=600)
+        self.assertEqual(p.returncode, 0, p.stdout)
+        self.assertIn("bounds: all hold", p.stdout)
+        # at medium, a reference in which 30 SMs take half the time, where the model gains next to nothing
+        # (vecadd is bound by the DRAM's bandwidth, which 30 SMs do not widen): both bounds are missed
+        ref = os.path.join(self.tmp.name, "medium.csv")
+        with open(ref, "w") as f:
+            f.write("workload,size,change,core_clock_mhz,cycles\nvecadd,medium,baseline,700,80000\n"
+                    "vecadd,medium,sms_30,700,40000\n")
+        p = subprocess.run([CORRELATE, "--deltas", ref, "--exe", EXE, "--out", os.path.join(self.tmp.name, "m"),
+                            "--bounds"], capture_output=True, text=True, timeout=600)
+        self.assertEqual(p.returncode, 1, p.stdout)
+        self.assertIn("bounds: NOT met", p.stdout)
+        self.assertIn("sms_30 medium: mean |difference|", p.stdout)
+        self.assertIn("sms_30 medium: signs differ on vecadd", p.stdout)
+
+    def test_unknown_change_is_refused(self):
+        bad = os.path.join(self.tmp.name, "bad.csv")
+        with open(bad, "w") as f:
+            f.write("workload,size,change,core_clock_mhz,cycles\nvecadd,tiny,baseline,700,100\n"
+                    "vecadd,tiny,faster_everything,700,50\n")
+        p = subprocess.run([CORRELATE, "--deltas", bad, "--exe", EXE, "--out", os.path.join(self.tmp.name, "c")],
+                           capture_output=True, text=True)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("faster_everything", p.stderr)
+
+
 if __name__ == "__main__":
     r = unittest.main(exit=False, verbosity=2).result
     print(f"{r.testsRun - len(r.failures) - len(r.errors)} passed, {len(r.failures) + len(r.errors)} failed")
