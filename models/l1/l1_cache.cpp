@@ -201,8 +201,8 @@ void L1DataCache::schedule_response(tlm::tlm_generic_payload* p, uint64_t due, b
 
 // ---------------------------------------------------------------- lookup
 
-bool L1DataCache::bypassed_load(const GpuExtension& e) const {
-  return p_.global_loads_bypass && e.kind == MemKind::Load && e.space != kLocalSpace;
+bool L1DataCache::passes_below(MemKind kind, uint8_t space) const {
+  return !p_.enabled || (p_.global_loads_bypass && kind == MemKind::Load && space != kLocalSpace);
 }
 
 bool L1DataCache::access(tlm::tlm_generic_payload& p, uint64_t c) {
@@ -211,7 +211,7 @@ bool L1DataCache::access(tlm::tlm_generic_payload& p, uint64_t c) {
   // the request's 32-byte sectors as this cache's sectors (a mask outside the line: the whole line)
   const uint32_t asked = e.sector_mask ? cache_sectors_of(e.sector_mask, p_.sector, full_mask_) : 0;
   const uint32_t want = asked ? asked : full_mask_;
-  if (!p_.enabled || bypassed_load(e)) {  // no cache (or not for this load): below untouched, in order
+  if (passes_below(e.kind, e.space)) {  // no cache (or not for this load): below untouched, in order
     if (!queue_room(1)) return false;
     ++*bypasses_;
     outcome_ = kBypass;
@@ -376,7 +376,7 @@ bool L1DataCache::atomic(tlm::tlm_generic_payload& p, uint64_t line) {
 }
 
 uint32_t L1DataCache::warm(uint64_t addr, uint32_t sector_mask, MemKind kind, uint8_t space) {
-  if (!p_.enabled || (p_.global_loads_bypass && kind == MemKind::Load && space != kLocalSpace)) return sector_mask;
+  if (passes_below(kind, space)) return sector_mask;
   const uint64_t line = addr >> line_bits_;
   const uint32_t want = sector_mask ? cache_sectors_of(sector_mask, p_.sector, full_mask_) : full_mask_;
   Line* l = lookup(line);

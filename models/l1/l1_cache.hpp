@@ -194,8 +194,9 @@ class L1DataCache : public sc_core::sc_module, public SharedClockMember {
   int find_mshr(uint64_t line) const;
   uint32_t allocate_mshr(uint64_t line, uint32_t fetch, const GpuExtension& e, uint64_t c);
   bool queue_room(size_t n) const { return down_q_.size() + n <= p_.miss_queue; }
-  // A global load under l1d.global_loads: bypass, which passes below untouched.
-  bool bypassed_load(const GpuExtension& e) const;
+  // A request that passes below untouched: every one when the cache is disabled, and a global load under
+  // l1d.global_loads: bypass (timed and warmed alike).
+  bool passes_below(MemKind kind, uint8_t space) const;
   void queue_fill(uint32_t m, uint64_t line);
   void enqueue_forward(tlm::tlm_generic_payload& p, bool readonly = false);
   void enqueue_writeback(const Line& l);

@@ -21,10 +21,10 @@ CORRELATE = os.path.join(ROOT, "scripts", "correlate")
 ROWS = [("vecadd", "tiny", 2.0), ("reduce_seq", "tiny", 0.9)]  # reference cycles = model x factor
 
 
-def model_run(tmp, workload, size):
-    out = os.path.join(tmp, f"direct-{workload}")
-    subprocess.run([EXE, "run", "--workload", workload, "--size", size, "--config", "gtx480", "--out", out, "-q"],
-                   check=True, capture_output=True)
+def model_run(tmp, workload, size, sets=(), tag=""):
+    out = os.path.join(tmp, f"direct-{workload}{tag}")
+    subprocess.run([EXE, "run", "--workload", workload, "--size", size, "--config", "gtx480", "--out", out, "-q"] +
+                   [a for kv in sets for a in ("--set", kv)], check=True, capture_output=True)
     with open(os.path.join(out, "stats.json")) as f:
         ks = json.load(f)["kernels"]
     return (sum(k["cycles"] for k in ks), sum(k["thread_instructions"] for k in ks),
@@ -127,17 +127,12 @@ class TestDeltas(unittest.TestCase):
         cls.tmp = tempfile.TemporaryDirectory()
         tmp = cls.tmp.name
 
-        def cycles(extra):
-            out = os.path.join(tmp, "m" + str(len(extra)) + (extra[0] if extra else ""))
-            cmd = [EXE, "run", "--workload", "vecadd", "--size", "tiny", "--config", "gtx480", "--out", out, "-q"]
-            for e in extra:
-                cmd += ["--set", e]
-            subprocess.run(cmd, check=True, capture_output=True)
-            with open(os.path.join(out, "stats.json")) as f:
-                return sum(k["cycles"] for k in json.load(f)["kernels"])
-        cls.base = cycles([])
-        cls.sms = cycles(design_changes.CHANGES["sms_30"][2])
-        cls.clock = cycles(design_changes.CHANGES["core_clock_150"][2])
+        def cycles(change):
+            sets = design_changes.CHANGES[change].warptlm if change else ()
+            return model_run(tmp, "vecadd", "tiny", sets, "-" + change)[0]
+        cls.base = cycles("")
+        cls.sms = cycles("sms_30")
+        cls.clock = cycles("core_clock_150")
         cls.ref = os.path.join(tmp, "deltas.csv")
         with open(cls.ref, "w", newline="") as f:
             w = csv.writer(f)
