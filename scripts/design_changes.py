@@ -48,7 +48,9 @@ CHANGES = {
     "dram_fifo": Change(
         "DRAM scheduler FR-FCFS -> FIFO",
         {"-gpgpu_dram_scheduler": "0"},
-        ["dram.scheduler=fifo"], BASE_CORE_MHZ),
+        # GPGPU-Sim's FIFO queue holds 2 requests whatever -gpgpu_frfcfs_dram_sched_queue_size says (dram.cc:
+        # mrqq = fifo_pipeline("mrqq", 0, 2)), and each bank one more
+        ["dram.scheduler=fifo", "dram.queue=2"], BASE_CORE_MHZ),
     "l2_half": Change(
         "L2 halved: 32 sets per slice (384 KB in all)",
         {"-gpgpu_cache:dl2": "S:32:128:8,L:B:m:L:L,A:256:4,4:0,32"},

@@ -2,6 +2,7 @@
 // rising edge at n clock periods; SystemC counts time in whole resolution
 // units, so the arithmetic is integer and every block rounds alike.
 #pragma once
+#include <cmath>
 #include <cstdint>
 #include <systemc>
 
@@ -48,6 +49,13 @@ inline sc_core::sc_time edge_time(const sc_core::sc_time& period, uint64_t cycle
 inline void wake_at_edge(sc_core::sc_event& wake, const sc_core::sc_time& period, uint64_t cycle) {
   const sc_core::sc_time at = edge_time(period, cycle), now = sc_core::sc_time_stamp();
   wake.notify(at > now ? at - now : sc_core::SC_ZERO_TIME);
+}
+
+// A latency of `cycles` cycles of a `from_mhz` clock, in cycles of a `to_mhz` clock: the fewest of them that
+// last as long (a block that counts a delay in another domain's cycles, as GPGPU-Sim counts its L2's ROP
+// delay and its DRAM latency in core cycles, waits whole cycles of its own).
+inline uint32_t cycles_of_clock(uint32_t cycles, double from_mhz, double to_mhz) {
+  return uint32_t(std::ceil(double(cycles) * to_mhz / from_mhz - 1e-9));
 }
 
 }  // namespace warptlm

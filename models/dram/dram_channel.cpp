@@ -18,12 +18,14 @@ DramChannel::DramChannel(sc_core::sc_module_name name, uint32_t id, const DramPa
   groups_.resize(p_.bank_groups);
   for (auto it = p_.address_bits.rbegin(); it != p_.address_bits.rend(); ++it)
     if (*it != '.') bit_field_.push_back(uint8_t(*it == 'S' ? 'C' : *it));
-  entries_.resize(p_.queue);
-  free_.reserve(p_.queue);
-  for (uint32_t i = p_.queue; i-- > 0;) free_.push_back(uint16_t(i));
-  order_.reserve(p_.queue);
+  // FIFO: dram.queue requests wait for their banks, and each bank holds one more.
+  const uint32_t slots = p_.queue + (p_.scheduler == DramScheduler::Fifo ? p_.banks : 0);
+  entries_.resize(slots);
+  free_.reserve(slots);
+  for (uint32_t i = slots; i-- > 0;) free_.push_back(uint16_t(i));
+  order_.reserve(slots);
   busy_banks_.reserve(p_.banks);
-  ring_.resize(size_t(p_.queue) + 8);
+  ring_.resize(size_t(slots) + 8);
 
   const std::string inst = "dram" + std::to_string(id_);
   StatGroup g(stats, inst, "dram");
@@ -58,7 +60,7 @@ DramChannel::DramChannel(sc_core::sc_module_name name, uint32_t id, const DramPa
   stats.derived(inst + ".bw_util", [this] { return bw_util(); },
                 "data-bus busy cycles / DRAM cycles since the first request (0..1)");
 
-  queue_probe_.declare(inst + ".queue", bits_for(p_.queue));
+  queue_probe_.declare(inst + ".queue", bits_for(uint32_t(entries_.size())));
   row_probes_.resize(p_.banks);
   for (uint32_t b = 0; b < p_.banks; ++b)
     row_probes_[b].declare(inst + ".bank" + std::to_string(b) + ".open_row", 20, ProbeView{{}, {{kClosedRow, "closed"}}, false, {}});
@@ -139,7 +141,7 @@ tlm::tlm_sync_enum DramChannel::nb_transport_fw(int port, tlm::tlm_generic_paylo
   // wakes the channel anyway (either order in this instant gives that same next edge).
   // A request refused by a full buffer is admitted into it at an edge where a slot is free.
   const bool taken = in_[size_t(port)].offer(p, cycle());  // into the port's input buffer
-  if (!free_.empty() || !taken) ask_edge(wake_, period_, next_edge_after_now(period_));
+  if (queue_has_room() || !taken) ask_edge(wake_, period_, next_edge_after_now(period_));
   return answer_offer(taken, ph);
 }
 
@@ -155,7 +157,7 @@ void DramChannel::take_requests(int64_t now) {
   for (size_t i = 0; i < in_.size(); ++i)
     if (tlm::tlm_generic_payload* p = in_[i].admit_waiting(uint64_t(now))) send_end_req(socket[int(i)], *p);
   uint32_t port = 0;
-  if (!free_.empty())
+  if (queue_has_room())
     if (const RequestBuffer::Entry* h = next_request(now, port)) {
       tlm::tlm_generic_payload* p = h->p;
       const int64_t sent = int64_t(edge_at_or_after(period_, sc_core::sc_time::from_value(h->time)));
@@ -171,7 +173,7 @@ void DramChannel::take_requests(int64_t now) {
       if (p_.latency) delay_.push_back(Delayed{p, sent, now + int64_t(p_.latency)});
       else admit(*p, sent, now);
     }
-  while (!delay_.empty() && delay_.front().ready <= now && !free_.empty()) {
+  while (!delay_.empty() && delay_.front().ready <= now && queue_has_room()) {
     const Delayed d = delay_.front();
     delay_.pop_front();
     admit(*d.p, d.sent, now);
@@ -217,6 +219,27 @@ void DramChannel::admit(tlm::tlm_generic_payload& p, int64_t sent, int64_t arriv
   quiet_until_ = kNever;  // a new candidate: the scheduler looks again
 }
 
+// FIFO: room in the queue of requests waiting for their banks; otherwise a free queue entry.
+bool DramChannel::queue_has_room() const {
+  if (p_.scheduler == DramScheduler::Fifo) return order_.size() - at_banks_ < p_.queue;
+  return !free_.empty();
+}
+
+// FIFO (GPGPU-Sim's scheduler_fifo): the oldest request not yet at its bank
+// goes there when the bank holds no older one; the requests behind it wait,
+// whatever their banks. True when one went.
+bool DramChannel::send_oldest_to_bank(int64_t now) {
+  if (!oldest_may_go_to_bank(now)) return false;
+  ++at_banks_;
+  return true;
+}
+
+bool DramChannel::oldest_may_go_to_bank(int64_t now) const {
+  if (at_banks_ == order_.size()) return false;
+  const uint16_t s = order_[at_banks_];
+  return entries_[s].arrive <= now && banks_[entries_[s].bank].head == s;  // its bank holds no older one
+}
+
 // ---------------------------------------------------------------- the cycle
 
 void DramChannel::tick() {
@@ -235,13 +258,15 @@ int64_t DramChannel::step() {
   const int64_t now = int64_t(cycle());
   respond(now);
   take_requests(now);
+  if (p_.scheduler == DramScheduler::Fifo && send_oldest_to_bank(now)) quiet_until_ = kNever;
   int64_t next = order_.empty() ? kNone : schedule(now);
+  if (p_.scheduler == DramScheduler::Fifo && oldest_may_go_to_bank(now)) next = std::min(next, now + 1);
   if (ring_count_) next = std::min(next, ring_[ring_head_].done);
   // The buffer moves on while the queue has room, and a refused request is admitted once a
   // buffer slot is free; while the queue is full the column command that frees it wakes us.
   for (const RequestBuffer& b : in_)
-    if ((!b.empty() && !free_.empty()) || (b.has_waiting() && b.size() < RequestBuffer::kDepth)) next = std::min(next, now + 1);
-  if (!delay_.empty() && !free_.empty()) next = std::min(next, std::max(delay_.front().ready, now + 1));
+    if ((!b.empty() && queue_has_room()) || (b.has_waiting() && b.size() < RequestBuffer::kDepth)) next = std::min(next, now + 1);
+  if (!delay_.empty() && queue_has_room()) next = std::min(next, std::max(delay_.front().ready, now + 1));
   return next == kNone ? kNone : std::max(next, now + 1);
 }
 
@@ -282,8 +307,10 @@ void DramChannel::respond(int64_t now) {
 // command (precharge or activate) prepares a bank for its oldest request.
 //  - FR-FCFS: the oldest queued row hit whose column command can issue now;
 //    a bank's open row is kept while any queued request hits it.
-//  - FIFO: only the oldest request may take its column command; banks are
-//    still prepared for their own oldest requests in the background.
+//  - FIFO (GPGPU-Sim's scheduler_fifo): requests go to their banks in
+//    arrival order, one a cycle, a bank holding one at a time; the oldest
+//    request at a bank whose row is open takes the column command, and the
+//    others' banks are prepared meanwhile.
 int64_t DramChannel::schedule(int64_t now) {
   if (last_cmd_ >= now) return now + 1;
   if (now < quiet_until_) return quiet_until_;  // nothing has changed since the search that found it
@@ -298,14 +325,16 @@ int64_t DramChannel::schedule(int64_t now) {
   if (first_col > now) {
     next = first_col;
   } else if (fifo) {
-    const Entry& e = entries_[order_.front()];
-    if (banks_[e.bank].open_row == int64_t(e.row)) {
+    for (uint32_t i = 0; i < at_banks_; ++i) {  // the requests at their banks, oldest first
+      const uint16_t s = order_[i];
+      const Entry& e = entries_[s];
+      if (banks_[e.bank].open_row != int64_t(e.row)) continue;
       const int64_t r = column_ready(e, floor);
       if (r <= now) {
-        issue_column(order_.front(), now);
+        issue_column(s, now);
         return now + 1;
       }
-      next = r;
+      next = std::min(next, r);
     }
   } else if (const Entry* e = oldest_ready_hit(floor, now, next)) {
     issue_column(uint16_t(e - entries_.data()), now);
@@ -338,10 +367,13 @@ const DramChannel::Entry* DramChannel::oldest_ready_hit(const ColumnFloor& floor
 // could issue, or now + 1 after issuing one.
 int64_t DramChannel::prepare_bank(bool fifo, int64_t now, int64_t next) {
   busy_banks_.clear();
+  // FIFO: only a request at its bank: older than the oldest still waiting for its bank.
+  const uint64_t waiting = fifo && at_banks_ < order_.size() ? entries_[order_[at_banks_]].age : UINT64_MAX;
   for (uint32_t k = 0; k < banks_.size(); ++k) {
     const Bank& b = banks_[k];
     // requests arrive in queue order: when the oldest has not arrived, none of the bank's has
     if (b.head == kNoSlot || entries_[b.head].arrive > now) continue;
+    if (entries_[b.head].age >= waiting) continue;  // FIFO: not yet at the bank
     if (b.open_row == int64_t(entries_[b.head].row)) continue;  // waits for its column command
     busy_banks_.push_back(k);
   }
@@ -468,6 +500,7 @@ void DramChannel::issue_column(uint16_t slot, int64_t now) {
 
   e.payload = nullptr;
   order_.erase(std::find(order_.begin(), order_.end(), slot));
+  if (p_.scheduler == DramScheduler::Fifo) --at_banks_;  // only a request at its bank takes a column command
   queue_probe_.set(order_.size());
   free_.push_back(slot);
 }

@@ -131,6 +131,9 @@ class DramChannel : public sc_core::sc_module, public SharedClockMember {
   bool has_queued_hit(uint32_t bank, int64_t now) const;
   const Entry* oldest_ready_hit(const ColumnFloor& floor, int64_t now, int64_t& next) const;
   int64_t prepare_bank(bool fifo, int64_t now, int64_t next);
+  bool queue_has_room() const;
+  bool send_oldest_to_bank(int64_t now);
+  bool oldest_may_go_to_bank(int64_t now) const;
   void link_to_bank(uint16_t slot);
   void unlink_from_bank(uint16_t slot);
   uint16_t next_hit(const Bank& b, uint16_t from, bool write) const;
@@ -153,9 +156,10 @@ class DramChannel : public sc_core::sc_module, public SharedClockMember {
 
   std::vector<Bank> banks_;
   std::vector<Group> groups_;
-  std::vector<Entry> entries_;     // queue storage, `queue` slots
+  std::vector<Entry> entries_;     // queue storage, `queue` slots (FIFO: and one per bank)
   std::vector<uint16_t> free_;     // free slots
   std::vector<uint16_t> order_;    // occupied slots, oldest first
+  uint32_t at_banks_ = 0;          // FIFO: the first at_banks_ of order_ have gone to their banks
   std::vector<InFlight> ring_;     // column issued, in data order (grows only if ever too small)
   size_t ring_head_ = 0, ring_count_ = 0;
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "common/clock.hpp"
 #include "common/errors.hpp"
 
 namespace warptlm {
@@ -33,6 +34,9 @@ void DramParams::declare(ParamTable& t) {
               "DRAM cycles a request spends on its way from the L2 to the request queue (a delay line that any number "
               "of requests may be in; a request enters it only while the queue has a free entry, and leaves it into the "
               "queue once one is free)");
+  t.enum_param("dram.latency_clock", "dram", {"dram", "core"},
+               "the clock whose cycles dram.latency counts: dram (the channel's own) or core (GPGPU-Sim counts its "
+               "dram_latency in core cycles, so a faster core clock shortens the delay)");
   t.enum_param("dram.scheduler", "frfcfs", {"frfcfs", "fifo"},
                "request order: first-ready FCFS (oldest row hit first) or strict arrival order");
   t.enum_param("dram.page_policy", "open", {"open", "closed"},
@@ -44,6 +48,11 @@ void DramParams::declare(ParamTable& t) {
                  "column, S byte of a burst ('.' separates groups); bits above the string are row bits. Its B bits "
                  "must number log2(dram.banks) and its C and S bits log2(dram.row_bytes). Empty: dram.address_mapping");
   t.float_param("dram.clock_mhz", 924, 1, 100000, "DRAM command clock in MHz (data moves data_rate times per clock)");
+}
+
+void DramParams::count_in_dram_cycles(double core_mhz) {
+  if (latency_in_core_cycles) latency = cycles_of_clock(latency, core_mhz, clock_mhz);
+  latency_in_core_cycles = false;
 }
 
 DramParams DramParams::from(const Config& c) {
@@ -68,6 +77,7 @@ DramParams DramParams::from(const Config& c) {
   p.data_rate = uint32_t(c.get_int("dram.data_rate"));
   p.queue = uint32_t(c.get_int("dram.queue"));
   p.latency = uint32_t(c.get_int("dram.latency"));
+  p.latency_in_core_cycles = c.get_string("dram.latency_clock") == "core";
   p.scheduler = c.get_string("dram.scheduler") == "fifo" ? DramScheduler::Fifo : DramScheduler::FrFcfs;
   p.page_policy = c.get_string("dram.page_policy") == "closed" ? DramPagePolicy::Closed : DramPagePolicy::Open;
   p.address_mapping = c.get_string("dram.address_mapping") == "row_bank_column_xor" ? DramMapping::RowBankColumnXor

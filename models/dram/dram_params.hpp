@@ -41,6 +41,8 @@ struct DramParams {
   // controller
   uint32_t queue = 16;                              // request queue entries
   uint32_t latency = 0;                             // DRAM cycles from the L2 to the request queue (a delay line)
+  bool latency_in_core_cycles = false;              // dram.latency_clock core: the configured latency counts core
+                                                    // cycles (the platform converts it with count_in_dram_cycles)
   DramScheduler scheduler = DramScheduler::FrFcfs;
   DramPagePolicy page_policy = DramPagePolicy::Open;
   DramMapping address_mapping = DramMapping::RowBankColumn;
@@ -59,6 +61,8 @@ struct DramParams {
     return bursts * burst_cycles();
   }
   double period_ps() const { return 1e6 / clock_mhz; }
+  // With dram.latency_clock core: latency from core cycles into the DRAM's own.
+  void count_in_dram_cycles(double core_mhz);
 
   static void declare(ParamTable& t);
   static DramParams from(const Config& c);  // InputError when the values do not fit together

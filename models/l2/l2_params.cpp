@@ -1,5 +1,6 @@
 #include "l2/l2_params.hpp"
 
+#include "common/clock.hpp"
 #include "common/errors.hpp"
 
 namespace warptlm {
@@ -14,6 +15,9 @@ void L2Params::declare(ParamTable& t) {
   t.int_param("l2.rop_latency", 0, 0, 100000,
               "L2 cycles every request spends in the ROP stage between the crossbar and the tag array, hit or miss "
               "(GPGPU-Sim's rop_latency); 0 = no such stage, requests go from the input buffer to the tag array");
+  t.enum_param("l2.rop_clock", "l2", {"l2", "core"},
+               "the clock whose cycles l2.rop_latency counts: l2 (the slice's own) or core (GPGPU-Sim counts its "
+               "rop_latency in core cycles, so a faster core clock shortens the stage)");
   t.int_param("l2.input_queue", 64, 1, 4096,
               "with l2.rop_latency: sectors of requests past the ROP stage that may wait for the tag array; the slice "
               "takes a request from the crossbar only while a whole line's sectors still fit (GPGPU-Sim's icnt-to-L2 queue)");
@@ -48,6 +52,11 @@ void L2Params::check() const {
                              std::to_string(ways) + " ways x " + std::to_string(line) + " bytes");
 }
 
+void L2Params::count_in_l2_cycles(double core_mhz) {
+  if (rop_in_core_cycles) rop_latency = cycles_of_clock(rop_latency, core_mhz, clock_mhz);
+  rop_in_core_cycles = false;
+}
+
 L2Params L2Params::from(const Config& c) {
   L2Params p;
   p.slice_size = uint32_t(c.get_int("l2.slice_size"));
@@ -56,6 +65,7 @@ L2Params L2Params::from(const Config& c) {
   p.sector = uint32_t(c.get_int("l2.sector"));
   p.latency = uint32_t(c.get_int("l2.latency"));
   p.rop_latency = uint32_t(c.get_int("l2.rop_latency"));
+  p.rop_in_core_cycles = c.get_string("l2.rop_clock") == "core";
   p.input_queue = uint32_t(c.get_int("l2.input_queue"));
   p.data_port = uint32_t(c.get_int("l2.data_port"));
   p.mshr_entries = uint32_t(c.get_int("l2.mshr_entries"));

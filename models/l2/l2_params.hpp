@@ -22,6 +22,8 @@ struct L2Params {
   uint32_t sector = 32;          // bytes per sector (valid/dirty and DRAM fetch granularity)
   uint32_t latency = 120;        // L2 cycles from the end of a lookup to a hit's response
   uint32_t rop_latency = 0;      // L2 cycles every request spends in the ROP stage before the tag array (0: none)
+  bool rop_in_core_cycles = false;  // l2.rop_clock core: the configured rop_latency counts core cycles (the
+                                    // platform converts it to L2 cycles with count_in_l2_cycles)
   uint32_t input_queue = 64;     // sectors of requests past the ROP stage that may wait for the tag array
   uint32_t data_port = 0;        // bytes the arrays serve per L2 cycle (0: one request per cycle, whatever its size)
   uint32_t mshr_entries = 32;    // lines with fetches in flight
@@ -40,6 +42,8 @@ struct L2Params {
     return data_port ? std::max(1u, (sectors * sector + data_port - 1) / data_port) : 1;
   }
   double period_ps() const { return 1e6 / clock_mhz; }
+  // With l2.rop_clock core: rop_latency from core cycles into the L2's own.
+  void count_in_l2_cycles(double core_mhz);
 
   static void declare(ParamTable& t);
   static L2Params from(const Config& c);  // InputError when the geometry does not fit together

@@ -112,10 +112,9 @@ uint32_t Sm::send_memory(WarpSlot& w, const Instr& in, uint64_t agen_done) {
 uint32_t Sm::coalesce_global(WarpSlot& w, const Instr& in, Space sp, uint32_t mo, uint64_t ready) {
   Warp& f = *w.fw;
   const uint32_t line_bytes = p_.mem_line;
-  // A warp slot's local memory: each thread's local variables, then (sm.call_params: local) its call frame.
+  // A thread's local words: its local variables, then (sm.call_params: local) its call frame, placed in the
+  // timing model's address space by Sm::place_local_memory (sm.local_layout).
   const uint32_t lb = f.kernel.local_bytes ? (f.kernel.local_bytes + 3) & ~3u : 4;
-  const uint32_t fb = p_.call_params_local ? (f.kernel.frame_bytes + 3) & ~3u : 0;
-  const uint64_t slot_base = kLocalTimingBase + (uint64_t(id_) * slots_.size() + w.slot) * (lb + fb) * 32;
   const Space timing_space = sp == Space::ParamFunc ? Space::Local : sp;
   if (timing_space == Space::Global) {
     if (in.op == Op::Ld || in.op == Op::Ldu) *global_load_lanes_ += uint64_t(__builtin_popcount(f.addr_mask));
@@ -137,7 +136,7 @@ uint32_t Sm::coalesce_global(WarpSlot& w, const Instr& in, Space sp, uint32_t mo
       const unsigned l = unsigned(__builtin_ctz(m));
       const uint64_t a = f.addr[l];
       const uint64_t off = sp == Space::ParamFunc ? lb + a : a >= kLocalWindow ? a - kLocalWindow : a;
-      local[l] = slot_base + (off / 4) * 128 + l * 4 + off % 4;
+      local[l] = kLocalTimingBase + w.local_base + (off / 4) * w.local_word_stride + l * 4 + off % 4;
     }
     addr = local;
   }

@@ -227,6 +227,38 @@ BlockUsage Sm::usage_of(const LaunchState& L, uint32_t regs_per_thread) const {
   return u;
 }
 
+uint32_t Sm::blocks_that_fit(const BlockUsage& u) const {
+  uint32_t n = p_.max_blocks;
+  if (u.warps) n = std::min({n, p_.max_warps / u.warps, p_.max_threads / u.threads});
+  if (u.registers) n = std::min(n, p_.registers / u.registers);
+  if (u.shared) n = std::min(n, p_.shared_mem / u.shared);
+  return std::max(n, 1u);
+}
+
+// Where warp slot w's local memory lies in the timing model's address space (what the L1, the L2 and the
+// DRAM see; the data itself is the functional model's). Word d of lane l is at
+// local_base + d * local_word_stride + 4 * l.
+//  - warp_slot: the slot's frame in one piece, (local variables + call frame) x 32 lanes, its lanes'
+//    words interleaved so that a warp's access to one variable is one line.
+//  - word_major (GPGPU-Sim's -gpgpu_local_mem_map 1, shader_core_ctx::translate_local_memaddr): word d of
+//    every thread the GPU can hold for this kernel is one region of N words, N = threads per block x blocks
+//    per SM x SMs; inside it, a block's threads are together, block slot k of SM s at place k x SMs + s.
+void Sm::place_local_memory(WarpSlot& w, const Block& b, uint32_t warp_in_block, uint32_t cta_slot, const BlockUsage& u) {
+  if (p_.local_word_major) {
+    const uint64_t per_block = uint64_t(u.warps) * 32;  // threads, padded to whole warps
+    const uint64_t blocks = std::max<uint64_t>(blocks_that_fit(u), cta_slot + 1);
+    const uint64_t place = uint64_t(p_.gpu_sms) * cta_slot + id_;
+    w.local_base = 4 * (per_block * place + uint64_t(warp_in_block) * 32);
+    w.local_word_stride = 4 * per_block * blocks * p_.gpu_sms;
+    return;
+  }
+  const KernelInfo& k = b.kernel;
+  const uint32_t lb = k.local_bytes ? (k.local_bytes + 3) & ~3u : 4;
+  const uint32_t fb = p_.call_params_local ? (k.frame_bytes + 3) & ~3u : 0;
+  w.local_base = (uint64_t(id_) * slots_.size() + w.slot) * (lb + fb) * 32;
+  w.local_word_stride = 128;
+}
+
 bool Sm::can_accept(const BlockUsage& u) const {
   const bool room = blocks_.size() + arriving_.size() < p_.max_blocks && used_.warps + u.warps <= p_.max_warps &&
                     used_.threads + u.threads <= p_.max_threads && used_.registers + u.registers <= p_.registers;
@@ -283,6 +315,10 @@ void Sm::install_block(std::unique_ptr<Block> b, const BlockUsage& u) {
   if (b->warps.empty()) b->make_warps();  // (a block from the dispatcher comes without)
   b->global_writes = &writes_;
   b->clock = &cycle_;
+  uint32_t cta_slot = 0;
+  while (cta_slot < cta_slot_used_.size() && cta_slot_used_[cta_slot]) ++cta_slot;
+  if (cta_slot == cta_slot_used_.size()) cta_slot_used_.push_back(0);  // (a mechanism may admit more than sm.max_blocks)
+  cta_slot_used_[cta_slot] = 1;
   uint32_t next = 0;
   for (Warp& fw : b->warps) {
     while (slots_[next].resident) ++next;
@@ -290,6 +326,7 @@ void Sm::install_block(std::unique_ptr<Block> b, const BlockUsage& u) {
     w.resident = true;
     w.fw = &fw;
     w.block = b.get();
+    place_local_memory(w, *b, uint32_t(&fw - b->warps.data()), cta_slot, u);
     w.age = age_++;
     w.installed_cycle = cycle_;
     w.ibuf_count = 0;
@@ -312,7 +349,7 @@ void Sm::install_block(std::unique_ptr<Block> b, const BlockUsage& u) {
     for (auto& m : mechs_)
       if (m->active()) m->warp_started(w);
   }
-  blocks_.push_back(Resident{std::move(b), u, 0, cycle_});
+  blocks_.push_back(Resident{std::move(b), u, 0, cycle_, cta_slot});
   peak_blocks_ = std::max(peak_blocks_, uint32_t(blocks_.size()));
   update_warp_limit();
 }
@@ -374,6 +411,7 @@ void Sm::retire_block(Block* b) {
   used_.threads -= it->usage.threads;
   used_.registers -= it->usage.registers;
   used_.shared -= it->usage.shared;
+  cta_slot_used_[it->cta_slot] = 0;
   for (auto& w : it->block->warps) retired_ += w.insts;
   longest_block_life_ = std::max(longest_block_life_, cycle_ - it->installed);
   for (auto& m : mechs_)

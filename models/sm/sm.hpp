@@ -67,6 +67,8 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   // Thread-block dispatch.
   BlockUsage usage_of(const LaunchState& L, uint32_t regs_per_thread) const;
   bool can_accept(const BlockUsage& u) const;
+  // Blocks of this size the SM's limits let reside at once (threads, warps, blocks, registers, shared memory).
+  uint32_t blocks_that_fit(const BlockUsage& u) const;
   void launch_block(std::unique_ptr<Block> b, const BlockUsage& u);
   // A stopped launch: the cycles its still-resident warps have held their slots, into resident_warp_cycles.
   void account_resident_warps();
@@ -153,7 +155,7 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   uint64_t longest_block_life() const { return longest_block_life_; }
 
  private:
-  struct Resident { std::unique_ptr<Block> block; BlockUsage usage; uint32_t warps_retired; uint64_t installed; };
+  struct Resident { std::unique_ptr<Block> block; BlockUsage usage; uint32_t warps_retired; uint64_t installed; uint32_t cta_slot; };
   struct Arriving { std::unique_ptr<Block> block; BlockUsage usage; uint64_t time; };  // sent, not yet started
   struct Completion {
     uint64_t cycle;
@@ -343,6 +345,8 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   uint64_t* clock_out_ = nullptr;
   std::vector<WarpSlot> slots_;
   std::vector<std::unique_ptr<WarpScheduler>> scheds_;
+  std::vector<uint8_t> cta_slot_used_;  // the SM's block slots (the lowest free one takes an arriving block)
+  void place_local_memory(WarpSlot& w, const Block& b, uint32_t warp_in_block, uint32_t cta_slot, const BlockUsage& u);
   std::vector<Resident> blocks_;
   std::vector<Arriving> arriving_;
   void install_arrived_blocks();

@@ -233,6 +233,11 @@ void SmParams::declare(ParamTable& t) {
   t.bool_param("sm.ccache.params", false,
                "kernel parameters (ld.param) are read through the constant cache, from a parameter buffer in memory; "
                "otherwise a parameter buffer in the SM answers in sm.ccache.hit_latency cycles");
+  t.enum_param("sm.local_layout", "warp_slot", {"warp_slot", "word_major"},
+               "where local memory lies in the addresses the caches and DRAM see: warp_slot (each warp slot's frame in "
+               "one piece, its threads' words interleaved) or word_major (each local word of every resident thread of "
+               "the GPU in one region, threads of a block together, block slots of successive SMs next to each other: "
+               "GPGPU-Sim's -gpgpu_local_mem_map 1)");
   t.enum_param("sm.call_params", "buffer", {"buffer", "local"},
                "where ld.param and st.param of a device function's parameters and of a call's arguments and results "
                "go: the parameter buffer (sm.ccache.hit_latency cycles), or the thread's local memory through the L1 "
@@ -316,6 +321,7 @@ SmParams SmParams::from(const Config& c) {
   p.ccache_fill = fill_from(c, "sm.ccache");
   p.params_in_ccache = c.get_bool("sm.ccache.params");
   p.call_params_local = c.get_string("sm.call_params") == "local";
+  p.local_word_major = c.get_string("sm.local_layout") == "word_major";
   p.inorder = c.get_string("sm.pipeline.model") == "inorder";
   p.front_stages = uint32_t(c.get_int("sm.pipeline.front_stages"));
   p.exe_stages = uint32_t(c.get_int("sm.pipeline.exe_stages"));

@@ -89,6 +89,11 @@ struct SmParams {
   FillParams ccache_fill;
   bool params_in_ccache = false;    // kernel parameters are read through the constant cache (else a parameter buffer)
   bool call_params_local = false;   // a call's parameters live in local memory (else the parameter buffer)
+  // Where local memory lies in the timing model's address space: each warp slot's frame in one piece
+  // (false), or each local word of every resident thread of the GPU in one region, block slot by block
+  // slot across the SMs (true: GPGPU-Sim's -gpgpu_local_mem_map 1); gpu_sms is the GPU's SM count for it.
+  bool local_word_major = false;
+  uint32_t gpu_sms = 1;
   // In-order stage pipeline (sm.pipeline.model: inorder; inorder_pipeline.hpp)
   bool inorder = false;
   uint32_t front_stages = 18, exe_stages = 1, mem_stages = 4;

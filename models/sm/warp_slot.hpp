@@ -19,6 +19,9 @@ struct WarpSlot {
   Block* block = nullptr;
   uint64_t age = 0;          // dynamic warp id: order of arrival on the SM
   uint64_t installed_cycle = 0;  // the core cycle the warp took its slot (achieved occupancy)
+  // Its lane 0's local word 0 in the timing model's local region, and the distance between a thread's words
+  // (sm.local_layout; Sm::place_local_memory).
+  uint64_t local_base = 0, local_word_stride = 128;
   // front end: decoded instructions buffered from ibuf_pc on
   uint32_t ibuf_pc = 0, ibuf_count = 0;
   bool fetch_pending = false;

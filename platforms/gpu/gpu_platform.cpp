@@ -214,7 +214,9 @@ void GpuPlatform::check_config(const Config& cfg) {
     IcnParams::from(cfg);
     DramParams::from(cfg);
     per_sm += L1DataCache::model_bytes(L1Params::from(cfg));
-    per_partition = L2Slice::model_bytes(L2Params::from(cfg));
+    L2Params l2 = L2Params::from(cfg);
+    l2.count_in_l2_cycles(p.core_clock_mhz);
+    per_partition = L2Slice::model_bytes(l2);
   }
   const uint64_t total = per_sm * p.num_sms + per_partition * p.partitions * p.subpartitions;
   if (total > p.max_memory)
@@ -279,6 +281,7 @@ GpuPlatform::GpuPlatform(sc_core::sc_module_name name, const Config& cfg, StatsR
   functional_control = std::make_unique<FunctionalRunControl>(RunLimits::from(cfg), fp);
   if (!timing()) return;
   sm_params = std::make_unique<SmParams>(SmParams::from(cfg));
+  sm_params->gpu_sms = p_.num_sms;  // sm.local_layout: word_major spreads local memory over the GPU's SMs
   Tracer::start(TraceConfig::from_config(cfg), 1e6 / p_.core_clock_mhz);  // before the blocks: their probes register
   pool = std::make_unique<PayloadPool>();
   ending_ = std::make_unique<LaunchEnd>([this] { finish_launch(); });
@@ -320,8 +323,10 @@ void GpuPlatform::build_memory(const Config& cfg, StatsRegistry& stats) {
     return;
   }
   const IcnParams icn_p = IcnParams::from(cfg);
-  const L2Params l2_p = L2Params::from(cfg);
-  const DramParams dram_p = DramParams::from(cfg);
+  L2Params l2_p = L2Params::from(cfg);
+  DramParams dram_p = DramParams::from(cfg);
+  l2_p.count_in_l2_cycles(p_.core_clock_mhz);  // latencies that count core cycles (l2.rop_clock, dram.latency_clock)
+  dram_p.count_in_dram_cycles(p_.core_clock_mhz);
   const uint32_t subs = p_.subpartitions;
   icn = std::make_unique<Crossbar>("icn", icn_p, p_.partitions, sc_core::sc_time(icn_p.period_ps(), sc_core::SC_PS), stats, subs);
   clock_of("interconnect", icn_p.clock_mhz, *icn);

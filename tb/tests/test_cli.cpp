@@ -229,6 +229,28 @@ TEST_CASE("run summary: the line names the workload, config and overlays and giv
   CHECK(contains(r.out, "vecadd (tiny) on gtx480 (the default GPU: no --config): verified, 1 launch, functional (no cycles), "));
 }
 
+TEST_CASE("run: the ROP stage and the DRAM latency counted in core cycles shorten when only the core clock rises", "[cli]") {
+  // gtx480 counts both in core cycles (l2.rop_clock, dram.latency_clock: core), as GPGPU-Sim does; the same
+  // delays in the blocks' own cycles (120 L2 cycles, 132 DRAM cycles) are equal at 700 MHz, longer at 1050.
+  TempDir t;
+  const std::string common = "run --workload vecadd --size tiny --config gtx480 -q --set l2.preload_copies=false ";
+  const std::string own = "--set l2.rop_clock=l2 --set dram.latency_clock=dram --set dram.latency=132 ";
+  auto cycles = [&](const std::string& name, const std::string& extra) {
+    const CmdResult r = warptlm(t, common + extra + "--out " + q(t / name));
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    return YAML::LoadFile(t / (name + "/stats.json"))["counters"]["gpu_tot_sim_cycle"].as<uint64_t>();
+  };
+  CHECK(cycles("core700", "") == cycles("own700", own));
+  const uint64_t core = cycles("core1050", "--set gpu.core_clock_mhz=1050 ");
+  const uint64_t mine = cycles("own1050", own + "--set gpu.core_clock_mhz=1050 ");
+  INFO("core-counted " << core << " cycles, own-clock " << mine);
+  CHECK(core < mine);
+  const YAML::Node cfg = YAML::LoadFile(t / "core1050/config.resolved.yaml");
+  CHECK(cfg["l2"]["rop_clock"].as<std::string>() == "core");
+  CHECK(cfg["dram"]["latency_clock"].as<std::string>() == "core");
+}
+
 TEST_CASE("run without --config elaborates the named default GPU, gtx480, cycle for cycle; --config builtin the bare defaults", "[cli]") {
   TempDir t;
   auto plain = warptlm(t, "run --workload matmul --size tiny -q --out " + q(t / "d"));

@@ -204,6 +204,63 @@ TEST_CASE("dram: FIFO serves an older row miss before a younger row hit") {
   b.check_conservation();
 }
 
+TEST_CASE("dram: FIFO sends requests to their banks in order and a younger row hit on another bank reads first") {
+  DramParams p = gtx480();
+  p.scheduler = DramScheduler::Fifo;
+  Bench b(p);
+  b.l2.add(rd(0, addr_of(p, 1, 10)));         // opens row 10 of bank 1
+  b.l2.add(rd(100, addr_of(p, 0, 5)));        // older: bank 0 is precharged, an activate first
+  b.l2.add(rd(100, addr_of(p, 1, 10, 128)));  // younger: a hit on bank 1's open row
+  sc_core::sc_start();
+  REQUIRE(b.l2.done.size() == 3);
+  // Each goes to its bank (a cycle apart: one a cycle leaves the input buffer); the banks work
+  // independently, so the hit's column command need not wait for the older request's activate.
+  CHECK(b.latency(1) == kIn + p.tRCD + p.tCL + line_cycles(p));
+  CHECK(b.latency(2) == 2 * kIn + p.tCL + line_cycles(p));
+  CHECK(b.l2.done[2].responded < b.l2.done[1].responded);
+  CHECK(b.stat("dram0.row_hits") == 1);
+  b.check_conservation();
+}
+
+TEST_CASE("dram: FIFO holds a request behind an older one whose bank is busy even when its own bank is free") {
+  DramParams p = gtx480();
+  p.scheduler = DramScheduler::Fifo;
+  Bench b(p);
+  b.l2.add(rd(0, addr_of(p, 0, 10)));  // goes to bank 0 and opens row 10
+  b.l2.add(rd(0, addr_of(p, 0, 11)));  // waits: bank 0 holds the first until its column command
+  b.l2.add(rd(1, addr_of(p, 1, 20)));  // waits behind it, though bank 1 is free
+  sc_core::sc_start();
+  REQUIRE(b.l2.done.size() == 3);
+  CHECK(b.latency(0) == kIn + p.tRCD + p.tCL + line_cycles(p));
+  // The first's column command (kIn + tRCD) frees bank 0; the second goes to it the next edge and the
+  // third to bank 1 the edge after; only then is bank 1 activated.
+  const uint64_t first_col = kIn + p.tRCD;
+  CHECK(b.l2.done[2].responded == first_col + 2 + p.tRCD + p.tCL + line_cycles(p));
+  // The second had to close row 10 first.
+  CHECK(b.l2.done[1].responded > b.l2.done[2].responded);
+  CHECK(b.stat("dram0.precharges") == 1);
+  b.check_conservation();
+}
+
+TEST_CASE("dram: FIFO's queue counts only the requests still waiting for their banks") {
+  DramParams p = gtx480();
+  p.scheduler = DramScheduler::Fifo;
+  p.queue = 2;  // GPGPU-Sim's FIFO queue
+  Bench b(p);
+  for (uint64_t k = 0; k < 6; ++k) b.l2.add(rd(0, addr_of(p, k, 1)));  // six banks
+  sc_core::sc_start();
+  REQUIRE(b.l2.done.size() == 6);
+  // Each leaves the queue for its free bank the edge it is taken, so the queue never fills: the sixth
+  // is accepted as the input buffer frees, before any column command (the first is at kIn + tRCD).
+  CHECK(b.l2.done[5].accepted == 5 * kIn);
+  CHECK(b.l2.done[5].accepted < kIn + p.tRCD);
+  // Six row misses, the banks opened in parallel: the last answer within a tRRD per activate and a
+  // cycle per command that took the command bus first.
+  CHECK(b.l2.done[5].responded <= kIn + 5 * p.tRRD + 5 + p.tRCD + p.tCL + line_cycles(p));
+  CHECK(b.stat("dram0.activates") == 6);
+  b.check_conservation();
+}
+
 TEST_CASE("dram: a full queue withholds END_REQ until a column command frees a slot") {
   DramParams p = gtx480();
   p.queue = 4;

@@ -434,6 +434,28 @@ TEST_CASE("l2: an input queue smaller than a line is refused with a ROP stage") 
   CHECK(L2Params::from(c).rop_latency == 120);
 }
 
+TEST_CASE("l2: with rop_clock core the ROP stage lasts rop_latency core cycles, in whole L2 cycles") {
+  ParamTable t;
+  L2Params::declare(t);
+  Config c(t);
+  c.set("l2.rop_latency", "120");
+  c.set("l2.clock_mhz", "700");
+  L2Params own = L2Params::from(c);
+  own.count_in_l2_cycles(1050);
+  CHECK(own.rop_latency == 120);  // l2 (the default): the slice's own cycles, whatever the core clock
+  c.set("l2.rop_clock", "core");
+  L2Params same = L2Params::from(c), faster = same, odd = same;
+  same.count_in_l2_cycles(700);
+  CHECK(same.rop_latency == 120);  // core and L2 at one clock: the same stage
+  faster.count_in_l2_cycles(1050);
+  CHECK(faster.rop_latency == 80);  // 120 cycles at 1050 MHz last 80 at 700 MHz
+  odd.count_in_l2_cycles(1000);
+  CHECK(odd.rop_latency == 84);  // 120 at 1000 MHz are 84 at 700: whole cycles, never shorter
+  CHECK_FALSE(odd.rop_in_core_cycles);  // converted once
+  odd.count_in_l2_cycles(500);
+  CHECK(odd.rop_latency == 84);
+}
+
 // ------------------------------------------------------------ shared clock domains
 
 namespace {
