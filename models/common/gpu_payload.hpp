@@ -27,6 +27,7 @@ struct GpuExtension : tlm::tlm_extension<GpuExtension> {
   const uint64_t* lane_addr = nullptr;  // per-lane addresses (shared-memory requests: 32 entries, lane_mask says which)
   bool l1_no_allocate = false;       // a load the L1 serves on a hit but passes below on a miss, allocating nothing
   bool l1_redirect = false;          // a global access the L1 hands to its side store (l1/l1_side_store.hpp)
+  bool nc_load = false;              // ld.global.nc: cached in the L1 even where global loads bypass it (l1d.global_loads)
 
   // Blocks that fan in (crossbar, multi-port targets) push the port a request
   // came through and pop it to send the response back the same way.

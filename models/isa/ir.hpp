@@ -105,6 +105,7 @@ enum InstrFlag : uint16_t {
   F_TO = 1 << 8, F_SHIFTAMT = 1 << 9, F_CLAMP = 1 << 10, F_VOLATILE = 1 << 11,
   F_CC = 1 << 12,  // .cc: writes the carry flag (add.cc, sub.cc, mad.cc, addc.cc, subc.cc, madc.cc)
   F_PAIR = 1 << 13,  // "d|p" written: the second operand is the instruction's second destination (setp, shfl, match)
+  F_NC = 1 << 14,    // ld.global.nc: a load through the non-coherent (read-only) path, kept in the L1 even where global loads bypass it
 };
 
 class Warp;

@@ -66,7 +66,7 @@ bool parse_space(const std::string& m, Space& s) {
 // Modifiers with no functional effect in this model (cache operators, memory
 // ordering scopes, the .sync/.aligned forms).
 bool ignorable_modifier(const std::string& m) {
-  static const char* ign[] = {"nc", "ca", "cg", "cs", "lu", "cv", "wb", "wt", "relaxed", "acquire", "release",
+  static const char* ign[] = {"ca", "cg", "cs", "lu", "cv", "wb", "wt", "relaxed", "acquire", "release",
                               "acq_rel", "sc", "weak", "gpu", "sys", "cta", "gl", "sync", "aligned", "noftz",
                               "mmio", nullptr};
   for (const char** p = ign; *p; ++p)
@@ -911,6 +911,7 @@ class Parser {
       if (m == "to") { in.flags |= F_TO; continue; }
       if (m == "shiftamt") { in.flags |= F_SHIFTAMT; continue; }
       if (m == "volatile") { in.flags |= F_VOLATILE; continue; }
+      if (m == "nc") { in.flags |= F_NC; continue; }
       if (m == "v2") { in.vec = 2; continue; }
       if (m == "v4") { in.vec = 4; continue; }
       if (ignorable_modifier(m)) continue;

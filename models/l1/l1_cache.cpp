@@ -201,8 +201,8 @@ void L1DataCache::schedule_response(tlm::tlm_generic_payload* p, uint64_t due, b
 
 // ---------------------------------------------------------------- lookup
 
-bool L1DataCache::passes_below(MemKind kind, uint8_t space) const {
-  return !p_.enabled || (p_.global_loads_bypass && kind == MemKind::Load && space != kLocalSpace);
+bool L1DataCache::passes_below(MemKind kind, uint8_t space, bool nc) const {
+  return !p_.enabled || (p_.global_loads_bypass && kind == MemKind::Load && space != kLocalSpace && !nc);
 }
 
 bool L1DataCache::access(tlm::tlm_generic_payload& p, uint64_t c) {
@@ -211,7 +211,7 @@ bool L1DataCache::access(tlm::tlm_generic_payload& p, uint64_t c) {
   // the request's 32-byte sectors as this cache's sectors (a mask outside the line: the whole line)
   const uint32_t asked = e.sector_mask ? cache_sectors_of(e.sector_mask, p_.sector, full_mask_) : 0;
   const uint32_t want = asked ? asked : full_mask_;
-  if (passes_below(e.kind, e.space)) {  // no cache (or not for this load): below untouched, in order
+  if (passes_below(e.kind, e.space, e.nc_load)) {  // no cache (or not for this load): below untouched, in order
     if (!queue_room(1)) return false;
     ++*bypasses_;
     outcome_ = kBypass;
@@ -375,8 +375,8 @@ bool L1DataCache::atomic(tlm::tlm_generic_payload& p, uint64_t line) {
   return true;
 }
 
-uint32_t L1DataCache::warm(uint64_t addr, uint32_t sector_mask, MemKind kind, uint8_t space) {
-  if (passes_below(kind, space)) return sector_mask;
+uint32_t L1DataCache::warm(uint64_t addr, uint32_t sector_mask, MemKind kind, uint8_t space, bool nc) {
+  if (passes_below(kind, space, nc)) return sector_mask;
   const uint64_t line = addr >> line_bits_;
   const uint32_t want = sector_mask ? cache_sectors_of(sector_mask, p_.sector, full_mask_) : full_mask_;
   Line* l = lookup(line);
@@ -636,8 +636,11 @@ void L1DataCache::issue_downstream(uint64_t c) {
   } else {
     p = pool_.acquire();
     p->set_address(d.line_addr << line_bits_);
-    p->set_data_length(p_.line);
-    p->set_streaming_width(p_.line);
+    // The bytes it moves: the sectors it fetches or writes back (a whole line where the L1 is not sectored).
+    const uint32_t bytes = uint32_t(__builtin_popcount(d.kind == DownKind::Fill ? mshrs_[d.mshr].fetch & ~mshrs_[d.mshr].requested
+                                                                                 : d.mask)) * p_.sector;
+    p->set_data_length(bytes);
+    p->set_streaming_width(bytes);
     GpuExtension& e = gpu_ext(*p);
     e.sm = uint16_t(sm_id_);
     e.issue_cycle = c;

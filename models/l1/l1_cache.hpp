@@ -65,7 +65,8 @@ class L1DataCache : public sc_core::sc_module, public SharedClockMember {
   // outside simulated time. The tag array changes as the access would have left it once answered (the
   // policies of a timed access; no MSHR, queue, counter or observer; a dirty victim's write-back is dropped).
   // Returns the 32-byte sectors it sends below: a load's missing ones, a write-through store's, an atomic's.
-  uint32_t warm(uint64_t addr, uint32_t sector_mask, MemKind kind, uint8_t space);
+  // `nc`: an ld.global.nc, kept even where global loads bypass the L1.
+  uint32_t warm(uint64_t addr, uint32_t sector_mask, MemKind kind, uint8_t space, bool nc = false);
   uint64_t capacity_lines() const { return lines_.size(); }  // the lines its tag array holds
   // A broken conservation rule (a response that answers nothing outstanding):
   // the platform stops the run with this message as a fault.
@@ -196,7 +197,7 @@ class L1DataCache : public sc_core::sc_module, public SharedClockMember {
   bool queue_room(size_t n) const { return down_q_.size() + n <= p_.miss_queue; }
   // A request that passes below untouched: every one when the cache is disabled, and a global load under
   // l1d.global_loads: bypass (timed and warmed alike).
-  bool passes_below(MemKind kind, uint8_t space) const;
+  bool passes_below(MemKind kind, uint8_t space, bool nc) const;
   void queue_fill(uint32_t m, uint64_t line);
   void enqueue_forward(tlm::tlm_generic_payload& p, bool readonly = false);
   void enqueue_writeback(const Line& l);

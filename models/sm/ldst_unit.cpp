@@ -63,6 +63,7 @@ tlm::tlm_generic_payload* Sm::new_request(WarpSlot& w, const Instr& in, uint32_t
   e.block = w.block->linear_id;
   e.pc = in.pc;
   e.kind = store ? MemKind::Store : (in.op == Op::Atom || in.op == Op::Red) ? MemKind::Atomic : MemKind::Load;
+  e.nc_load = (in.flags & F_NC) != 0;
   e.tag = mo;
   e.issue_cycle = cycle_;
   ++memops_[mo].remaining;

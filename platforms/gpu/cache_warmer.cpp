@@ -32,8 +32,8 @@ void CacheWarmer::warm_front_ends(const KernelInfo& k, const LaunchState& L, uin
   }
 }
 
-void CacheWarmer::warm_line(uint32_t sm, uint64_t addr, uint32_t sectors, MemKind kind) {
-  const uint32_t below = l1s_.empty() ? sectors : l1s_[sm]->warm(addr, sectors, kind, uint8_t(Space::Global));
+void CacheWarmer::warm_line(uint32_t sm, uint64_t addr, uint32_t sectors, MemKind kind, bool nc) {
+  const uint32_t below = l1s_.empty() ? sectors : l1s_[sm]->warm(addr, sectors, kind, uint8_t(Space::Global), nc);
   if (below) into_l2(addr, below, kind != MemKind::Load);
   ++warmed_;
 }
@@ -57,7 +57,7 @@ void CacheWarmer::drop_outside_window() {
 void CacheWarmer::replay() {
   drop_outside_window();
   for (Trace& launch : kept_) {
-    launch.each([this](const Access& a) { warm_line(a.sm, a.addr, a.sectors, a.kind); });
+    launch.each([this](const Access& a) { warm_line(a.sm, a.addr, a.sectors, a.kind, a.nc); });
     launch.clear();
     spare_.push_back(std::move(launch));
   }
@@ -77,12 +77,13 @@ void CacheWarmer::accessed(const Block& b, const Warp& w, const Instr& in) {
   CoalescedLines c;
   coalesce_lines(w.addr, w.addr_mask, w.addr_bytes, line_bytes_, c);
   const uint32_t sm = l1s_.empty() ? 0 : sm_of(b);
+  const bool nc = (in.flags & F_NC) != 0;
   if (deferred_) {
     Trace& kept = kept_.back();
-    for (uint32_t j = 0; j < c.n; ++j) kept.add({c.line[j] * line_bytes_, c.sectors[j], uint16_t(sm), kind}, launch_cap_);
+    for (uint32_t j = 0; j < c.n; ++j) kept.add({c.line[j] * line_bytes_, c.sectors[j], uint16_t(sm), kind, nc}, launch_cap_);
     return;
   }
-  for (uint32_t j = 0; j < c.n; ++j) warm_line(sm, c.line[j] * line_bytes_, c.sectors[j], kind);
+  for (uint32_t j = 0; j < c.n; ++j) warm_line(sm, c.line[j] * line_bytes_, c.sectors[j], kind, nc);
 }
 
 }  // namespace warptlm

@@ -82,6 +82,7 @@ class CacheWarmer : public MemoryAccessObserver {
     uint32_t sectors;
     uint16_t sm;
     MemKind kind;
+    bool nc;  // an ld.global.nc
   };
   // One functional launch's line accesses, its last `cap` at most (a ring once full): a launch longer than
   // the window replays its last accesses, and what is kept stays bounded however long the launch runs.
@@ -106,7 +107,7 @@ class CacheWarmer : public MemoryAccessObserver {
       next = 0;
     }
   };
-  void warm_line(uint32_t sm, uint64_t addr, uint32_t sectors, MemKind kind);
+  void warm_line(uint32_t sm, uint64_t addr, uint32_t sectors, MemKind kind, bool nc);
   void into_l2(uint64_t addr, uint32_t sectors, bool write);
   void drop_outside_window();
   const std::vector<std::unique_ptr<Sm>>& sms_of_;

@@ -153,6 +153,9 @@ TEST_CASE("l1d: a sector miss fetches only the missing sectors", "[l1d]") {
   REQUIRE(b.mem.seen.size() == 2);
   CHECK(b.mem.seen[0].sector_mask == 0x3);
   CHECK(b.mem.seen[1].sector_mask == 0xC);
+  // Each fill moves the bytes of its sectors, not a line (the crossbar's occupancy counts them).
+  CHECK(b.mem.seen[0].bytes == 2 * p.sector);
+  CHECK(b.mem.seen[1].bytes == 2 * p.sector);
   CHECK(b.stat("sm0.l1d.misses") == 2);
   CHECK(b.stat("sm0.l1d.hits") == 1);
   CHECK(b.done(2).responded == 60 + kIn + p.hit_latency);
@@ -169,6 +172,7 @@ TEST_CASE("l1d: a line of one sector (a cache that is not sectored) fetches the 
   sc_core::sc_start();
   REQUIRE(b.mem.seen.size() == 1);
   CHECK(b.mem.seen[0].sector_mask == 0xF);  // below, in 32-byte sectors: all four
+  CHECK(b.mem.seen[0].bytes == 128);        // the whole line moves
   CHECK(b.stat("sm0.l1d.misses") == 1);
   CHECK(b.stat("sm0.l1d.hits") == 1);
   CHECK(b.done(1).responded == 50 + kIn + p.hit_latency);
@@ -591,6 +595,30 @@ TEST_CASE("l1d: with global loads bypassed a global load passes below hit or not
   CHECK(b.l1.holds(L));
   CHECK(b.done(1).responded - 40 < b.mem_latency);  // the local hit answered without memory
   CHECK(b.done(2).responded - 80 > b.mem_latency);  // the global load of the same line went below
+}
+
+TEST_CASE("l1d: with global loads bypassed an ld.global.nc load is still cached", "[l1d]") {
+  // GPGPU-Sim keeps .nc loads (cache_op CACHE_L1) in the L1 under -gpgpu_gmem_skip_L1D (ldst_unit::memory_cycle
+  // and, for their fills, ldst_unit::cycle); a plain global load of the same line passes below.
+  L1Params p;
+  p.global_loads_bypass = true;
+  Bench b(p, 20);
+  const uint64_t G = 0x9000;
+  Request nc = load(G, 0);
+  nc.nc = true;
+  b.lsu.add(nc);             // a miss, filled and kept
+  Request again = load(G, 100);
+  again.nc = true;
+  b.lsu.add(again);          // hits
+  b.lsu.add(load(G, 200));   // a plain global load: below although the line is there
+  sc_core::sc_start();
+  REQUIRE(b.lsu.done.size() == 3);
+  CHECK(b.stat("sm0.l1d.misses") == 1);
+  CHECK(b.stat("sm0.l1d.hits") == 1);
+  CHECK(b.stat("sm0.l1d.bypasses") == 1);
+  CHECK(b.l1.holds(G));
+  CHECK(b.done(1).responded - 100 < b.mem_latency);
+  CHECK(b.done(2).responded - 200 > b.mem_latency);
 }
 
 TEST_CASE("l1d: an observer hears each eviction with the owner and the evicting warp", "[l1d]") {

@@ -41,6 +41,7 @@ struct Request {
   uint8_t access_bytes = 4;
   uint8_t space = 0;            // GpuExtension.space (isa Space: 1 global, 3 local)
   bool redirect = false;        // GpuExtension.l1_redirect (to the L1's side store)
+  bool nc = false;              // GpuExtension.nc_load (ld.global.nc)
 };
 
 struct Completed {
@@ -84,6 +85,7 @@ class TrafficInitiator : public sc_core::sc_module {
       e.access_bytes = r.access_bytes;
       e.space = r.space;
       e.l1_redirect = r.redirect;
+      e.nc_load = r.nc;
       e.issue_cycle = cycle();
       if (!r.lanes.empty()) {
         lane_store_.emplace_back(32, 0);
@@ -133,13 +135,14 @@ struct SinkStats {
 };
 class FixedLatencySink : private SinkStats, public FlatMemory {
  public:
-  struct Seen { uint64_t addr; bool write; uint64_t cycle; uint32_t sector_mask; };
+  struct Seen { uint64_t addr; bool write; uint64_t cycle; uint32_t sector_mask; uint32_t bytes; };
   std::vector<Seen> seen;
 
   FixedLatencySink(sc_core::sc_module_name n, sc_core::sc_time period, uint64_t latency_cycles)
       : FlatMemory(n, period * double(latency_cycles), SinkStats::stats) {
     on_request = [this, period](tlm::tlm_generic_payload& p) {
-      seen.push_back(Seen{p.get_address(), p.is_write(), uint64_t(sc_core::sc_time_stamp() / period), gpu_ext(p).sector_mask});
+      seen.push_back(Seen{p.get_address(), p.is_write(), uint64_t(sc_core::sc_time_stamp() / period), gpu_ext(p).sector_mask,
+                          p.get_data_length()});
     };
   }
 };
