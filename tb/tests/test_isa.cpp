@@ -1560,6 +1560,26 @@ TEST_CASE("hand-written PTX: a mangled entry is launched by its unmangled base n
   CHECK(std::all_of(got.begin(), got.end(), [](int32_t x) { return x == 6; }));
 }
 
+TEST_CASE("hand-written PTX: ld.global.nc is marked non-coherent and a plain load is not", "[isa][ptx]") {
+  // The L1 keeps .nc loads where global loads bypass it (l1d.global_loads: bypass, GPGPU-Sim's CACHE_L1).
+  IsaFixture fx;
+  std::string text = replace_once(kAddOne, "ld.global.u32 \t%r6, [%rd4];", "ld.global.nc.u32 \t%r6, [%rd4];\n\tld.global.u32 \t%r0, [%rd4];");
+  text = replace_once(text, ".reg .b32 \t%r<8>;", ".reg .b32 \t%r<9>;");
+  fx.dev->load_ptx(text, "nc.ptx");
+  const KernelInfo* k = fx.gpu->find_kernel("add_one");
+  REQUIRE(k != nullptr);
+  int nc = 0, plain = 0;
+  for (const Instr& in : k->prog)
+    if (in.op == Op::Ld && in.space == Space::Global) ((in.flags & F_NC) ? nc : plain)++;
+  CHECK(nc == 1);
+  CHECK(plain == 1);
+  std::vector<int32_t> v(64, 5);  // and it still runs
+  DevPtr p = fx.dev->upload(v);
+  fx.dev->launch("add_one", Dim3(1), Dim3(64), {arg(p), arg(int32_t(64))});
+  auto got = fx.dev->download<int32_t>(p, 64);
+  CHECK(std::all_of(got.begin(), got.end(), [](int32_t x) { return x == 6; }));
+}
+
 TEST_CASE("malformed PTX: missing semicolon names the file and line", "[isa][ptx][error]") {
   std::string text = replace_once(kAddOne, "add.s32 \t%r7, %r6, 1;", "add.s32 \t%r7, %r6, 1");
   int line = line_of(text, "add.s32 \t%r7, %r6, 1");
