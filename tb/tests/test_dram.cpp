@@ -535,6 +535,23 @@ TEST_CASE("dram: address_bits places each address bit in the field its letter na
   }
 }
 
+TEST_CASE("dram: with latency_clock core the delay line lasts dram.latency core cycles, in whole DRAM cycles") {
+  ParamTable t;
+  DramParams::declare(t);
+  Config c(t);
+  c.set("dram.latency", "100");
+  c.set("dram.clock_mhz", "924");
+  DramParams own = DramParams::from(c);
+  own.count_in_dram_cycles(1050);
+  CHECK(own.latency == 100);  // dram (the default): the channel's own cycles
+  c.set("dram.latency_clock", "core");
+  DramParams base = DramParams::from(c), faster = base;
+  base.count_in_dram_cycles(700);
+  CHECK(base.latency == 132);  // gtx480: 100 core cycles at 700 MHz are 132 at 924 MHz
+  faster.count_in_dram_cycles(1050);
+  CHECK(faster.latency == 88);  // the core 50 % faster: 88
+}
+
 TEST_CASE("dram: address_bits and bank_groups that do not fit the geometry are refused naming the key") {
   ParamTable t;
   DramParams::declare(t);
