@@ -345,7 +345,9 @@ bool L1DataCache::store(tlm::tlm_generic_payload& p, uint64_t line, uint32_t wan
     install(*victim, line, 0, 0, e.warp, e.space);
     l = victim;
   }
-  if (l) {
+  if (l && w == L1WritePolicy::WriteEvict) {
+    if (hit) invalidate_sectors(*l, want);  // the store goes below; the L1 keeps no copy of what it wrote
+  } else if (l) {
     touch(*l);
     if (back || alloc) l->valid |= want;
     if (back) l->dirty |= want;
@@ -357,6 +359,13 @@ bool L1DataCache::store(tlm::tlm_generic_payload& p, uint64_t line, uint32_t wan
     enqueue_forward(p);  // answered when the level below acknowledges the write
   }
   return true;
+}
+
+// Write-evict: the written sectors leave the line; a line with none left leaves the cache.
+void L1DataCache::invalidate_sectors(Line& l, uint32_t sectors) {
+  l.valid &= ~sectors;
+  l.dirty &= ~sectors;
+  if (!l.valid && !l.reserved) l.present = false;
 }
 
 // Atomics execute below (at L2): the L1 copy is invalidated (written back
@@ -393,7 +402,9 @@ uint32_t L1DataCache::warm(uint64_t addr, uint32_t sector_mask, MemKind kind, ui
         install(*v, line, 0, 0, 0, space);
         l = v;
       }
-    if (l) {
+    if (l && w == L1WritePolicy::WriteEvict) {
+      if (!l->reserved && !(want & ~l->valid)) invalidate_sectors(*l, want);
+    } else if (l) {
       touch(*l);
       if (back || alloc) l->valid |= want;
       if (back) l->dirty |= want;

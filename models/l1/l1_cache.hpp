@@ -198,6 +198,7 @@ class L1DataCache : public sc_core::sc_module, public SharedClockMember {
   // A request that passes below untouched: every one when the cache is disabled, and a global load under
   // l1d.global_loads: bypass (timed and warmed alike).
   bool passes_below(MemKind kind, uint8_t space, bool nc) const;
+  void invalidate_sectors(Line& l, uint32_t sectors);
   void queue_fill(uint32_t m, uint64_t line);
   void enqueue_forward(tlm::tlm_generic_payload& p, bool readonly = false);
   void enqueue_writeback(const Line& l);

@@ -5,14 +5,14 @@ namespace warptlm {
 namespace {
 
 const char* const kWriteNames[] = {"write_through_no_allocate", "write_through_allocate", "write_back_allocate",
-                                   "write_back_no_allocate"};
+                                   "write_back_no_allocate", "write_evict"};
 
 bool is_pow2(uint64_t v) { return v && !(v & (v - 1)); }
 
 uint32_t log2_of(uint64_t v) { return v ? uint32_t(63 - __builtin_clzll(v)) : 0; }
 
 L1WritePolicy write_policy_of(const std::string& s) {
-  for (size_t i = 0; i < 4; ++i)
+  for (size_t i = 0; i < 5; ++i)
     if (s == kWriteNames[i]) return L1WritePolicy(i);
   return L1WritePolicy::WriteThroughNoAllocate;  // unreachable: Config checked the enum
 }
@@ -39,7 +39,9 @@ void L1Params::declare(ParamTable& t) {
   t.int_param("l1d.mshr_entries", 32, 1, 4096, "L1D miss status holding registers: lines with a fill outstanding");
   t.int_param("l1d.mshr_merges", 8, 1, 1024, "requests one MSHR entry holds (the allocating one included)");
   t.int_param("l1d.miss_queue", 8, 1, 4096, "L1D requests waiting to go downstream (fills, write-throughs, write-backs, bypasses)");
-  t.enum_param("l1d.global_write", "write_through_no_allocate", writes, "L1D policy for global stores");
+  t.enum_param("l1d.global_write", "write_through_no_allocate", writes,
+               "L1D policy for global stores (write_evict: the store goes below and a hit invalidates what it wrote, "
+               "GPGPU-Sim's global write-evict)");
   t.enum_param("l1d.local_write", "write_back_allocate", writes, "L1D policy for local (spill/stack) stores");
   t.enum_param("l1d.global_loads", "cache", {"cache", "bypass"},
                "L1D policy for global loads: cache them, or pass every one below untouched, hit or not, as a load "

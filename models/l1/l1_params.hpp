@@ -18,7 +18,9 @@ enum class L1Allocate : uint8_t { OnFill, OnMiss };
 // it in a dirty line; allocate installs the line on a store miss (without
 // fetching it: the written sectors become valid), no-allocate leaves the
 // cache unchanged on a miss.
-enum class L1WritePolicy : uint8_t { WriteThroughNoAllocate, WriteThroughAllocate, WriteBackAllocate, WriteBackNoAllocate };
+// WriteEvict: a store goes below and a hit invalidates the sectors it writes; a miss allocates nothing
+// (GPGPU-Sim's write-evict, which its L1's "L" policy gives global stores).
+enum class L1WritePolicy : uint8_t { WriteThroughNoAllocate, WriteThroughAllocate, WriteBackAllocate, WriteBackNoAllocate, WriteEvict };
 
 struct L1Params {
   bool enabled = true;

@@ -597,6 +597,26 @@ TEST_CASE("l1d: with global loads bypassed a global load passes below hit or not
   CHECK(b.done(2).responded - 80 > b.mem_latency);  // the global load of the same line went below
 }
 
+TEST_CASE("l1d: with write_evict a global store hit invalidates what it wrote and goes below", "[l1d]") {
+  // GPGPU-Sim's L1 write policy L: a global store that hits evicts its sectors (wr_hit_we); with
+  // write_through_no_allocate the same store would update the line and the load after it would hit.
+  L1Params p;
+  p.global_write = L1WritePolicy::WriteEvict;
+  Bench b(p, 20);
+  const uint64_t G = 0x9000;
+  b.lsu.add(load(G, 0));            // a miss, filled
+  b.lsu.add(load(G, 100));          // hits
+  b.lsu.add(store(G, 150, kGlobal)); // hits: written below, the line's copy dropped
+  b.lsu.add(load(G, 250));          // misses again
+  sc_core::sc_start();
+  REQUIRE(b.lsu.done.size() == 4);
+  CHECK(b.stat("sm0.l1d.hits") == 2);    // the second load and the store
+  CHECK(b.stat("sm0.l1d.misses") == 2);  // the first and the last load
+  CHECK(b.stat("sm0.l1d.write_throughs") == 1);
+  CHECK(b.done(3).responded - 250 > b.mem_latency);
+  CHECK(b.l1.holds(G));  // filled again by the last load
+}
+
 TEST_CASE("l1d: with global loads bypassed an ld.global.nc load is still cached", "[l1d]") {
   // GPGPU-Sim keeps .nc loads (cache_op CACHE_L1) in the L1 under -gpgpu_gmem_skip_L1D (ldst_unit::memory_cycle
   // and, for their fills, ldst_unit::cycle); a plain global load of the same line passes below.

@@ -16,20 +16,23 @@ if [[ -z "$nvcc" ]]; then
 fi
 names=("$@")
 if [[ ${#names[@]} -eq 0 ]]; then
-  names=(vecadd matmul transpose_naive reduce_seq histogram bfs blackscholes)
+  names=(vecadd matmul transpose_naive reduce_seq histogram bfs blackscholes pb_gemm)
 fi
 mkdir -p "$here/bin"
 # PTX without comments, blank lines and runs of whitespace.
 normal() { sed -e 's://.*$::' -e 's/[[:space:]]\+/ /g' -e 's/^ //' -e 's/ $//' | sed '/^$/d'; }
 status=0
 for name in "${names[@]}"; do
+  # the workload module whose kernels it includes (pb_gemm: polybench)
+  module="$(sed -n 's:^#include "[./]*tb/workloads/\([A-Za-z0-9_]*\)/.*:\1:p' "$here/$name.cu" | head -1)"
+  module="${module:-$name}"
   echo "build.sh: scenarios/calibration/hosts/$name.cu -> bin/$name"
   "$nvcc" -cudart shared -gencode arch=compute_75,code=compute_75 -O3 -o "$here/bin/$name" "$here/$name.cu"
-  if diff <("$here/ptx_of.py" "$here/bin/$name" | normal) <(normal < "$root/tb/workloads/$name/$name.ptx") >/dev/null; then
-    echo "build.sh: bin/$name's PTX is tb/workloads/$name/$name.ptx"
+  if diff <("$here/ptx_of.py" "$here/bin/$name" | normal) <(normal < "$root/tb/workloads/$module/$module.ptx") >/dev/null; then
+    echo "build.sh: bin/$name's PTX is tb/workloads/$module/$module.ptx"
   else
-    echo "build.sh: bin/$name's PTX DIFFERS from tb/workloads/$name/$name.ptx:" >&2
-    diff <("$here/ptx_of.py" "$here/bin/$name" | normal) <(normal < "$root/tb/workloads/$name/$name.ptx") | head -20 >&2
+    echo "build.sh: bin/$name's PTX DIFFERS from tb/workloads/$module/$module.ptx:" >&2
+    diff <("$here/ptx_of.py" "$here/bin/$name" | normal) <(normal < "$root/tb/workloads/$module/$module.ptx") | head -20 >&2
     status=1
   fi
 done
