@@ -53,4 +53,14 @@ inline void coalesce_lines(const uint64_t* addr, uint32_t mask, uint32_t bytes, 
   }
 }
 
+// sm.store_data: segment. The bytes a store request of a line carries: the smallest aligned segment of
+// 2^k 32-byte sectors holding every sector in `sectors` (non-empty), as compute capability 2.x sizes a
+// transaction (32, 64 or 128 B in a 128 B line): sectors 0 and 3 need the whole line, 2 and 3 its upper half.
+inline uint32_t store_segment_bytes(uint32_t sectors) {
+  const uint32_t lo = uint32_t(__builtin_ctz(sectors)), hi = 31 - uint32_t(__builtin_clz(sectors));
+  uint32_t span = 1;
+  while (lo / span != hi / span) span *= 2;
+  return span * 32;
+}
+
 }  // namespace warptlm

@@ -150,7 +150,7 @@ uint32_t Sm::coalesce_global(WarpSlot& w, const Instr& in, Space sp, uint32_t mo
     if (!p_.coalesce_sectors) {
       tlm::tlm_generic_payload* p = new_request(w, in, mo);
       p->set_address(lines[j] * line_bytes);
-      p->set_data_length(line_bytes);
+      p->set_data_length(p_.store_segment && in.op == Op::St ? store_segment_bytes(sectors[j]) : line_bytes);
       GpuExtension& e = gpu_ext(*p);
       e.sector_mask = sectors[j];
       e.lane_mask = masks[j];

@@ -69,6 +69,8 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
   }
   if (p_.regfile_banks) {
     bank_bits_.assign(p_.regfile_banks, 0);
+    result_buses_.assign(p_.result_buses, CycleBook{});
+    for (size_t g = 0; g < size_t(CollectorGroup::Count); ++g) collector_out_[g].assign(p_.collector_ports[g], CycleBook{});
     for (size_t g = 0; g < size_t(CollectorGroup::Count); ++g) collector_free_[g].assign(p_.collectors[g], 0);
     StatGroup oc(stats, inst + ".collector", "collector");
     oc_reads_ = &oc.counter("reads", "register reads by the operand collector (one per distinct source register)");
@@ -171,6 +173,7 @@ void Sm::build_units() {
       }
     }
     unit_busy_[k].assign(owner.size(), 0);
+    if (p_.result_buses) completion_books_[k].assign(owner.size(), CycleBook{});
   }
 }
 
@@ -819,7 +822,7 @@ Stall Sm::check_next_instruction(WarpSlot& w, const Instr*& in, uint32_t& unit) 
     w.queue_blocked_at = f.insts.warp + 1;
     return has_ooo_ ? Stall::Structural : wait_for_queue(w);
   }
-  if (!can_take_unit(w, unit_of(*in, cls, p_.int_alu_on_sp), unit)) return Stall::Structural;
+  if (!can_take_unit(w, p_.unit_kind(*in, cls), unit)) return Stall::Structural;
   // A mechanism's issue gate: else retry next cycle.
   if (cls == OpClass::Mem && !memory_gates_open(f, *in)) return Stall::Other;
   return Stall::Issued;
@@ -828,7 +831,10 @@ Stall Sm::check_next_instruction(WarpSlot& w, const Instr*& in, uint32_t& unit) 
 // With an operand collector, issue needs a free collector unit (the functional unit is taken at
 // dispatch); without, a free functional unit the warp's scheduler may use (`unit`).
 bool Sm::can_take_unit(const WarpSlot& w, UnitKind kind, uint32_t& unit) {
-  if (p_.regfile_banks) return free_collector(collector_group_of(kind)) != nullptr;
+  if (p_.regfile_banks) {
+    const CollectorGroup g = collector_group_of(kind);
+    return !collector_ports_full(g) && free_collector(g) != nullptr;
+  }
   const auto& units = unit_busy_[size_t(kind)];
   const auto& owner = unit_owner_[size_t(kind)];
   const uint32_t sched = w.slot % p_.num_schedulers;
@@ -867,7 +873,7 @@ Stall Sm::check_out_of_order(WarpSlot& w, const Instr*& in, uint32_t& unit) {
     const OpClass cls = op_class_of(*a);
     // the gates apply to memory instructions issued out of order too
     if (cls == OpClass::Mem && (gq_.size() >= p_.ldst_queue || !memory_gates_open(*w.fw, *a))) return Stall::LongMem;
-    if (!can_take_unit(w, unit_of(*a, cls, p_.int_alu_on_sp), unit)) return Stall::LongMem;
+    if (!can_take_unit(w, p_.unit_kind(*a, cls), unit)) return Stall::LongMem;
     in = a;
     w.issue_kind = WarpSlot::IssueKind::OutOfOrder;
     ooo_mech_ = m;
@@ -907,10 +913,16 @@ uint64_t Sm::reserve_bank_read(uint32_t bank, uint64_t earliest) {
 // and its functional unit takes it the cycle after, or when one of its kind is
 // free (the collector unit is held until the register ahead of it empties).
 // Returns the cycle the functional unit takes it.
-uint64_t Sm::collect_operands(const WarpSlot& w, const Instr& in, UnitKind kind, uint64_t occupancy, uint32_t& unit) {
+uint64_t Sm::collect_operands(const WarpSlot& w, const Instr& in, UnitKind kind, uint64_t occupancy, uint64_t done_after,
+                                  uint32_t& unit) {
   if (cycle_ > bank_base_) {  // slide the booking window to this cycle
     const uint64_t shift = cycle_ - bank_base_;
     for (uint64_t& b : bank_bits_) b = shift >= 64 ? 0 : b >> shift;
+    for (CycleBook& b : result_buses_) b.advance(shift);
+    for (auto& ports : collector_out_)
+      for (CycleBook& b : ports) b.advance(shift);
+    for (auto& units : completion_books_)
+      for (CycleBook& b : units) b.advance(shift);
     bank_base_ = cycle_;
   }
   uint64_t last = cycle_ + 1;
@@ -924,13 +936,85 @@ uint64_t Sm::collect_operands(const WarpSlot& w, const Instr& in, UnitKind kind,
     ++*oc_reads_;
     last = std::max(last, c);
   }
+  const CollectorGroup g = collector_group_of(kind);
   auto& units = unit_busy_[size_t(kind)];
-  const size_t u = size_t(std::min_element(units.begin(), units.end()) - units.begin());
-  const uint64_t start = std::max(last + 2, units[u]);
+  size_t u = size_t(std::min_element(units.begin(), units.end()) - units.begin());
+  uint64_t start = std::max(last + 2, units[u]);
+  const bool books_result = !result_buses_.empty() && kind != UnitKind::LDST;
+  auto& out_ports = collector_out_[size_t(g)];
+  if (books_result || !out_ports.empty()) {  // the first cycle a unit, its writeback and a dispatch port are free
+    start = UINT64_MAX;
+    for (size_t v = 0; v < units.size(); ++v) {
+      const uint64_t s = first_free_start(kind, v, std::max(last + 2, units[v]), books_result ? done_after : 0);
+      if (s < start) start = s, u = v;
+    }
+    if (books_result) {
+      book_completion(kind, u, start + done_after);
+      book_register_writes(w, in, start + done_after);
+    }
+    book_first_free(out_ports, start - 1 - bank_base_);
+  }
+  if (p_.collector_ports[size_t(g)]) {  // one of the group's ports took it into its collector unit this cycle
+    if (port_in_cycle_ != cycle_) port_in_cycle_ = cycle_, port_in_used_.fill(0);
+    ++port_in_used_[size_t(g)];
+  }
   units[u] = start + occupancy;
   unit = uint32_t(u);
-  *free_collector(collector_group_of(kind)) = start - 1;  // check() found one free
+  *free_collector(g) = start - 1;  // check() found one free
   return start;
+}
+
+// sm.collector_ports: has the group's every port taken an instruction into a collector unit this cycle?
+bool Sm::collector_ports_full(CollectorGroup g) const {
+  const uint32_t ports = p_.collector_ports[size_t(g)];
+  return ports && port_in_cycle_ == cycle_ && port_in_used_[size_t(g)] >= ports;
+}
+
+// Book `off` in the first of `books` free there (all booked: none; callers found one free).
+void Sm::book_first_free(std::vector<CycleBook>& books, uint64_t off) {
+  for (CycleBook& b : books)
+    if (!b.booked(off)) return b.book(off);
+}
+
+// Cycles from a unit taking an instruction to its result's write: the class's latency, the lane groups after
+// the first, and sm.unit_stages on every unit but the LD/ST unit (its dispatch and writeback registers).
+uint64_t Sm::result_after(UnitKind kind, const OpClassParams& op, uint32_t groups) const {
+  return op.latency + groups - 1 + (kind == UnitKind::LDST ? 0 : p_.unit_stages);
+}
+
+// The first cycle from `earliest` on at which unit u of `kind` may take an instruction (`earliest` itself when
+// the booking span ends first). With sm.result_buses (GPGPU-Sim's pipelined units and result buses,
+// shader_core_ctx::execute; `done_after` > 0) its result, written done_after later, must find a result bus
+// free and no earlier instruction of u completing that same cycle; with sm.collector_ports a dispatch port of
+// its collector group must be free the cycle before (opndcoll_rfu_t::dispatch_ready_cu).
+uint64_t Sm::first_free_start(UnitKind kind, size_t u, uint64_t earliest, uint64_t done_after) const {
+  const auto& out_ports = collector_out_[size_t(collector_group_of(kind))];
+  auto any_free = [](const std::vector<CycleBook>& books, uint64_t off) {
+    for (const CycleBook& b : books)
+      if (!b.booked(off)) return true;
+    return false;
+  };
+  for (uint64_t s = earliest; s + done_after - bank_base_ < CycleBook::kSpan; ++s) {
+    if (!out_ports.empty() && !any_free(out_ports, s - 1 - bank_base_)) continue;
+    if (!done_after) return s;
+    const uint64_t off = s + done_after - bank_base_;
+    if (!completion_books_[size_t(kind)][u].booked(off) && any_free(result_buses_, off)) return s;
+  }
+  return earliest;
+}
+
+void Sm::book_completion(UnitKind kind, size_t u, uint64_t done) {
+  const uint64_t off = done - bank_base_;
+  completion_books_[size_t(kind)][u].book(off);
+  book_first_free(result_buses_, off);
+}
+
+// The result's write takes each destination register's bank in the cycle it is written (GPGPU-Sim's
+// register-file writes win their banks over reads, opndcoll_rfu_t::writeback): reads booked later avoid it.
+void Sm::book_register_writes(const WarpSlot& w, const Instr& in, uint64_t done) {
+  const uint64_t off = done - bank_base_;
+  if (off >= 64) return;
+  for (unsigned i = 0; i < in.nwrites; ++i) bank_bits_[(in.writes[i] + w.slot) % p_.regfile_banks] |= uint64_t(1) << off;
 }
 
 // sm.ldst_occupancy: accesses. The LD/ST unit takes one access of the
@@ -947,13 +1031,13 @@ void Sm::hold_ldst_unit(uint32_t unit, uint64_t start, uint32_t accesses) {
 void Sm::execute(WarpSlot& w, const Instr& in, uint32_t unit, bool on_unit) {
   Warp& f = *w.fw;
   const OpClass cls = op_class_of(in);
-  const UnitKind kind = unit_of(in, cls, p_.int_alu_on_sp);
+  const UnitKind kind = p_.unit_kind(in, cls);
   const uint32_t groups = on_unit ? unit_groups_[size_t(kind)][unit] : lane_groups(p_.units[size_t(kind)].lanes);
   const OpClassParams& op = p_.ops[size_t(cls)];
   // the cycle the functional unit takes it: now, or after the operand collector
   uint64_t start = cycle_;
   if (on_unit) {
-    if (p_.regfile_banks) start = collect_operands(w, in, kind, uint64_t(groups) * op.ii, unit);
+    if (p_.regfile_banks) start = collect_operands(w, in, kind, uint64_t(groups) * op.ii, result_after(kind, op, groups), unit);
     else unit_busy_[size_t(kind)][unit] = cycle_ + uint64_t(groups) * op.ii;
     if (unit_busy_cycles_[size_t(kind)]) *unit_busy_cycles_[size_t(kind)] += uint64_t(groups) * op.ii;
   }
@@ -1002,7 +1086,7 @@ void Sm::execute(WarpSlot& w, const Instr& in, uint32_t unit, bool on_unit) {
   } else if (in.nwrites) {
     for (unsigned i = 0; i < in.nwrites; ++i) ++w.pending[in.writes[i]];
     ++w.inflight;
-    completions_.push(Completion{start + op.latency + groups - 1, seq_++, w.slot, &in, false});
+    completions_.push(Completion{start + result_after(kind, op, groups), seq_++, w.slot, &in, false});
   }
   // Progress, for the run's watchdog: a write to memory, a barrier arrival or an exit.
   if (st == StepStatus::Exited || in.op == Op::Bar || in.op == Op::BarArrive || in.op == Op::BarRed ||

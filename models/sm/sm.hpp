@@ -27,6 +27,7 @@
 #include "common/trace.hpp"
 #include "isa/simt.hpp"
 #include "isa/write_log.hpp"
+#include "sm/cycle_book.hpp"
 #include "sm/readonly_cache.hpp"
 #include "sm/sched/scheduler.hpp"
 #include "sm/inorder_pipeline.hpp"
@@ -266,7 +267,8 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   // Operand collector (sm.regfile_banks > 0)
   uint64_t* free_collector(CollectorGroup g);
   uint64_t reserve_bank_read(uint32_t bank, uint64_t earliest);
-  uint64_t collect_operands(const WarpSlot& w, const Instr& in, UnitKind kind, uint64_t occupancy, uint32_t& unit);
+  uint64_t collect_operands(const WarpSlot& w, const Instr& in, UnitKind kind, uint64_t occupancy, uint64_t done_after,
+                            uint32_t& unit);
   void hold_ldst_unit(uint32_t unit, uint64_t start, uint32_t accesses);
   bool exits_at_decode(const Instr& in) const { return p_.exit_at_decode && in.op == Op::Exit; }
   // LD/ST unit (ldst_unit.cpp)
@@ -370,6 +372,20 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   // per group, the cycle each collector unit is free again
   std::vector<uint64_t> bank_bits_;
   uint64_t bank_base_ = 0;
+  // sm.result_buses: the cycles each result bus is booked, and each unit's booked completions, from bank_base_ on
+  std::vector<CycleBook> result_buses_;
+  std::array<std::vector<CycleBook>, size_t(UnitKind::Count)> completion_books_;
+  // sm.collector_ports: per group, the cycles each dispatch port is booked (from bank_base_ on), and how many
+  // instructions its ports took into collector units in cycle port_in_cycle_
+  std::array<std::vector<CycleBook>, size_t(CollectorGroup::Count)> collector_out_;
+  std::array<uint32_t, size_t(CollectorGroup::Count)> port_in_used_{};
+  uint64_t port_in_cycle_ = UINT64_MAX;
+  bool collector_ports_full(CollectorGroup g) const;
+  static void book_first_free(std::vector<CycleBook>& books, uint64_t off);
+  uint64_t first_free_start(UnitKind kind, size_t u, uint64_t earliest, uint64_t done_after) const;
+  void book_completion(UnitKind kind, size_t u, uint64_t done);
+  void book_register_writes(const WarpSlot& w, const Instr& in, uint64_t done);
+  uint64_t result_after(UnitKind kind, const OpClassParams& op, uint32_t groups) const;
   std::array<std::vector<uint64_t>, size_t(CollectorGroup::Count)> collector_free_;
   Counter *oc_reads_ = nullptr, *oc_conflicts_ = nullptr;
   std::priority_queue<Completion, std::vector<Completion>, std::greater<Completion>> completions_;

@@ -64,20 +64,20 @@ bool complex_integer(Op op) {
 }
 }  // namespace
 
-UnitKind unit_of(const Instr& in, OpClass c, bool int_alu_on_sp) {
+UnitKind unit_of(const Instr& in, OpClass c, bool int_alu_on_sp, bool all_on_sp, bool control_on_sp) {
   switch (c) {
     case OpClass::Simple:
-      if (float_operands(in)) return UnitKind::SP;
+      if (float_operands(in) || all_on_sp) return UnitKind::SP;
       return int_alu_on_sp && !complex_integer(in.op) ? UnitKind::SP : UnitKind::INT;
     case OpClass::Alu: case OpClass::Imax:
-      return int_alu_on_sp ? UnitKind::SP : UnitKind::INT;
+      return int_alu_on_sp || all_on_sp ? UnitKind::SP : UnitKind::INT;
     case OpClass::Imul: case OpClass::Imad: case OpClass::Idiv: case OpClass::Shfl:
-      return UnitKind::INT;
+      return all_on_sp ? UnitKind::SP : UnitKind::INT;
     case OpClass::Fp: case OpClass::Fma: case OpClass::Fmax: return UnitKind::SP;
     case OpClass::Fdiv: case OpClass::Sfu: return UnitKind::SFU;
     case OpClass::Dp: return UnitKind::DP;
     case OpClass::Mem: return UnitKind::LDST;
-    default: return UnitKind::BRANCH;
+    default: return control_on_sp ? UnitKind::SP : UnitKind::BRANCH;
   }
 }
 
@@ -162,10 +162,13 @@ void SmParams::declare(ParamTable& t) {
                "how the schedulers share the units that are not private: fixed priority (the lowest-numbered scheduler "
                "with an instruction for a unit takes it whole) or even partitioning (each scheduler owns lanes / N of "
                "every shared unit, which a warp holds ceil(32 / (lanes / N)) cycles)");
-  t.enum_param("sm.int_alu", "int", {"int", "sp"},
-               "where integer add/subtract, min/max, compares, moves, logic and shifts run: on the integer units, or on "
+  t.enum_param("sm.int_alu", "int", {"int", "sp", "sp_all"},
+               "where integer add/subtract, min/max, compares, moves, logic and shifts run: on the integer units, on "
                "the SP units' integer ALUs (Kepler), the integer units keeping multiplies, divides, shuffles and "
-               "bit-field ops");
+               "bit-field ops, or every integer instruction on the SP units (sp_all: Fermi's CUDA cores)");
+  t.enum_param("sm.control_pipe", "branch", {"branch", "sp"},
+               "the unit branches, calls, returns, exits and barriers take: the branch unit, or the SP units (GPGPU-Sim "
+               "sends them down its SP pipeline)");
   struct OpDef { OpClass c; uint32_t lat, ii; const char* what; };
   const OpDef ops[] = {{OpClass::Alu, 4, 1, "integer add/subtract"},
                        {OpClass::Simple, 4, 1, "move, conversion, compare, select, logic, shift and bit operation"},
@@ -186,12 +189,35 @@ void SmParams::declare(ParamTable& t) {
               "register-file banks behind an operand collector: an issued instruction takes a collector unit, reads "
               "each source register from bank (register + warp slot) mod banks, one read per bank per cycle, and "
               "goes to its unit the cycle after its last read (0 = no collector: operands read at issue)");
+  t.int_param("sm.result_buses", 0, 0, 64,
+              "with the operand collector: result buses from the units other than the LD/ST unit to the register file. "
+              "An instruction enters its unit only at a cycle when a bus is free at the cycle its result is written and "
+              "no earlier instruction of that unit completes that cycle; it waits in its collector unit until then "
+              "(0 = completions are not booked; sm.writeback_ports limits writes as they happen)");
+  t.int_param("sm.unit_stages", 0, 0, 16,
+              "cycles every instruction spends in a unit other than the LD/ST unit besides its class's latency: the "
+              "unit's dispatch register and the register before writeback (GPGPU-Sim's pipelined units: 2); its result "
+              "is written latency + this many cycles after the unit takes it");
   t.int_param("sm.collectors.sp", 6, 1, 64, "operand collector units for SP, INT and branch instructions (with sm.regfile_banks)");
   t.int_param("sm.collectors.sfu", 8, 1, 64, "operand collector units for SFU and DP instructions (with sm.regfile_banks)");
   t.int_param("sm.collectors.mem", 2, 1, 64, "operand collector units for memory instructions (with sm.regfile_banks)");
+  t.int_param("sm.collector_ports.sp", 0, 0, 64,
+              "instructions per cycle the SP group's ports take into its collector units and dispatch from them to "
+              "the units (GPGPU-Sim's -gpgpu_operand_collector_num_in_ports_sp / _out_ports_sp; 0 = unlimited)");
+  t.int_param("sm.collector_ports.sfu", 0, 0, 64,
+              "instructions per cycle the SFU group's ports take into its collector units and dispatch from them "
+              "(0 = unlimited)");
+  t.int_param("sm.collector_ports.mem", 0, 0, 64,
+              "instructions per cycle the memory group's ports take into its collector units and dispatch from them "
+              "(0 = unlimited)");
   t.int_param("sm.mem_line", 128, 32, 4096, "bytes of a cache line: global and local accesses coalesce per line");
   t.enum_param("sm.coalesce", "line", {"line", "sector"},
                "coalescing: one request per line with a sector mask (Fermi, L1-cached) or one per 32-byte sector (Kepler global loads)");
+  t.enum_param("sm.store_data", "line", {"line", "segment"},
+               "with sm.coalesce: line, the data a store request carries to memory: the whole line, or the smallest "
+               "aligned segment of 32 B times a power of two holding every sector it writes (32, 64 or 128 B in a "
+               "128 B line: the compute capability 2.x transaction sizes, GPGPU-Sim's "
+               "memory_coalescing_arch_reduce_and_send)");
   t.int_param("sm.ldst_queue", 32, 1, 4096, "line requests the LD/ST unit holds before it stops taking memory instructions");
   t.enum_param("sm.ldst_occupancy", "interval", {"interval", "accesses"},
                "how long a memory instruction holds the LD/ST unit: its class's initiation interval, or one cycle per "
@@ -299,6 +325,8 @@ SmParams SmParams::from(const Config& c) {
   p.fetch_per_scheduler = c.get_string("sm.fetch_scope") == "scheduler";
   p.shared_even = c.get_string("sm.shared_units") == "even";
   p.int_alu_on_sp = c.get_string("sm.int_alu") == "sp";
+  p.int_all_on_sp = c.get_string("sm.int_alu") == "sp_all";
+  p.control_on_sp = c.get_string("sm.control_pipe") == "sp";
   for (size_t k = 0; k < size_t(OpClass::Count); ++k) {
     std::string pre = std::string("sm.op.") + op_class_name(OpClass(k));
     p.ops[k].latency = uint32_t(c.get_int(pre + ".latency"));
@@ -306,11 +334,17 @@ SmParams SmParams::from(const Config& c) {
   }
   p.writeback_ports = uint32_t(c.get_int("sm.writeback_ports"));
   p.regfile_banks = uint32_t(c.get_int("sm.regfile_banks"));
+  p.result_buses = uint32_t(c.get_int("sm.result_buses"));
+  p.unit_stages = uint32_t(c.get_int("sm.unit_stages"));
   p.collectors[size_t(CollectorGroup::Sp)] = uint32_t(c.get_int("sm.collectors.sp"));
   p.collectors[size_t(CollectorGroup::Sfu)] = uint32_t(c.get_int("sm.collectors.sfu"));
   p.collectors[size_t(CollectorGroup::Mem)] = uint32_t(c.get_int("sm.collectors.mem"));
+  p.collector_ports[size_t(CollectorGroup::Sp)] = uint32_t(c.get_int("sm.collector_ports.sp"));
+  p.collector_ports[size_t(CollectorGroup::Sfu)] = uint32_t(c.get_int("sm.collector_ports.sfu"));
+  p.collector_ports[size_t(CollectorGroup::Mem)] = uint32_t(c.get_int("sm.collector_ports.mem"));
   p.mem_line = uint32_t(c.get_int("sm.mem_line"));
   p.coalesce_sectors = c.get_string("sm.coalesce") == "sector";
+  p.store_segment = c.get_string("sm.store_data") == "segment";
   p.ldst_queue = uint32_t(c.get_int("sm.ldst_queue"));
   p.ldst_per_access = c.get_string("sm.ldst_occupancy") == "accesses";
   p.ccache_size = uint32_t(c.get_int("sm.ccache.size"));
@@ -348,6 +382,9 @@ SmParams SmParams::from(const Config& c) {
   }
   if (p.units_partitioned() && p.regfile_banks)
     fail("sm.regfile_banks", "must be 0 with private units or sm.shared_units: even (the operand collector picks any unit of a kind)");
+  if (p.result_buses && !p.regfile_banks)
+    fail("sm.result_buses", "needs the operand collector (sm.regfile_banks > 0): buses are booked when a collector unit "
+                            "dispatches");
   if (p.inorder && (p.units_partitioned() || p.dual_issue))
     fail(p.dual_issue ? "sm.dual_issue" : "sm.shared_units",
          "private units, even partitioning and dual issue need sm.pipeline.model: decoupled");

@@ -29,7 +29,10 @@ const char* unit_kind_name(UnitKind k);
 // the SP pipes, others on the integer pipes). With `int_alu_on_sp` (sm.int_alu: sp, Kepler's SPUs with
 // their integer ALUs) integer add/subtract, min/max and the simple integer ops run on the SP pipes too,
 // and the integer pipes keep multiplies, divides, shuffles and the bit-field ops (the IMU, spec 004 sec. 2.4).
-UnitKind unit_of(const Instr& in, OpClass c, bool int_alu_on_sp = false);
+// With `all_on_sp` (sm.int_alu: sp_all, Fermi's CUDA cores and GPGPU-Sim with no integer units) every integer
+// instruction runs on the SP pipes; with `control_on_sp` (sm.control_pipe: sp) so do branches and barriers.
+UnitKind unit_of(const Instr& in, OpClass c, bool int_alu_on_sp = false, bool all_on_sp = false,
+                 bool control_on_sp = false);
 
 // Operand collector groups: the collector units an instruction may take, by
 // the kind of unit it goes to (GPGPU-Sim's SP, SFU and MEM collector sets).
@@ -69,6 +72,11 @@ struct SmParams {
   bool fetch_per_scheduler = false;  // each scheduler's warp pool fetches fetch_warps_per_cycle warps a cycle (else the SM's)
   bool shared_even = false;          // shared units are split in N equal lane slices, one per scheduler (else fixed priority)
   bool int_alu_on_sp = false;        // integer add/min/max and simple integer ops run on the SP units (sm.int_alu: sp)
+  bool int_all_on_sp = false;        // every integer instruction runs on the SP units (sm.int_alu: sp_all)
+  bool control_on_sp = false;        // branches, calls, returns, exits and barriers go down the SP units (sm.control_pipe: sp)
+  UnitKind unit_kind(const Instr& in, OpClass c) const {
+    return unit_of(in, c, int_alu_on_sp || int_all_on_sp, int_all_on_sp, control_on_sp);
+  }
   bool units_partitioned() const {
     if (shared_even) return true;
     for (const UnitParams& u : units)
@@ -80,9 +88,15 @@ struct SmParams {
   std::array<OpClassParams, size_t(OpClass::Count)> ops{};
   uint32_t writeback_ports = 0;  // 0 = unlimited
   uint32_t regfile_banks = 0;    // 0 = no operand collector
+  // Result buses booked when an instruction enters a unit other than the LD/ST unit, and one completion
+  // per unit per cycle (with the operand collector; 0 = completions are not booked).
+  uint32_t result_buses = 0;
+  uint32_t unit_stages = 0;      // registers an instruction passes in a unit besides its latency (not the LD/ST unit)
   std::array<uint32_t, size_t(CollectorGroup::Count)> collectors{{6, 8, 2}};
+  std::array<uint32_t, size_t(CollectorGroup::Count)> collector_ports{{0, 0, 0}};  // 0 = unlimited
   uint32_t mem_line = 128;         // global/local accesses coalesce per line
   bool coalesce_sectors = false;   // one request per 32-byte sector instead of per line
+  bool store_segment = false;      // a line store carries its segment's bytes (sm.store_data: segment), else the line's
   uint32_t ldst_queue = 32;
   bool ldst_per_access = false;    // a memory instruction holds the LD/ST unit one cycle per access (else its initiation interval)
   uint32_t ccache_size = 8192, ccache_line = 64, ccache_assoc = 2, ccache_hit_latency = 4, ccache_miss_latency = 200;

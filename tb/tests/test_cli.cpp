@@ -924,6 +924,11 @@ TEST_CASE("ptx-info --haws prints the HAWS pass's stall points and hint chains o
 namespace {
 // I1 loads r1; I3 needs it (the stall point); I4 and I6 are independent (the hints); I5, I7 and I8 depend
 // on I3; the store ends the group. Around them, the parameter loads and address arithmetic a real kernel has.
+// The thesis's worked examples time a plain pipeline: no operand collector, no booked results or unit
+// stages, integer and control instructions on their own units (gtx480 takes these from GPGPU-Sim).
+const std::string kPlainPipeline =
+    "--set sm.result_buses=0 --set sm.unit_stages=0 --set sm.int_alu=int --set sm.control_pipe=branch ";
+
 const char* kFig53 = R"(.version 9.0
 .target sm_75
 .address_size 64
@@ -960,7 +965,7 @@ Fig53Run fig53(TempDir& t, uint32_t latency, bool haws) {
   // 4 warps, one issue a cycle, 1-cycle ALU results, a memory of `latency` cycles (the example's setup)
   auto r = warptlm(t, "run " + q(dir + "/run.yaml") + " --config gtx480 --set gpu.num_sms=1 --set sm.num_schedulers=1 "
                    "--set sm.issue_width=1 --set mem.model=flat --set mem.fixed_latency=" + std::to_string(latency) +
-                   " --set sm.op.alu.latency=1 --set sm.op.simple.latency=1 --set sm.regfile_banks=0 "
+                   " --set sm.op.alu.latency=1 --set sm.op.simple.latency=1 --set sm.regfile_banks=0 " + kPlainPipeline +
                    "--set sm.fetch_warps_per_cycle=4 --set haws.trigger=all --set haws.enabled=" + (haws ? "true" : "false") +
                    " -q --out " + q(dir + "/out"));
   INFO(r.out);
@@ -1049,8 +1054,8 @@ Fig59Run fig59(TempDir& t, char variant, bool haws) {
   // (10 from a load's issue to its use in this pipeline)
   auto r = warptlm(t, "run " + q(dir + "/run.yaml") + " --config gtx480 --set gpu.num_sms=1 --set sm.num_schedulers=1 "
                    "--set sm.issue_width=1 --set mem.model=flat --set mem.fixed_latency=9 --set sm.op.alu.latency=1 "
-                   "--set sm.op.simple.latency=1 --set sm.op.imul.latency=1 --set sm.op.imad.latency=1 --set sm.regfile_banks=0 "
-                   "--set sm.icache.perfect=true --set haws.enabled=" + std::string(haws ? "true" : "false") +
+                   "--set sm.op.simple.latency=1 --set sm.op.imul.latency=1 --set sm.op.imad.latency=1 --set sm.regfile_banks=0 " +
+                   kPlainPipeline + "--set sm.icache.perfect=true --set haws.enabled=" + std::string(haws ? "true" : "false") +
                    " -q --out " + q(dir + "/out"));
   INFO(r.out);
   REQUIRE(r.code == 0);

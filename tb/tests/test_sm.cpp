@@ -962,6 +962,240 @@ TEST_CASE("sm: a register-bank conflict in the operand collector costs its cycle
   CHECK(rig.counter("collector.reads") >= 4 * K);
 }
 
+TEST_CASE("sm: the unit's dispatch and writeback registers add their cycles to every dependent (sm.unit_stages)") {
+  // As the bank-conflict case above (chain A period L + 4, chain B L + 5), each result passing two more
+  // registers: periods of L + 6 and L + 7.
+  const uint32_t L = 4, K = 8;
+  auto sets = simple_sm(L);
+  sets.push_back({"sm.regfile_banks", "2"});
+  sets.push_back({"sm.unit_stages", "2"});
+  Rig rig(sets);
+  rig.dev->load_ptx(std::string(kHeader) + collector_chains_kernel(int(K)), "occ.ptx");
+  DevPtr out = rig.dev->malloc(16);
+  rig.launch("occ", Dim3(1), Dim3(32), {arg(out)});
+  const auto v = rig.dev->download<uint32_t>(out, 4);
+  CHECK(v[3] - K * (3 + 5) < 32);  // the chains ran
+  CHECK(v[2] - v[1] == (L + 6) + (K - 1) * (L + 7));
+}
+
+namespace {
+// One warp: moves to %r1 (t - 2) and %r2 (t - 1), %clock at t, an integer multiply-add (latency 5) reading
+// %r1, an independent add (latency 4) reading %r2, an add that depends on the second, %clock. A move's result
+// is written 8 cycles after it issues (collector unit, read, dispatch, unit: 4; latency 4), so the multiply-add
+// issues at t + 6 and the add at t + 7; they take their units at t + 10 and t + 11, and both results are
+// written at t + 15. The dependent add issues then and the second %clock at t + 16. Returns that gap.
+uint32_t same_cycle_results_gap(const std::vector<std::pair<std::string, std::string>>& extra) {
+  auto sets = simple_sm(4);
+  sets.push_back({"sm.regfile_banks", "16"});
+  sets.push_back({"sm.op.imad.latency", "5"});
+  sets.push_back({"sm.op.imad.ii", "1"});
+  for (auto& e : extra) sets.push_back(e);
+  Rig rig(sets);
+  const char* k = R"(
+.visible .entry rb(.param .u64 out)
+{
+ .reg .b32 %r<16>;
+ .reg .b64 %rd<4>;
+ mov.u32 %r1, %tid.x;
+ mov.u32 %r2, 3;
+ mov.u32 %r10, %clock;
+ mad.lo.s32 %r5, %r1, %r1, %r1;
+ add.s32 %r6, %r2, 7;
+ add.s32 %r7, %r6, 1;
+ mov.u32 %r11, %clock;
+ ld.param.u64 %rd1, [out];
+ cvta.to.global.u64 %rd2, %rd1;
+ st.global.u32 [%rd2], %r10;
+ st.global.u32 [%rd2+4], %r11;
+ st.global.u32 [%rd2+8], %r7;
+ st.global.u32 [%rd2+12], %r5;
+ ret;
+}
+)";
+  rig.dev->load_ptx(std::string(kHeader) + k, "rb.ptx");
+  DevPtr out = rig.dev->malloc(16);
+  rig.launch("rb", Dim3(1), Dim3(32), {arg(out)});
+  const auto v = rig.dev->download<uint32_t>(out, 4);
+  CHECK(v[2] == 11);
+  return v[1] - v[0];
+}
+}  // namespace
+
+TEST_CASE("sm: result buses without an operand collector are refused, naming the key") {
+  GpuParams::declare(ParamTable::global());
+  Config c;
+  c.merge_file(std::string(WARPTLM_SOURCE_DIR) + "/scenarios/configs/gtx480.yaml");
+  c.set("sm.regfile_banks", "0");
+  CHECK_THROWS_WITH(SmParams::from(c), Catch::Contains("sm.result_buses"));
+  c.set("sm.result_buses", "0");
+  CHECK_NOTHROW(SmParams::from(c));
+}
+
+TEST_CASE("sm: unbooked results may be written in the same cycle on one unit") {
+  CHECK(same_cycle_results_gap({{"sm.int_alu", "sp_all"}, {"sm.unit.sp.count", "1"}}) == 16);
+}
+
+TEST_CASE("sm: a unit writes one result a cycle (sm.result_buses)") {
+  // one SP unit (sm.int_alu: sp_all sends both there), two buses: the add enters its unit a cycle later
+  CHECK(same_cycle_results_gap({{"sm.int_alu", "sp_all"}, {"sm.unit.sp.count", "1"}, {"sm.result_buses", "2"}}) == 17);
+}
+
+TEST_CASE("sm: the result buses bound the results the SM writes a cycle (sm.result_buses)") {
+  CHECK(same_cycle_results_gap({{"sm.int_alu", "sp_all"}, {"sm.unit.sp.count", "2"}, {"sm.result_buses", "1"}}) == 17);
+}
+
+TEST_CASE("sm: results of two units on two result buses do not wait") {
+  CHECK(same_cycle_results_gap({{"sm.int_alu", "sp_all"}, {"sm.unit.sp.count", "2"}, {"sm.result_buses", "2"}}) == 16);
+}
+
+TEST_CASE("sm: integer instructions leave the SP unit without sm.int_alu: sp_all") {
+  // the two integer units take them: the single SP unit's completion slot does not matter
+  CHECK(same_cycle_results_gap({{"sm.unit.sp.count", "1"}, {"sm.unit.int.count", "2"}, {"sm.result_buses", "2"}}) == 16);
+}
+
+namespace {
+// Two schedulers, a warp each, K independent adds per warp on two SP units: the SM issues two a cycle. The
+// span from the first %clock to the last.
+uint32_t two_warp_adds_span(uint32_t K, uint32_t ports) {
+  auto sets = simple_sm(4);
+  sets.push_back({"sm.num_schedulers", "2"});
+  sets.push_back({"sm.unit.sp.count", "2"});
+  sets.push_back({"sm.int_alu", "sp_all"});
+  sets.push_back({"sm.regfile_banks", "16"});
+  sets.push_back({"sm.collectors.sp", "8"});
+  sets.push_back({"sm.collector_ports.sp", std::to_string(ports)});
+  Rig rig(sets);
+  std::ostringstream os;
+  os << kHeader << ".visible .entry ports(.param .u64 out)\n{\n .reg .b32 %r<" << K + 8 << ">;\n .reg .b64 %rd<6>;\n"
+     << " mov.u32 %r1, %tid.x;\n mov.u32 %r3, %clock;\n";
+  for (uint32_t i = 0; i < K; ++i) os << " add.s32 %r" << i + 6 << ", %r1, " << i << ";\n";
+  os << " mov.u32 %r4, %clock;\n ld.param.u64 %rd1, [out];\n cvta.to.global.u64 %rd2, %rd1;\n"
+     << " shr.u32 %r2, %r1, 5;\n mul.wide.u32 %rd3, %r2, 8;\n add.s64 %rd4, %rd2, %rd3;\n"
+     << " st.global.u32 [%rd4], %r3;\n st.global.u32 [%rd4+4], %r4;\n ret;\n}\n";
+  rig.dev->load_ptx(os.str(), "ports.ptx");
+  DevPtr out = rig.dev->malloc(16);
+  rig.launch("ports", Dim3(1), Dim3(64), {arg(out)});
+  const auto v = rig.dev->download<uint32_t>(out, 4);
+  return std::max(v[1], v[3]) - std::min(v[0], v[2]);
+}
+}  // namespace
+
+TEST_CASE("sm: one collector port takes one instruction a cycle into the group's collector units") {
+  const uint32_t K = 16;
+  // %r1 (the adds' source) is written 8 cycles after its move issues; then 2 K adds, one a cycle
+  CHECK(two_warp_adds_span(K, 1) >= 2 * K + 8);
+}
+
+TEST_CASE("sm: two collector ports let two schedulers issue together") {
+  const uint32_t K = 16;
+  // %r1 written 8 cycles after its move; then each warp's K adds in the same cycles as the other's
+  CHECK(two_warp_adds_span(K, 2) <= K + 8);
+}
+
+namespace {
+// A branch that holds its unit 8 cycles, then an independent FP32 add, with %clock read before and after
+// (integer moves: on the integer unit). Returns the gap.
+uint32_t branch_then_add_gap(const char* pipe) {
+  auto sets = simple_sm(4);
+  sets.push_back({"sm.control_pipe", pipe});
+  sets.push_back({"sm.op.branch.ii", "8"});
+  sets.push_back({"sm.unit.sp.count", "1"});
+  Rig rig(sets);
+  const char* k = R"(
+.visible .entry cp(.param .u64 out)
+{
+ .reg .b32 %r<8>;
+ .reg .f32 %f<4>;
+ .reg .b64 %rd<4>;
+ mov.u32 %r1, %tid.x;
+ mov.f32 %f1, 0f3F800000;
+ ld.param.u64 %rd1, [out];
+ cvta.to.global.u64 %rd2, %rd1;
+ mov.u32 %r2, %clock;
+ bra.uni NEXT;
+NEXT:
+ add.f32 %f2, %f1, %f1;
+ mov.u32 %r3, %clock;
+ st.global.u32 [%rd2], %r2;
+ st.global.u32 [%rd2+4], %r3;
+ st.global.f32 [%rd2+8], %f2;
+ ret;
+}
+)";
+  rig.dev->load_ptx(std::string(kHeader) + k, "cp.ptx");
+  DevPtr out = rig.dev->malloc(12);
+  rig.launch("cp", Dim3(1), Dim3(32), {arg(out)});
+  const auto v = rig.dev->download<uint32_t>(out, 3);
+  CHECK(v[2] == 0x40000000u);  // 2.0f
+  return v[1] - v[0];
+}
+}  // namespace
+
+TEST_CASE("sm: a branch on the branch unit leaves the SP unit free") {
+  CHECK(branch_then_add_gap("branch") == 3);  // branch at t + 1, add at t + 2, %clock at t + 3
+}
+
+TEST_CASE("sm: branches take the SP units with sm.control_pipe: sp") {
+  CHECK(branch_then_add_gap("sp") == 10);  // the add waits for the SP unit until t + 9
+}
+
+TEST_CASE("sm: a store's segment is the aligned run of sectors it writes") {
+  CHECK(store_segment_bytes(0b0001) == 32);
+  CHECK(store_segment_bytes(0b0100) == 32);
+  CHECK(store_segment_bytes(0b0011) == 64);
+  CHECK(store_segment_bytes(0b1100) == 64);
+  CHECK(store_segment_bytes(0b0110) == 128);  // sectors 1 and 2 straddle the halves
+  CHECK(store_segment_bytes(0b1001) == 128);
+  CHECK(store_segment_bytes(0b1111) == 128);
+}
+
+namespace {
+// Three stores on gtx480 (40-byte flits, 128 B lines): one word (sector 0), sectors 0 and 3 of the next line,
+// sectors 2 and 3 of the one after. Every request takes one flit and a store's data the rest: returns the
+// flits beyond one per request.
+double store_extra_flits(const char* mode) {
+  Rig rig({{"gpu.num_sms", "1"}, {"l2.preload_copies", "false"}, {"sm.store_data", mode}}, "gtx480");
+  const char* k = R"(
+.visible .entry seg(.param .u64 out)
+{
+ .reg .pred %p<2>;
+ .reg .b32 %r<4>;
+ .reg .b64 %rd<8>;
+ mov.u32 %r1, %tid.x;
+ ld.param.u64 %rd1, [out];
+ cvta.to.global.u64 %rd2, %rd1;
+ setp.eq.u32 %p1, %r1, 0;
+ @%p1 st.global.u32 [%rd2], %r1;
+ mul.wide.u32 %rd3, %r1, 96;
+ add.s64 %rd4, %rd2, %rd3;
+ st.global.u32 [%rd4+128], %r1;
+ mul.wide.u32 %rd5, %r1, 32;
+ add.s64 %rd6, %rd2, %rd5;
+ st.global.u32 [%rd6+320], %r1;
+ ret;
+}
+)";
+  rig.dev->load_ptx(std::string(kHeader) + k, "seg.ptx");
+  DevPtr out = rig.dev->malloc(512);
+  REQUIRE(out % 128 == 0);
+  rig.launch("seg", Dim3(1), Dim3(2), {arg(out)});
+  const auto v = rig.dev->download<uint32_t>(out, 128);
+  CHECK(v[32 + 24] == 1);  // lane 1's second store: 128 + 96 B
+  CHECK(v[88] == 1);       // lane 1's third: 320 + 32 B
+  double flits = 0;
+  for (uint32_t q = 0; q < rig.gpu->l2s.size(); ++q) flits += rig.counter("icn.to_part" + std::to_string(q) + ".busy_cycles");
+  return flits - rig.counter("icn.requests");
+}
+}  // namespace
+
+TEST_CASE("sm: with sm.store_data: segment a store carries 32, 64 or 128 bytes") {
+  CHECK(store_extra_flits("segment") == 0 + 3 + 1);  // 1, 4 and 2 flits
+}
+
+TEST_CASE("sm: with sm.store_data: line every store carries its line") {
+  CHECK(store_extra_flits("line") == 3 + 3 + 3);
+}
+
 TEST_CASE("sm: an instruction holds its collector unit until its functional unit takes it") {
   // One SP-group collector unit: independent adds (one register read each) issue
   // every 2 cycles (issue t, collector unit at t + 1, read t + 2, dispatched at
