@@ -1,5 +1,6 @@
-// A booking of single cycles ahead of a moving base: bit i stands for cycle base + i, for the next
-// kSpan cycles. The operand collector books its result buses and each unit's completion slots in one.
+// A booking of single cycles, up to kSpan cycles ahead of the present: slot c mod kSpan holds which
+// round of kSpan cycles it was booked for, so a booking needs no clearing when time moves past it.
+// The operand collector books its result buses, its dispatch ports and each unit's completions in one.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -8,26 +9,11 @@ namespace warptlm {
 
 struct CycleBook {
   static constexpr uint64_t kSpan = 256;
-  std::array<uint64_t, kSpan / 64> words{};
+  std::array<uint32_t, kSpan> round{};  // 1 + c / kSpan of the cycle c booked in slot c % kSpan (0: none)
 
-  // Is the cycle `off` past the base booked? Cycles beyond the span are never booked.
-  bool booked(uint64_t off) const { return off < kSpan && (words[off >> 6] >> (off & 63) & 1); }
-  void book(uint64_t off) {
-    if (off < kSpan) words[off >> 6] |= uint64_t(1) << (off & 63);
-  }
-  // The base moves on by `shift` cycles: the bookings before it are gone.
-  void advance(uint64_t shift) {
-    if (shift >= kSpan) {
-      words.fill(0);
-      return;
-    }
-    const size_t q = size_t(shift >> 6), n = words.size();
-    const unsigned r = unsigned(shift & 63);
-    for (size_t i = 0; i < n; ++i) {
-      const uint64_t lo = i + q < n ? words[i + q] : 0, hi = i + q + 1 < n ? words[i + q + 1] : 0;
-      words[i] = r ? (lo >> r) | (hi << (64 - r)) : lo;
-    }
-  }
+  // Is cycle c booked? Callers ask about cycles from now to now + kSpan - 1 only.
+  bool booked(uint64_t c) const { return round[c % kSpan] == uint32_t(c / kSpan + 1); }
+  void book(uint64_t c) { round[c % kSpan] = uint32_t(c / kSpan + 1); }
 };
 
 }  // namespace warptlm

@@ -70,7 +70,16 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
   if (p_.regfile_banks) {
     bank_bits_.assign(p_.regfile_banks, 0);
     result_buses_.assign(p_.result_buses, CycleBook{});
-    for (size_t g = 0; g < size_t(CollectorGroup::Count); ++g) collector_out_[g].assign(p_.collector_ports[g], CycleBook{});
+    // A group's dispatch ports are booked only where they can bind: each unit takes at most one instruction a
+    // cycle, so ports as many as the units the group's instructions can reach never refuse one.
+    std::array<uint32_t, size_t(CollectorGroup::Count)> reachable{};
+    for (size_t k = 0; k < size_t(UnitKind::Count); ++k) {
+      const UnitKind kind = UnitKind(k);
+      const bool unused = (kind == UnitKind::INT && p_.int_all_on_sp) || (kind == UnitKind::BRANCH && p_.control_on_sp);
+      if (!unused) reachable[size_t(collector_group_of(kind))] += p_.units[k].count;
+    }
+    for (size_t g = 0; g < size_t(CollectorGroup::Count); ++g)
+      if (p_.collector_ports[g] && p_.collector_ports[g] < reachable[g]) collector_out_[g].assign(p_.collector_ports[g], CycleBook{});
     for (size_t g = 0; g < size_t(CollectorGroup::Count); ++g) collector_free_[g].assign(p_.collectors[g], 0);
     StatGroup oc(stats, inst + ".collector", "collector");
     oc_reads_ = &oc.counter("reads", "register reads by the operand collector (one per distinct source register)");
@@ -173,7 +182,7 @@ void Sm::build_units() {
       }
     }
     unit_busy_[k].assign(owner.size(), 0);
-    if (p_.result_buses) completion_books_[k].assign(owner.size(), CycleBook{});
+    if (p_.result_buses && UnitKind(k) != UnitKind::LDST && u.count) completion_books_[k].assign(owner.size(), CycleBook{});
   }
 }
 
@@ -918,11 +927,6 @@ uint64_t Sm::collect_operands(const WarpSlot& w, const Instr& in, UnitKind kind,
   if (cycle_ > bank_base_) {  // slide the booking window to this cycle
     const uint64_t shift = cycle_ - bank_base_;
     for (uint64_t& b : bank_bits_) b = shift >= 64 ? 0 : b >> shift;
-    for (CycleBook& b : result_buses_) b.advance(shift);
-    for (auto& ports : collector_out_)
-      for (CycleBook& b : ports) b.advance(shift);
-    for (auto& units : completion_books_)
-      for (CycleBook& b : units) b.advance(shift);
     bank_base_ = cycle_;
   }
   uint64_t last = cycle_ + 1;
@@ -944,7 +948,7 @@ uint64_t Sm::collect_operands(const WarpSlot& w, const Instr& in, UnitKind kind,
   auto& out_ports = collector_out_[size_t(g)];
   if (books_result || !out_ports.empty()) {  // the first cycle a unit, its writeback and a dispatch port are free
     start = UINT64_MAX;
-    for (size_t v = 0; v < units.size(); ++v) {
+    for (size_t v = 0; v < units.size() && start > last + 2; ++v) {  // none starts before last + 2
       const uint64_t s = first_free_start(kind, v, std::max(last + 2, units[v]), books_result ? done_after : 0);
       if (s < start) start = s, u = v;
     }
@@ -952,7 +956,7 @@ uint64_t Sm::collect_operands(const WarpSlot& w, const Instr& in, UnitKind kind,
       book_completion(kind, u, start + done_after);
       book_register_writes(w, in, start + done_after);
     }
-    book_first_free(out_ports, start - 1 - bank_base_);
+    if (start - 1 < cycle_ + CycleBook::kSpan) book_first_free(out_ports, start - 1);
   }
   if (p_.collector_ports[size_t(g)]) {  // one of the group's ports took it into its collector unit this cycle
     if (port_in_cycle_ != cycle_) port_in_cycle_ = cycle_, port_in_used_.fill(0);
@@ -964,22 +968,10 @@ uint64_t Sm::collect_operands(const WarpSlot& w, const Instr& in, UnitKind kind,
   return start;
 }
 
-// sm.collector_ports: has the group's every port taken an instruction into a collector unit this cycle?
-bool Sm::collector_ports_full(CollectorGroup g) const {
-  const uint32_t ports = p_.collector_ports[size_t(g)];
-  return ports && port_in_cycle_ == cycle_ && port_in_used_[size_t(g)] >= ports;
-}
-
-// Book `off` in the first of `books` free there (all booked: none; callers found one free).
-void Sm::book_first_free(std::vector<CycleBook>& books, uint64_t off) {
+// Book cycle c in the first of `books` free then (all booked: none; callers found one free).
+void Sm::book_first_free(std::vector<CycleBook>& books, uint64_t c) {
   for (CycleBook& b : books)
-    if (!b.booked(off)) return b.book(off);
-}
-
-// Cycles from a unit taking an instruction to its result's write: the class's latency, the lane groups after
-// the first, and sm.unit_stages on every unit but the LD/ST unit (its dispatch and writeback registers).
-uint64_t Sm::result_after(UnitKind kind, const OpClassParams& op, uint32_t groups) const {
-  return op.latency + groups - 1 + (kind == UnitKind::LDST ? 0 : p_.unit_stages);
+    if (!b.booked(c)) return b.book(c);
 }
 
 // The first cycle from `earliest` on at which unit u of `kind` may take an instruction (`earliest` itself when
@@ -994,19 +986,20 @@ uint64_t Sm::first_free_start(UnitKind kind, size_t u, uint64_t earliest, uint64
       if (!b.booked(off)) return true;
     return false;
   };
-  for (uint64_t s = earliest; s + done_after - bank_base_ < CycleBook::kSpan; ++s) {
-    if (!out_ports.empty() && !any_free(out_ports, s - 1 - bank_base_)) continue;
+  const uint64_t end = cycle_ + CycleBook::kSpan;  // the books reach that far
+  for (uint64_t s = earliest; s + done_after < end; ++s) {
+    if (!out_ports.empty() && !any_free(out_ports, s - 1)) continue;
     if (!done_after) return s;
-    const uint64_t off = s + done_after - bank_base_;
-    if (!completion_books_[size_t(kind)][u].booked(off) && any_free(result_buses_, off)) return s;
+    const uint64_t done = s + done_after;
+    if (!completion_books_[size_t(kind)][u].booked(done) && any_free(result_buses_, done)) return s;
   }
   return earliest;
 }
 
 void Sm::book_completion(UnitKind kind, size_t u, uint64_t done) {
-  const uint64_t off = done - bank_base_;
-  completion_books_[size_t(kind)][u].book(off);
-  book_first_free(result_buses_, off);
+  if (done >= cycle_ + CycleBook::kSpan) return;
+  completion_books_[size_t(kind)][u].book(done);
+  book_first_free(result_buses_, done);
 }
 
 // The result's write takes each destination register's bank in the cycle it is written (GPGPU-Sim's
