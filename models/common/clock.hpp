@@ -58,4 +58,10 @@ inline uint32_t cycles_of_clock(uint32_t cycles, double from_mhz, double to_mhz)
   return uint32_t(std::ceil(double(cycles) * to_mhz / from_mhz - 1e-9));
 }
 
+// A block's latency configured in core cycles (`in_core`) turned, once, into its own clock's cycles.
+inline void count_in_own_cycles(uint32_t& latency, bool& in_core, double core_mhz, double own_mhz) {
+  if (in_core) latency = cycles_of_clock(latency, core_mhz, own_mhz);
+  in_core = false;
+}
+
 }  // namespace warptlm

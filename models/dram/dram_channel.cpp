@@ -11,7 +11,7 @@ unsigned bits_for(uint64_t max) { return max ? unsigned(64 - __builtin_clzll(max
 
 DramChannel::DramChannel(sc_core::sc_module_name name, uint32_t id, const DramParams& p, sc_core::sc_time period,
                          StatsRegistry& stats)
-    : sc_core::sc_module(name), socket("socket"), p_(p), id_(id), period_(period) {
+    : sc_core::sc_module(name), socket("socket"), p_(p), fifo_(p.scheduler == DramScheduler::Fifo), id_(id), period_(period) {
   p_.check();
   banks_.resize(p_.banks);
   for (uint32_t b = 0; b < p_.banks; ++b) banks_[b].group = b & (p_.bank_groups - 1);
@@ -19,7 +19,7 @@ DramChannel::DramChannel(sc_core::sc_module_name name, uint32_t id, const DramPa
   for (auto it = p_.address_bits.rbegin(); it != p_.address_bits.rend(); ++it)
     if (*it != '.') bit_field_.push_back(uint8_t(*it == 'S' ? 'C' : *it));
   // FIFO: dram.queue requests wait for their banks, and each bank holds one more.
-  const uint32_t slots = p_.queue + (p_.scheduler == DramScheduler::Fifo ? p_.banks : 0);
+  const uint32_t slots = p_.queue + (fifo_ ? p_.banks : 0);
   entries_.resize(slots);
   free_.reserve(slots);
   for (uint32_t i = slots; i-- > 0;) free_.push_back(uint16_t(i));
@@ -221,7 +221,7 @@ void DramChannel::admit(tlm::tlm_generic_payload& p, int64_t sent, int64_t arriv
 
 // FIFO: room in the queue of requests waiting for their banks; otherwise a free queue entry.
 bool DramChannel::queue_has_room() const {
-  if (p_.scheduler == DramScheduler::Fifo) return order_.size() - at_banks_ < p_.queue;
+  if (fifo_) return order_.size() - at_banks_ < p_.queue;
   return !free_.empty();
 }
 
@@ -258,9 +258,9 @@ int64_t DramChannel::step() {
   const int64_t now = int64_t(cycle());
   respond(now);
   take_requests(now);
-  if (p_.scheduler == DramScheduler::Fifo && send_oldest_to_bank(now)) quiet_until_ = kNever;
+  if (fifo_ && send_oldest_to_bank(now)) quiet_until_ = kNever;
   int64_t next = order_.empty() ? kNone : schedule(now);
-  if (p_.scheduler == DramScheduler::Fifo && oldest_may_go_to_bank(now)) next = std::min(next, now + 1);
+  if (fifo_ && oldest_may_go_to_bank(now)) next = std::min(next, now + 1);
   if (ring_count_) next = std::min(next, ring_[ring_head_].done);
   // The buffer moves on while the queue has room, and a refused request is admitted once a
   // buffer slot is free; while the queue is full the column command that frees it wakes us.
@@ -314,7 +314,6 @@ void DramChannel::respond(int64_t now) {
 int64_t DramChannel::schedule(int64_t now) {
   if (last_cmd_ >= now) return now + 1;
   if (now < quiet_until_) return quiet_until_;  // nothing has changed since the search that found it
-  const bool fifo = p_.scheduler == DramScheduler::Fifo;
   int64_t next = kNone;
 
   // Column command: none before the channel's column spacing allows one (every
@@ -324,7 +323,7 @@ int64_t DramChannel::schedule(int64_t now) {
   const int64_t first_col = std::min(floor.read, floor.write);
   if (first_col > now) {
     next = first_col;
-  } else if (fifo) {
+  } else if (fifo_) {
     for (uint32_t i = 0; i < at_banks_; ++i) {  // the requests at their banks, oldest first
       const uint16_t s = order_[i];
       const Entry& e = entries_[s];
@@ -340,7 +339,7 @@ int64_t DramChannel::schedule(int64_t now) {
     issue_column(uint16_t(e - entries_.data()), now);
     return now + 1;
   }
-  next = prepare_bank(fifo, now, next);
+  next = prepare_bank(now, next);
   if (last_cmd_ != now) quiet_until_ = next;  // no command issued: nothing will change until one can
   return next;
 }
@@ -365,10 +364,10 @@ const DramChannel::Entry* DramChannel::oldest_ready_hit(const ColumnFloor& floor
 // Row command (precharge or activate) for the oldest request of each bank,
 // oldest bank first; returns `next` lowered to the earliest cycle one of them
 // could issue, or now + 1 after issuing one.
-int64_t DramChannel::prepare_bank(bool fifo, int64_t now, int64_t next) {
+int64_t DramChannel::prepare_bank(int64_t now, int64_t next) {
   busy_banks_.clear();
   // FIFO: only a request at its bank: older than the oldest still waiting for its bank.
-  const uint64_t waiting = fifo && at_banks_ < order_.size() ? entries_[order_[at_banks_]].age : UINT64_MAX;
+  const uint64_t waiting = fifo_ && at_banks_ < order_.size() ? entries_[order_[at_banks_]].age : UINT64_MAX;
   for (uint32_t k = 0; k < banks_.size(); ++k) {
     const Bank& b = banks_[k];
     // requests arrive in queue order: when the oldest has not arrived, none of the bank's has
@@ -383,7 +382,7 @@ int64_t DramChannel::prepare_bank(bool fifo, int64_t now, int64_t next) {
     Bank& b = banks_[k];
     Entry& e = entries_[b.head];
     if (b.open_row >= 0) {
-      if (!fifo && has_queued_hit(k, now)) continue;  // FR-FCFS: serve the open row's hits first
+      if (!fifo_ && has_queued_hit(k, now)) continue;  // FR-FCFS: serve the open row's hits first
       const int64_t r = std::max(b.pre_ok, groups_[b.group].pre_ok);
       if (r <= now) {
         precharge(b, now);
@@ -500,7 +499,7 @@ void DramChannel::issue_column(uint16_t slot, int64_t now) {
 
   e.payload = nullptr;
   order_.erase(std::find(order_.begin(), order_.end(), slot));
-  if (p_.scheduler == DramScheduler::Fifo) --at_banks_;  // only a request at its bank takes a column command
+  if (fifo_) --at_banks_;  // only a request at its bank takes a column command
   queue_probe_.set(order_.size());
   free_.push_back(slot);
 }

@@ -130,7 +130,7 @@ class DramChannel : public sc_core::sc_module, public SharedClockMember {
   int64_t column_ready(const Entry& e, const ColumnFloor& f) const;
   bool has_queued_hit(uint32_t bank, int64_t now) const;
   const Entry* oldest_ready_hit(const ColumnFloor& floor, int64_t now, int64_t& next) const;
-  int64_t prepare_bank(bool fifo, int64_t now, int64_t next);
+  int64_t prepare_bank(int64_t now, int64_t next);
   bool queue_has_room() const;
   bool send_oldest_to_bank(int64_t now);
   bool oldest_may_go_to_bank(int64_t now) const;
@@ -142,6 +142,7 @@ class DramChannel : public sc_core::sc_module, public SharedClockMember {
   void activate(Entry& e, int64_t now);
 
   DramParams p_;
+  bool fifo_;  // dram.scheduler: fifo (requests go to their banks in arrival order, one per bank)
   uint32_t id_;
   sc_core::sc_time period_;
   sc_core::sc_event wake_;

@@ -51,8 +51,7 @@ void DramParams::declare(ParamTable& t) {
 }
 
 void DramParams::count_in_dram_cycles(double core_mhz) {
-  if (latency_in_core_cycles) latency = cycles_of_clock(latency, core_mhz, clock_mhz);
-  latency_in_core_cycles = false;
+  count_in_own_cycles(latency, latency_in_core_cycles, core_mhz, clock_mhz);
 }
 
 DramParams DramParams::from(const Config& c) {

@@ -647,9 +647,10 @@ void L1DataCache::issue_downstream(uint64_t c) {
   } else {
     p = pool_.acquire();
     p->set_address(d.line_addr << line_bits_);
-    // The bytes it moves: the sectors it fetches or writes back (a whole line where the L1 is not sectored).
-    const uint32_t bytes = uint32_t(__builtin_popcount(d.kind == DownKind::Fill ? mshrs_[d.mshr].fetch & ~mshrs_[d.mshr].requested
-                                                                                 : d.mask)) * p_.sector;
+    // The sectors it moves: those a fill fetches (not yet requested) or a write-back writes; its bytes (a whole
+    // line where the L1 is not sectored).
+    const uint32_t moved = d.kind == DownKind::Fill ? mshrs_[d.mshr].fetch & ~mshrs_[d.mshr].requested : d.mask;
+    const uint32_t bytes = uint32_t(__builtin_popcount(moved)) * p_.sector;
     p->set_data_length(bytes);
     p->set_streaming_width(bytes);
     GpuExtension& e = gpu_ext(*p);
@@ -664,9 +665,8 @@ void L1DataCache::issue_downstream(uint64_t c) {
       e.block = M.block;
       e.pc = M.pc;
       e.space = M.space;
-      const uint32_t fetch = M.fetch & ~M.requested;
-      e.sector_mask = request_sectors_of(fetch, p_.sector);
-      M.requested |= fetch;
+      e.sector_mask = request_sectors_of(moved, p_.sector);
+      M.requested |= moved;
       ++M.outstanding;
       e.tag = d.mshr;
       e.push_route(int16_t(d.mshr));
@@ -676,7 +676,7 @@ void L1DataCache::issue_downstream(uint64_t c) {
       e.kind = MemKind::Store;
       e.warp = d.warp;
       e.space = d.space;
-      e.sector_mask = request_sectors_of(d.mask, p_.sector);
+      e.sector_mask = request_sectors_of(moved, p_.sector);
       e.push_route(kWriteBack);
     }
   }

@@ -52,10 +52,7 @@ void L2Params::check() const {
                              std::to_string(ways) + " ways x " + std::to_string(line) + " bytes");
 }
 
-void L2Params::count_in_l2_cycles(double core_mhz) {
-  if (rop_in_core_cycles) rop_latency = cycles_of_clock(rop_latency, core_mhz, clock_mhz);
-  rop_in_core_cycles = false;
-}
+void L2Params::count_in_l2_cycles(double core_mhz) { count_in_own_cycles(rop_latency, rop_in_core_cycles, core_mhz, clock_mhz); }
 
 L2Params L2Params::from(const Config& c) {
   L2Params p;

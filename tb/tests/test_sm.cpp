@@ -979,6 +979,14 @@ TEST_CASE("sm: the unit's dispatch and writeback registers add their cycles to e
 }
 
 namespace {
+// Runs kernel `name` of `ptx` (its one parameter: an output buffer) as one warp; returns the buffer's `words`.
+std::vector<uint32_t> run_one_warp(Rig& rig, const char* ptx, const std::string& name, uint32_t words) {
+  rig.dev->load_ptx(std::string(kHeader) + ptx, name + ".ptx");
+  DevPtr out = rig.dev->malloc(4 * words);
+  rig.launch(name, Dim3(1), Dim3(32), {arg(out)});
+  return rig.dev->download<uint32_t>(out, words);
+}
+
 // One warp: moves to %r1 (t - 2) and %r2 (t - 1), %clock at t, an integer multiply-add (latency 5) reading
 // %r1, an independent add (latency 4) reading %r2, an add that depends on the second, %clock. A move's result
 // is written 8 cycles after it issues (collector unit, read, dispatch, unit: 4; latency 4), so the multiply-add
@@ -1012,10 +1020,7 @@ uint32_t same_cycle_results_gap(const std::vector<std::pair<std::string, std::st
  ret;
 }
 )";
-  rig.dev->load_ptx(std::string(kHeader) + k, "rb.ptx");
-  DevPtr out = rig.dev->malloc(16);
-  rig.launch("rb", Dim3(1), Dim3(32), {arg(out)});
-  const auto v = rig.dev->download<uint32_t>(out, 4);
+  const auto v = run_one_warp(rig, k, "rb", 4);
   CHECK(v[2] == 11);
   return v[1] - v[0];
 }
@@ -1122,10 +1127,7 @@ NEXT:
  ret;
 }
 )";
-  rig.dev->load_ptx(std::string(kHeader) + k, "cp.ptx");
-  DevPtr out = rig.dev->malloc(12);
-  rig.launch("cp", Dim3(1), Dim3(32), {arg(out)});
-  const auto v = rig.dev->download<uint32_t>(out, 3);
+  const auto v = run_one_warp(rig, k, "cp", 3);
   CHECK(v[2] == 0x40000000u);  // 2.0f
   return v[1] - v[0];
 }
