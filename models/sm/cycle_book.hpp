@@ -4,6 +4,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <vector>
 
 namespace warptlm {
 
@@ -14,6 +15,24 @@ struct CycleBook {
   // Is cycle c booked? Callers ask about cycles from now to now + kSpan - 1 only.
   bool booked(uint64_t c) const { return round[c % kSpan] == uint32_t(c / kSpan + 1); }
   void book(uint64_t c) { round[c % kSpan] = uint32_t(c / kSpan + 1); }
+};
+
+// Interchangeable resources booked per cycle (the result buses, a group's dispatch ports): one book each.
+struct CycleBooks {
+  std::vector<CycleBook> books;
+
+  bool empty() const { return books.empty(); }
+  // Is one of them free in cycle c?
+  bool free_at(uint64_t c) const {
+    for (const CycleBook& b : books)
+      if (!b.booked(c)) return true;
+    return false;
+  }
+  // Book cycle c in the first free then (none when all are booked; callers found one free).
+  void book_one(uint64_t c) {
+    for (CycleBook& b : books)
+      if (!b.booked(c)) return b.book(c);
+  }
 };
 
 }  // namespace warptlm

@@ -69,7 +69,7 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
   }
   if (p_.regfile_banks) {
     bank_bits_.assign(p_.regfile_banks, 0);
-    result_buses_.assign(p_.result_buses, CycleBook{});
+    result_buses_.books.assign(p_.result_buses, CycleBook{});
     // A group's dispatch ports are booked only where they can bind: each unit takes at most one instruction a
     // cycle, so ports as many as the units the group's instructions can reach never refuse one.
     std::array<uint32_t, size_t(CollectorGroup::Count)> reachable{};
@@ -79,7 +79,7 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
       if (!unused) reachable[size_t(collector_group_of(kind))] += p_.units[k].count;
     }
     for (size_t g = 0; g < size_t(CollectorGroup::Count); ++g)
-      if (p_.collector_ports[g] && p_.collector_ports[g] < reachable[g]) collector_out_[g].assign(p_.collector_ports[g], CycleBook{});
+      if (p_.collector_ports[g] && p_.collector_ports[g] < reachable[g]) collector_out_[g].books.assign(p_.collector_ports[g], CycleBook{});
     for (size_t g = 0; g < size_t(CollectorGroup::Count); ++g) collector_free_[g].assign(p_.collectors[g], 0);
     StatGroup oc(stats, inst + ".collector", "collector");
     oc_reads_ = &oc.counter("reads", "register reads by the operand collector (one per distinct source register)");
@@ -956,7 +956,7 @@ uint64_t Sm::collect_operands(const WarpSlot& w, const Instr& in, UnitKind kind,
       book_completion(kind, u, start + done_after);
       book_register_writes(w, in, start + done_after);
     }
-    if (start - 1 < cycle_ + CycleBook::kSpan) book_first_free(out_ports, start - 1);
+    if (start - 1 < cycle_ + CycleBook::kSpan) out_ports.book_one(start - 1);
   }
   if (p_.collector_ports[size_t(g)]) {  // one of the group's ports took it into its collector unit this cycle
     if (port_in_cycle_ != cycle_) port_in_cycle_ = cycle_, port_in_used_.fill(0);
@@ -968,12 +968,6 @@ uint64_t Sm::collect_operands(const WarpSlot& w, const Instr& in, UnitKind kind,
   return start;
 }
 
-// Book cycle c in the first of `books` free then (all booked: none; callers found one free).
-void Sm::book_first_free(std::vector<CycleBook>& books, uint64_t c) {
-  for (CycleBook& b : books)
-    if (!b.booked(c)) return b.book(c);
-}
-
 // The first cycle from `earliest` on at which unit u of `kind` may take an instruction (`earliest` itself when
 // the booking span ends first). With sm.result_buses (GPGPU-Sim's pipelined units and result buses,
 // shader_core_ctx::execute; `done_after` > 0) its result, written done_after later, must find a result bus
@@ -981,17 +975,12 @@ void Sm::book_first_free(std::vector<CycleBook>& books, uint64_t c) {
 // its collector group must be free the cycle before (opndcoll_rfu_t::dispatch_ready_cu).
 uint64_t Sm::first_free_start(UnitKind kind, size_t u, uint64_t earliest, uint64_t done_after) const {
   const auto& out_ports = collector_out_[size_t(collector_group_of(kind))];
-  auto any_free = [](const std::vector<CycleBook>& books, uint64_t off) {
-    for (const CycleBook& b : books)
-      if (!b.booked(off)) return true;
-    return false;
-  };
   const uint64_t end = cycle_ + CycleBook::kSpan;  // the books reach that far
   for (uint64_t s = earliest; s + done_after < end; ++s) {
-    if (!out_ports.empty() && !any_free(out_ports, s - 1)) continue;
+    if (!out_ports.empty() && !out_ports.free_at(s - 1)) continue;
     if (!done_after) return s;
     const uint64_t done = s + done_after;
-    if (!completion_books_[size_t(kind)][u].booked(done) && any_free(result_buses_, done)) return s;
+    if (!completion_books_[size_t(kind)][u].booked(done) && result_buses_.free_at(done)) return s;
   }
   return earliest;
 }
@@ -999,7 +988,7 @@ uint64_t Sm::first_free_start(UnitKind kind, size_t u, uint64_t earliest, uint64
 void Sm::book_completion(UnitKind kind, size_t u, uint64_t done) {
   if (done >= cycle_ + CycleBook::kSpan) return;
   completion_books_[size_t(kind)][u].book(done);
-  book_first_free(result_buses_, done);
+  result_buses_.book_one(done);
 }
 
 // The result's write takes each destination register's bank in the cycle it is written (GPGPU-Sim's

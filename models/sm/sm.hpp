@@ -373,11 +373,11 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   std::vector<uint64_t> bank_bits_;
   uint64_t bank_base_ = 0;
   // sm.result_buses: the cycles each result bus is booked, and each unit's booked completions
-  std::vector<CycleBook> result_buses_;
+  CycleBooks result_buses_;
   std::array<std::vector<CycleBook>, size_t(UnitKind::Count)> completion_books_;
   // sm.collector_ports: per group, the cycles each dispatch port is booked, and how many
   // instructions its ports took into collector units in cycle port_in_cycle_
-  std::array<std::vector<CycleBook>, size_t(CollectorGroup::Count)> collector_out_;
+  std::array<CycleBooks, size_t(CollectorGroup::Count)> collector_out_;
   std::array<uint32_t, size_t(CollectorGroup::Count)> port_in_used_{};
   uint64_t port_in_cycle_ = UINT64_MAX;
   // sm.collector_ports: has the group's every port taken an instruction into a collector unit this cycle?
@@ -385,7 +385,6 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
     const uint32_t ports = p_.collector_ports[size_t(g)];
     return ports && port_in_cycle_ == cycle_ && port_in_used_[size_t(g)] >= ports;
   }
-  static void book_first_free(std::vector<CycleBook>& books, uint64_t c);
   uint64_t first_free_start(UnitKind kind, size_t u, uint64_t earliest, uint64_t done_after) const;
   void book_completion(UnitKind kind, size_t u, uint64_t done);
   void book_register_writes(const WarpSlot& w, const Instr& in, uint64_t done);
