@@ -403,14 +403,14 @@ int64_t DramChannel::prepare_bank(int64_t now, int64_t next) {
 }
 
 // The channel-wide bounds on a column command: the command bus and column
-// spacing, and the data bus. Read-to-write: a write's data may only follow the
-// read data on the bus; write-to-read: tWTR after the last write data, and read
-// data follows the bus.
+// spacing, and the data bus. Read-to-write: a write's data follows the last read
+// data on the bus after tRTW_bubble idle cycles; write-to-read: tWTR after the last
+// write data, and read data follows the bus.
 DramChannel::ColumnFloor DramChannel::column_floor() const {
   const int64_t cmd = std::max(next_col_, last_cmd_ + 1);
   ColumnFloor f;
   f.read = std::max({cmd, bus_free_ - int64_t(p_.tCL), last_write_end_ + int64_t(p_.tWTR)});
-  f.write = std::max(cmd, bus_free_ - int64_t(p_.tWL));
+  f.write = std::max({cmd, bus_free_ - int64_t(p_.tWL), last_read_end_ + int64_t(p_.tRTW_bubble) - int64_t(p_.tWL)});
   return f;
 }
 
@@ -478,6 +478,7 @@ void DramChannel::issue_column(uint16_t slot, int64_t now) {
     last_write_end_ = end;
     b.pre_ok = std::max(b.pre_ok, end + int64_t(p_.tWR));  // write recovery
   } else {
+    last_read_end_ = end;
     b.pre_ok = std::max(b.pre_ok, next_col_);  // read-to-precharge: one burst after the last column command
     g.pre_ok = std::max(g.pre_ok, last + int64_t(p_.tRTPL));
   }

@@ -169,6 +169,7 @@ class DramChannel : public sc_core::sc_module, public SharedClockMember {
   int64_t next_col_ = kNever;        // tCCD and burst spacing of column commands
   int64_t bus_free_ = kNever;        // the data bus is busy until here
   int64_t last_write_end_ = kNever;  // for write-to-read turnaround
+  int64_t last_read_end_ = kNever;   // for read-to-write turnaround
   int64_t last_act_ = kNever;        // for tRRD
   int64_t first_request_ = -1;
   // The scheduler's last finding when it issued nothing: no command can issue

@@ -30,6 +30,7 @@ struct DramParams {
   uint32_t tWR = 12;   // end of write data to precharge (write recovery)
   uint32_t tWTR = 5;   // end of write data to read command (GPGPU-Sim's CDLR)
   uint32_t tWL = 4;    // write command to first data
+  uint32_t tRTW_bubble = 0;  // idle data-bus cycles between a read's last data and a following write's first
   // bank groups (GDDR5): column commands to one group tCCDL apart, precharges tRTPL after a read in the group
   uint32_t bank_groups = 1;  // group of bank b = b mod bank_groups (GPGPU-Sim's lower-bits indexing)
   uint32_t tCCDL = 0;

@@ -160,6 +160,32 @@ TEST_CASE("dram: a read after a write waits tWTR after the write data") {
   b.check_conservation();
 }
 
+// A read and then a write to the same open row: the write's data starts `bubble` cycles after the read's
+// last data (GPGPU-Sim's read-to-write turnaround, tRTW = CL + BL/ratio + 2 - WL from the read command,
+// leaves 2); with no bubble it follows at once.
+static void check_read_to_write_turnaround(uint32_t bubble) {
+  DramParams p = gtx480();
+  p.tRTW_bubble = bubble;
+  Bench b(p);
+  b.l2.add(rd(0, addr_of(p, 3, 5, 0)));
+  b.l2.add(wr(0, addr_of(p, 3, 5, 128)));
+  sc_core::sc_start();
+  REQUIRE(b.l2.done.size() == 2);
+  const uint64_t read_end = kIn + p.tRCD + p.tCL + line_cycles(p);  // taken and activated at kIn
+  CHECK(b.l2.done[0].responded == read_end);
+  CHECK(b.l2.done[1].responded == read_end + bubble + line_cycles(p));
+  CHECK(b.stat("dram0.row_hits") == 1);
+  b.check_conservation();
+}
+
+TEST_CASE("dram: a write after a read starts its data tRTW_bubble cycles after the read data") {
+  check_read_to_write_turnaround(2);
+}
+
+TEST_CASE("dram: with no read-to-write bubble a write's data follows the read data at once") {
+  check_read_to_write_turnaround(0);
+}
+
 TEST_CASE("dram: FR-FCFS serves a younger row hit before an older row miss") {
   DramParams p = gtx480();
   p.scheduler = DramScheduler::FrFcfs;
