@@ -4,7 +4,6 @@
 #pragma once
 #include <array>
 #include <cstdint>
-#include <vector>
 
 namespace warptlm {
 
@@ -17,21 +16,30 @@ struct CycleBook {
   void book(uint64_t c) { round[c % kSpan] = uint32_t(c / kSpan + 1); }
 };
 
-// Interchangeable resources booked per cycle (the result buses, a group's dispatch ports): one book each.
+// Interchangeable resources booked per cycle (the result buses, a group's dispatch ports): per slot the
+// round it was booked for and how many of the `count` resources that cycle holds.
 struct CycleBooks {
-  std::vector<CycleBook> books;
+  uint32_t count = 0;  // resources (0: none modelled)
+  std::array<uint32_t, CycleBook::kSpan> round{};
+  std::array<uint8_t, CycleBook::kSpan> used{};
 
-  bool empty() const { return books.empty(); }
+  void assign(uint32_t n) {
+    count = n;
+    round.fill(0);
+    used.fill(0);
+  }
+  bool empty() const { return count == 0; }
   // Is one of them free in cycle c?
   bool free_at(uint64_t c) const {
-    for (const CycleBook& b : books)
-      if (!b.booked(c)) return true;
-    return false;
+    const size_t i = c % CycleBook::kSpan;
+    return round[i] != uint32_t(c / CycleBook::kSpan + 1) || used[i] < count;
   }
-  // Book cycle c in the first free then (none when all are booked; callers found one free).
+  // Book one of them in cycle c (none when all are booked; callers found one free).
   void book_one(uint64_t c) {
-    for (CycleBook& b : books)
-      if (!b.booked(c)) return b.book(c);
+    const size_t i = c % CycleBook::kSpan;
+    const uint32_t r = uint32_t(c / CycleBook::kSpan + 1);
+    if (round[i] != r) round[i] = r, used[i] = 0;
+    if (used[i] < count) ++used[i];
   }
 };
 

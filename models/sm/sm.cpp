@@ -69,7 +69,8 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
   }
   if (p_.regfile_banks) {
     bank_bits_.assign(p_.regfile_banks, 0);
-    result_buses_.books.assign(p_.result_buses, CycleBook{});
+    bank_mask_ = (p_.regfile_banks & (p_.regfile_banks - 1)) == 0 ? p_.regfile_banks - 1 : 0;
+    result_buses_.assign(p_.result_buses);
     // A group's dispatch ports are booked only where they can bind: each unit takes at most one instruction a
     // cycle, so ports as many as the units the group's instructions can reach never refuse one.
     std::array<uint32_t, size_t(CollectorGroup::Count)> reachable{};
@@ -79,7 +80,7 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
       if (!unused) reachable[size_t(collector_group_of(kind))] += p_.units[k].count;
     }
     for (size_t g = 0; g < size_t(CollectorGroup::Count); ++g)
-      if (p_.collector_ports[g] && p_.collector_ports[g] < reachable[g]) collector_out_[g].books.assign(p_.collector_ports[g], CycleBook{});
+      if (p_.collector_ports[g] && p_.collector_ports[g] < reachable[g]) collector_out_[g].assign(p_.collector_ports[g]);
     for (size_t g = 0; g < size_t(CollectorGroup::Count); ++g) collector_free_[g].assign(p_.collectors[g], 0);
     StatGroup oc(stats, inst + ".collector", "collector");
     oc_reads_ = &oc.counter("reads", "register reads by the operand collector (one per distinct source register)");
@@ -826,24 +827,31 @@ Stall Sm::check_next_instruction(WarpSlot& w, const Instr*& in, uint32_t& unit) 
     return set_blocked(w, Stall::Fetch);
   }
   if (exits_at_decode(*in)) return Stall::Issued;  // needs no functional unit
-  const OpClass cls = op_class_of(*in);
+  const auto [cls, kind] = issue_class_of(*in);
   if (cls == OpClass::Mem && gq_.size() >= p_.ldst_queue) {  // requests still waiting to leave
     w.queue_blocked_at = f.insts.warp + 1;
     return has_ooo_ ? Stall::Structural : wait_for_queue(w);
   }
-  if (!can_take_unit(w, p_.unit_kind(*in, cls), unit)) return Stall::Structural;
+  if (!can_take_unit(w, kind, unit)) return Stall::Structural;
   // A mechanism's issue gate: else retry next cycle.
   if (cls == OpClass::Mem && !memory_gates_open(f, *in)) return Stall::Other;
   return Stall::Issued;
 }
 
-// With an operand collector, issue needs a free collector unit (the functional unit is taken at
-// dispatch); without, a free functional unit the warp's scheduler may use (`unit`).
-bool Sm::can_take_unit(const WarpSlot& w, UnitKind kind, uint32_t& unit) {
-  if (p_.regfile_banks) {
-    const CollectorGroup g = collector_group_of(kind);
-    return !collector_ports_full(g) && free_collector(g) != nullptr;
+void Sm::decode_issue_classes(const KernelInfo* k) {
+  issue_class_.clear();
+  prog_base_ = 0;
+  if (!k || k->prog.empty()) return;
+  prog_base_ = uintptr_t(k->prog.data());
+  issue_class_.reserve(k->prog.size());
+  for (const Instr& in : k->prog) {
+    const OpClass c = op_class_of(in);
+    issue_class_.push_back({c, p_.unit_kind(in, c)});
   }
+}
+
+// Without an operand collector: a free functional unit of `kind` the warp's scheduler may use (`unit`).
+bool Sm::free_unit_for(const WarpSlot& w, UnitKind kind, uint32_t& unit) const {
   const auto& units = unit_busy_[size_t(kind)];
   const auto& owner = unit_owner_[size_t(kind)];
   const uint32_t sched = w.slot % p_.num_schedulers;
@@ -879,10 +887,10 @@ Stall Sm::check_out_of_order(WarpSlot& w, const Instr*& in, uint32_t& unit) {
     // (docs/mechanisms.md, the out-of-order hooks).
     for (unsigned i = 0; i < a->nreads; ++i)
       if (w.pending[a->reads[i]]) return Stall::LongMem;
-    const OpClass cls = op_class_of(*a);
+    const auto [cls, kind] = issue_class_of(*a);
     // the gates apply to memory instructions issued out of order too
     if (cls == OpClass::Mem && (gq_.size() >= p_.ldst_queue || !memory_gates_open(*w.fw, *a))) return Stall::LongMem;
-    if (!can_take_unit(w, p_.unit_kind(*a, cls), unit)) return Stall::LongMem;
+    if (!can_take_unit(w, kind, unit)) return Stall::LongMem;
     in = a;
     w.issue_kind = WarpSlot::IssueKind::OutOfOrder;
     ooo_mech_ = m;
@@ -892,14 +900,6 @@ Stall Sm::check_out_of_order(WarpSlot& w, const Instr*& in, uint32_t& unit) {
 }
 
 // ---------------------------------------------------------------- operand collector
-
-// A collector unit is allocated the cycle after issue: the first one free by
-// then (its entry holds the cycle it frees), or null.
-uint64_t* Sm::free_collector(CollectorGroup g) {
-  for (uint64_t& f : collector_free_[size_t(g)])
-    if (f <= cycle_ + 1) return &f;
-  return nullptr;
-}
 
 // One read of `bank` at the earliest cycle from `earliest` on that no earlier
 // instruction holds (banks serve reads in issue order, one per cycle). The
@@ -912,6 +912,37 @@ uint64_t Sm::reserve_bank_read(uint32_t bank, uint64_t earliest) {
   const unsigned c = unsigned(__builtin_ctzll(open));
   bank_bits_[bank] |= uint64_t(1) << c;
   return bank_base_ + c;
+}
+
+// The first cycle from `earliest` on at which unit u of `kind` may take an instruction (`earliest` itself when
+// the booking span ends first). With sm.result_buses (GPGPU-Sim's pipelined units and result buses,
+// shader_core_ctx::execute; `done_after` > 0) its result, written done_after later, must find a result bus
+// free and no earlier instruction of u completing that same cycle; with sm.collector_ports a dispatch port of
+// its collector group must be free the cycle before (opndcoll_rfu_t::dispatch_ready_cu).
+inline uint64_t Sm::first_free_start(UnitKind kind, size_t u, uint64_t earliest, uint64_t done_after) const {
+  const auto& out_ports = collector_out_[size_t(collector_group_of(kind))];
+  const uint64_t end = cycle_ + CycleBook::kSpan;  // the books reach that far
+  for (uint64_t s = earliest; s + done_after < end; ++s) {
+    if (!out_ports.empty() && !out_ports.free_at(s - 1)) continue;
+    if (!done_after) return s;
+    const uint64_t done = s + done_after;
+    if (!completion_books_[size_t(kind)][u].booked(done) && result_buses_.free_at(done)) return s;
+  }
+  return earliest;
+}
+
+inline void Sm::book_completion(UnitKind kind, size_t u, uint64_t done) {
+  if (done >= cycle_ + CycleBook::kSpan) return;
+  completion_books_[size_t(kind)][u].book(done);
+  result_buses_.book_one(done);
+}
+
+// The result's write takes each destination register's bank in the cycle it is written (GPGPU-Sim's
+// register-file writes win their banks over reads, opndcoll_rfu_t::writeback): reads booked later avoid it.
+inline void Sm::book_register_writes(const WarpSlot& w, const Instr& in, uint64_t done) {
+  const uint64_t off = done - bank_base_;
+  if (off >= 64) return;
+  for (unsigned i = 0; i < in.nwrites; ++i) bank_bits_[bank_of(in.writes[i], w.slot)] |= uint64_t(1) << off;
 }
 
 // The instruction issued this cycle (t) waits in the issue-to-collector
@@ -935,7 +966,7 @@ uint64_t Sm::collect_operands(const WarpSlot& w, const Instr& in, UnitKind kind,
     bool again = false;
     for (unsigned j = 0; j < i && !again; ++j) again = in.reads[j] == r;
     if (again) continue;
-    const uint64_t c = reserve_bank_read((r + w.slot) % p_.regfile_banks, cycle_ + 2);
+    const uint64_t c = reserve_bank_read(bank_of(r, w.slot), cycle_ + 2);
     *oc_conflicts_ += c - (cycle_ + 2);
     ++*oc_reads_;
     last = std::max(last, c);
@@ -968,37 +999,6 @@ uint64_t Sm::collect_operands(const WarpSlot& w, const Instr& in, UnitKind kind,
   return start;
 }
 
-// The first cycle from `earliest` on at which unit u of `kind` may take an instruction (`earliest` itself when
-// the booking span ends first). With sm.result_buses (GPGPU-Sim's pipelined units and result buses,
-// shader_core_ctx::execute; `done_after` > 0) its result, written done_after later, must find a result bus
-// free and no earlier instruction of u completing that same cycle; with sm.collector_ports a dispatch port of
-// its collector group must be free the cycle before (opndcoll_rfu_t::dispatch_ready_cu).
-uint64_t Sm::first_free_start(UnitKind kind, size_t u, uint64_t earliest, uint64_t done_after) const {
-  const auto& out_ports = collector_out_[size_t(collector_group_of(kind))];
-  const uint64_t end = cycle_ + CycleBook::kSpan;  // the books reach that far
-  for (uint64_t s = earliest; s + done_after < end; ++s) {
-    if (!out_ports.empty() && !out_ports.free_at(s - 1)) continue;
-    if (!done_after) return s;
-    const uint64_t done = s + done_after;
-    if (!completion_books_[size_t(kind)][u].booked(done) && result_buses_.free_at(done)) return s;
-  }
-  return earliest;
-}
-
-void Sm::book_completion(UnitKind kind, size_t u, uint64_t done) {
-  if (done >= cycle_ + CycleBook::kSpan) return;
-  completion_books_[size_t(kind)][u].book(done);
-  result_buses_.book_one(done);
-}
-
-// The result's write takes each destination register's bank in the cycle it is written (GPGPU-Sim's
-// register-file writes win their banks over reads, opndcoll_rfu_t::writeback): reads booked later avoid it.
-void Sm::book_register_writes(const WarpSlot& w, const Instr& in, uint64_t done) {
-  const uint64_t off = done - bank_base_;
-  if (off >= 64) return;
-  for (unsigned i = 0; i < in.nwrites; ++i) bank_bits_[(in.writes[i] + w.slot) % p_.regfile_banks] |= uint64_t(1) << off;
-}
-
 // sm.ldst_occupancy: accesses. The LD/ST unit takes one access of the
 // instruction it holds per cycle (GPGPU-Sim's dispatch register: one request
 // per cycle toward the L1, a bank-conflicted shared access held for its
@@ -1012,8 +1012,7 @@ void Sm::hold_ldst_unit(uint32_t unit, uint64_t start, uint32_t accesses) {
 
 void Sm::execute(WarpSlot& w, const Instr& in, uint32_t unit, bool on_unit) {
   Warp& f = *w.fw;
-  const OpClass cls = op_class_of(in);
-  const UnitKind kind = p_.unit_kind(in, cls);
+  const auto [cls, kind] = issue_class_of(in);
   const uint32_t groups = on_unit ? unit_groups_[size_t(kind)][unit] : lane_groups(p_.units[size_t(kind)].lanes);
   const OpClassParams& op = p_.ops[size_t(cls)];
   // the cycle the functional unit takes it: now, or after the operand collector

@@ -150,6 +150,7 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
     launch_ = L;
     clock_out_ = clock;
     longest_block_life_ = 0;
+    decode_issue_classes(L ? L->kernel : nullptr);
   }
   // Core cycles from install to retirement of the longest-lived block of the launch retired so far
   // (interval sampling: how long a launch's tail must stay timed).
@@ -252,7 +253,14 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   // Out-of-order issue: an active mechanism's instruction in place of a warp's stalled one
   // (SmMechanism::instead_of_stall), if its registers and a unit are free; else the warp stays LongMem.
   Stall check_out_of_order(WarpSlot& w, const Instr*& in, uint32_t& unit);
-  bool can_take_unit(const WarpSlot& w, UnitKind kind, uint32_t& unit);
+  // With an operand collector, issue needs a free collector unit (the functional unit is taken at
+  // dispatch); without, a free functional unit the warp's scheduler may use (`unit`).
+  bool can_take_unit(const WarpSlot& w, UnitKind kind, uint32_t& unit) {
+    if (!p_.regfile_banks) return free_unit_for(w, kind, unit);
+    const CollectorGroup g = collector_group_of(kind);
+    return !collector_ports_full(g) && free_collector(g) != nullptr;
+  }
+  bool free_unit_for(const WarpSlot& w, UnitKind kind, uint32_t& unit) const;
   bool memory_gates_open(const Warp& f, const Instr& in);
   std::vector<SmMechanism*> ooo_;        // the mechanisms that issue out of order
   bool has_ooo_ = false;                 // !ooo_.empty(), read on every issue check
@@ -265,7 +273,18 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   // Execute at issue; `on_unit` is false for an exit retired at decode (no unit, no issue slot).
   void execute(WarpSlot& w, const Instr& in, uint32_t unit, bool on_unit);
   // Operand collector (sm.regfile_banks > 0)
-  uint64_t* free_collector(CollectorGroup g);
+  // A collector unit is allocated the cycle after issue: the first one free by
+  // then (its entry holds the cycle it frees), or null.
+  uint64_t* free_collector(CollectorGroup g) {
+    for (uint64_t& f : collector_free_[size_t(g)])
+      if (f <= cycle_ + 1) return &f;
+    return nullptr;
+  }
+  // Register r of warp slot `slot` lives in bank (r + slot) mod sm.regfile_banks (a mask for a power of 2).
+  uint32_t bank_of(uint32_t r, uint32_t slot) const {
+    return bank_mask_ ? (r + slot) & bank_mask_ : (r + slot) % p_.regfile_banks;
+  }
+  uint32_t bank_mask_ = 0;
   uint64_t reserve_bank_read(uint32_t bank, uint64_t earliest);
   uint64_t collect_operands(const WarpSlot& w, const Instr& in, UnitKind kind, uint64_t occupancy, uint64_t done_after,
                             uint32_t& unit);
@@ -344,6 +363,18 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   sc_core::sc_time period_;
   PayloadPool& pool_;
   const LaunchState* launch_ = nullptr;
+  // Each instruction's class and unit, decoded once per launch for the kernel's program (the issue stage asks
+  // at every look); an instruction from elsewhere (a mechanism's substitute) is classed when asked.
+  struct IssueClass { OpClass cls; UnitKind kind; };
+  std::vector<IssueClass> issue_class_;
+  uintptr_t prog_base_ = 0;
+  void decode_issue_classes(const KernelInfo* k);
+  IssueClass issue_class_of(const Instr& in) const {
+    const uintptr_t at = uintptr_t(&in) - prog_base_;
+    if (at < issue_class_.size() * sizeof(Instr)) return issue_class_[at / sizeof(Instr)];
+    const OpClass c = op_class_of(in);
+    return {c, p_.unit_kind(in, c)};
+  }
   uint64_t* clock_out_ = nullptr;
   std::vector<WarpSlot> slots_;
   std::vector<std::unique_ptr<WarpScheduler>> scheds_;

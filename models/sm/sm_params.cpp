@@ -13,22 +13,8 @@ static const char* const kUnitNames[] = {"sp", "int", "sfu", "dp", "ldst", "bran
 const char* op_class_name(OpClass c) { return kOpClassNames[size_t(c)]; }
 const char* unit_kind_name(UnitKind k) { return kUnitNames[size_t(k)]; }
 
-namespace {
-// The class an opcode has whatever its operand types (Count: its types decide, below).
-constexpr std::array<OpClass, size_t(Op::Count)> fixed_classes() {
-  std::array<OpClass, size_t(Op::Count)> t{};
-  for (size_t o = 0; o < t.size(); ++o) t[o] = is_mechanism_op(Op(o)) ? OpClass::Barrier : OpClass::Count;
-  for (Op o : {Op::Ld, Op::Ldu, Op::St, Op::Atom, Op::Red, Op::Prefetch}) t[size_t(o)] = OpClass::Mem;
-  for (Op o : {Op::Bra, Op::Call, Op::Ret, Op::Exit, Op::Trap}) t[size_t(o)] = OpClass::Branch;
-  for (Op o : {Op::Bar, Op::BarArrive, Op::BarRed, Op::Membar, Op::Fence}) t[size_t(o)] = OpClass::Barrier;
-  return t;
-}
-constexpr std::array<OpClass, size_t(Op::Count)> kFixedClass = fixed_classes();
-bool float_operands(const Instr& in) { return dtype_float(in.type) || dtype_float(in.type2); }
-}  // namespace
-
-OpClass op_class_of(const Instr& in) {
-  if (const OpClass fixed = kFixedClass[size_t(in.op)]; fixed != OpClass::Count) return fixed;
+namespace op_class_detail {
+OpClass by_operand_types(const Instr& in) {
   const bool f64 = in.type == DType::F64 || in.type2 == DType::F64;
   const bool fp = float_operands(in);
   switch (in.op) {
@@ -50,44 +36,7 @@ OpClass op_class_of(const Instr& in) {
     default: return OpClass::Simple;  // moves, conversions, compares, selects, logic, shifts, bit ops
   }
 }
-
-namespace {
-// Integer ops the IMU keeps when the SPUs run the integer ALU work (spec 004 sec. 2.4: "complex integer
-// operations (e.g., ISCADD, BFE)"); the CUDA guide's CC 3.5 throughput table gives these 32 lanes a cycle.
-bool complex_integer(Op op) {
-  switch (op) {
-    case Op::Popc: case Op::Clz: case Op::Brev: case Op::Bfe: case Op::Bfi: case Op::Bfind: case Op::Fns:
-    case Op::ShfL: case Op::ShfR:
-      return true;
-    default: return false;
-  }
-}
-}  // namespace
-
-UnitKind unit_of(const Instr& in, OpClass c, bool int_alu_on_sp, bool all_on_sp, bool control_on_sp) {
-  switch (c) {
-    case OpClass::Simple:
-      if (float_operands(in) || all_on_sp) return UnitKind::SP;
-      return int_alu_on_sp && !complex_integer(in.op) ? UnitKind::SP : UnitKind::INT;
-    case OpClass::Alu: case OpClass::Imax:
-      return int_alu_on_sp || all_on_sp ? UnitKind::SP : UnitKind::INT;
-    case OpClass::Imul: case OpClass::Imad: case OpClass::Idiv: case OpClass::Shfl:
-      return all_on_sp ? UnitKind::SP : UnitKind::INT;
-    case OpClass::Fp: case OpClass::Fma: case OpClass::Fmax: return UnitKind::SP;
-    case OpClass::Fdiv: case OpClass::Sfu: return UnitKind::SFU;
-    case OpClass::Dp: return UnitKind::DP;
-    case OpClass::Mem: return UnitKind::LDST;
-    default: return control_on_sp ? UnitKind::SP : UnitKind::BRANCH;
-  }
-}
-
-CollectorGroup collector_group_of(UnitKind k) {
-  switch (k) {
-    case UnitKind::SFU: case UnitKind::DP: return CollectorGroup::Sfu;
-    case UnitKind::LDST: return CollectorGroup::Mem;
-    default: return CollectorGroup::Sp;
-  }
-}
+}  // namespace op_class_detail
 
 namespace {
 // sm.<cache>.fill, .mshr_entries and .mshr_merges of a read-only cache (declare() names each key

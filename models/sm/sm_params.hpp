@@ -19,7 +19,27 @@ enum class OpClass : uint8_t {
   Alu, Simple, Imul, Imad, Imax, Idiv, Shfl, Fp, Fma, Fmax, Fdiv, Sfu, Dp, Mem, Branch, Barrier, Count
 };
 const char* op_class_name(OpClass c);
-OpClass op_class_of(const Instr& in);
+
+namespace op_class_detail {
+// The class an opcode has whatever its operand types (Count: its types decide, by_operand_types).
+constexpr std::array<OpClass, size_t(Op::Count)> fixed_classes() {
+  std::array<OpClass, size_t(Op::Count)> t{};
+  for (size_t o = 0; o < t.size(); ++o) t[o] = is_mechanism_op(Op(o)) ? OpClass::Barrier : OpClass::Count;
+  for (Op o : {Op::Ld, Op::Ldu, Op::St, Op::Atom, Op::Red, Op::Prefetch}) t[size_t(o)] = OpClass::Mem;
+  for (Op o : {Op::Bra, Op::Call, Op::Ret, Op::Exit, Op::Trap}) t[size_t(o)] = OpClass::Branch;
+  for (Op o : {Op::Bar, Op::BarArrive, Op::BarRed, Op::Membar, Op::Fence}) t[size_t(o)] = OpClass::Barrier;
+  return t;
+}
+inline constexpr std::array<OpClass, size_t(Op::Count)> kFixedClass = fixed_classes();
+OpClass by_operand_types(const Instr& in);
+}  // namespace op_class_detail
+
+inline bool float_operands(const Instr& in) { return dtype_float(in.type) || dtype_float(in.type2); }
+// Asked at every issue look: the opcode's table first, its operand types only where the table defers.
+inline OpClass op_class_of(const Instr& in) {
+  const OpClass fixed = op_class_detail::kFixedClass[size_t(in.op)];
+  return fixed != OpClass::Count ? fixed : op_class_detail::by_operand_types(in);
+}
 
 // Functional-unit kinds (pipelines); a warp instruction holds one unit of its
 // kind for ceil(32 / lanes) * initiation-interval cycles.
@@ -31,13 +51,44 @@ const char* unit_kind_name(UnitKind k);
 // and the integer pipes keep multiplies, divides, shuffles and the bit-field ops (the IMU, spec 004 sec. 2.4).
 // With `all_on_sp` (sm.int_alu: sp_all, Fermi's CUDA cores and GPGPU-Sim with no integer units) every integer
 // instruction runs on the SP pipes; with `control_on_sp` (sm.control_pipe: sp) so do branches and barriers.
-UnitKind unit_of(const Instr& in, OpClass c, bool int_alu_on_sp = false, bool all_on_sp = false,
-                 bool control_on_sp = false);
+// Integer ops the IMU keeps when the SPUs run the integer ALU work (spec 004 sec. 2.4: "complex integer
+// operations (e.g., ISCADD, BFE)"); the CUDA guide's CC 3.5 throughput table gives these 32 lanes a cycle.
+inline bool complex_integer(Op op) {
+  switch (op) {
+    case Op::Popc: case Op::Clz: case Op::Brev: case Op::Bfe: case Op::Bfi: case Op::Bfind: case Op::Fns:
+    case Op::ShfL: case Op::ShfR:
+      return true;
+    default: return false;
+  }
+}
+inline UnitKind unit_of(const Instr& in, OpClass c, bool int_alu_on_sp = false, bool all_on_sp = false,
+                        bool control_on_sp = false) {
+  switch (c) {
+    case OpClass::Simple:
+      if (float_operands(in) || all_on_sp) return UnitKind::SP;
+      return int_alu_on_sp && !complex_integer(in.op) ? UnitKind::SP : UnitKind::INT;
+    case OpClass::Alu: case OpClass::Imax:
+      return int_alu_on_sp || all_on_sp ? UnitKind::SP : UnitKind::INT;
+    case OpClass::Imul: case OpClass::Imad: case OpClass::Idiv: case OpClass::Shfl:
+      return all_on_sp ? UnitKind::SP : UnitKind::INT;
+    case OpClass::Fp: case OpClass::Fma: case OpClass::Fmax: return UnitKind::SP;
+    case OpClass::Fdiv: case OpClass::Sfu: return UnitKind::SFU;
+    case OpClass::Dp: return UnitKind::DP;
+    case OpClass::Mem: return UnitKind::LDST;
+    default: return control_on_sp ? UnitKind::SP : UnitKind::BRANCH;
+  }
+}
 
 // Operand collector groups: the collector units an instruction may take, by
 // the kind of unit it goes to (GPGPU-Sim's SP, SFU and MEM collector sets).
 enum class CollectorGroup : uint8_t { Sp, Sfu, Mem, Count };
-CollectorGroup collector_group_of(UnitKind k);
+inline CollectorGroup collector_group_of(UnitKind k) {
+  switch (k) {
+    case UnitKind::SFU: case UnitKind::DP: return CollectorGroup::Sfu;
+    case UnitKind::LDST: return CollectorGroup::Mem;
+    default: return CollectorGroup::Sp;
+  }
+}
 
 // `private_count` of the `count` units are private to the schedulers, private_count / N each (unit j
 // belongs to scheduler j % N), with `private_lanes` lanes (0: `lanes`); the others are shared by all.
