@@ -19,13 +19,19 @@ BlockDispatcher::BlockDispatcher(sc_core::sc_module_name name, ClockDomain& cloc
 
 void BlockDispatcher::begin_launch(LaunchState& L, const BlockUsage& usage, uint64_t first, uint64_t blocks) {
   start(L, usage, nullptr, first, blocks);
-  dispatch();
+  if (!held(cycle_now(period_))) dispatch();
 }
 
 void BlockDispatcher::begin_launch(LaunchState& L, const BlockUsage& usage, BlockSchedule& schedule) {
   schedule.ready = [this] { look_again(); };
   start(L, usage, &schedule, 0, schedule.blocks());
-  dispatch_scheduled();
+  if (!held(cycle_now(period_))) dispatch_scheduled();
+}
+
+bool BlockDispatcher::held(uint64_t now) {
+  if (now >= release_at_) return false;
+  clock_.request(clock_index_, release_at_);
+  return true;
 }
 
 void BlockDispatcher::start(LaunchState& L, const BlockUsage& usage, BlockSchedule* schedule, uint64_t first,
@@ -37,6 +43,7 @@ void BlockDispatcher::start(LaunchState& L, const BlockUsage& usage, BlockSchedu
   total_ = blocks;
   retired_ = first;
   last_retire_cycle_ = cycle_now(period_);
+  release_at_ = last_retire_cycle_ + latency_per_launch_ + blocks * latency_per_block_;
   placement_->begin_launch(uint32_t(blocks));
 }
 
@@ -53,7 +60,8 @@ void BlockDispatcher::block_retired() {
   if (retired_ == total_ && on_launch_done) on_launch_done();
 }
 
-uint64_t BlockDispatcher::clock_edge(uint64_t) {
+uint64_t BlockDispatcher::clock_edge(uint64_t cycle) {
+  if (cycle < release_at_) return release_at_;
   if (schedule_) {
     dispatch_scheduled();
     return kNever;

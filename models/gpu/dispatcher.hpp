@@ -44,7 +44,13 @@ class BlockDispatcher : public sc_core::sc_module, public ClockedBlock {
   BlockDispatcher(sc_core::sc_module_name name, ClockDomain& clock, std::vector<Sm*> sms,
                   std::unique_ptr<PlacementPolicy> placement);
 
-  // Start a launch of `blocks` blocks of `usage` each; the first go out now.
+  // The launch latency (GPGPU-Sim's -gpgpu_kernel_launch_latency and -gpgpu_TB_launch_latency): a launch's
+  // first blocks go out `per_launch` + blocks x `per_block` core cycles after it starts, counted in its cycles.
+  void set_launch_latency(uint64_t per_launch, uint64_t per_block) {
+    latency_per_launch_ = per_launch;
+    latency_per_block_ = per_block;
+  }
+  // Start a launch of `blocks` blocks of `usage` each; the first go out now (after the launch latency).
   // Blocks [first, blocks) of the launch (those before `first` ran functionally: sim.fast_forward).
   void begin_launch(LaunchState& L, const BlockUsage& usage, uint64_t first, uint64_t blocks);
   // Start a launch whose blocks `schedule` sends (it outlives the launch).
@@ -72,6 +78,7 @@ class BlockDispatcher : public sc_core::sc_module, public ClockedBlock {
   uint64_t clock_edge(uint64_t cycle) override;
   void start(LaunchState& L, const BlockUsage& usage, BlockSchedule* schedule, uint64_t first, uint64_t blocks);
   void look_again();  // an edge now (this one, if the dispatcher's turn in it is to come)
+  bool held(uint64_t now);  // the launch latency has not run out: an edge asked for when it does
   void dispatch();
   void dispatch_scheduled();
   void pass_blocks_on();
@@ -87,6 +94,8 @@ class BlockDispatcher : public sc_core::sc_module, public ClockedBlock {
   BlockSchedule* schedule_ = nullptr;
   BlockUsage usage_;
   uint64_t next_ = 0, total_ = 0, retired_ = 0, last_retire_cycle_ = 0;
+  uint64_t latency_per_launch_ = 0, latency_per_block_ = 0;
+  uint64_t release_at_ = 0;  // the launch's first blocks go out at this edge
 };
 
 }  // namespace warptlm

@@ -74,6 +74,11 @@ void GpuParams::declare(ParamTable& t) {
   t.int_param("gpu.core_clock_mhz", 700, 1, 10000, "SM (core) clock; cycles are reported in core cycles");
   t.int_param("gpu.regs_per_thread", 0, 0, 255, "registers per thread for occupancy (0 = estimate from the kernel's PTX)");
   t.enum_param("gpu.placement", "round_robin", {"round_robin"}, "thread-block placement policy");
+  t.int_param("gpu.kernel_launch_latency", 0, 0, 100000000,
+              "core cycles from a launch's start to its first blocks going out, counted in the launch's cycles "
+              "(GPGPU-Sim's -gpgpu_kernel_launch_latency)");
+  t.int_param("gpu.block_launch_latency", 0, 0, 1000000,
+              "core cycles added to that wait per block of the launch (GPGPU-Sim's -gpgpu_TB_launch_latency)");
   t.float_param("sim.progress_after", 2.0, 0.0, 1e9,
                 "seconds a launch runs before a progress line appears on stderr (only when stderr is a terminal)");
   t.int_param("sim.max_memory_mb", 8192, 16, 1 << 22,
@@ -173,6 +178,8 @@ GpuParams GpuParams::from(const Config& c) {
   p.partitions = uint32_t(c.get_int("mem.partitions"));
   p.subpartitions = uint32_t(c.get_int("mem.subpartitions"));
   p.placement = c.get_string("gpu.placement");
+  p.kernel_launch_latency = uint64_t(c.get_int("gpu.kernel_launch_latency"));
+  p.block_launch_latency = uint64_t(c.get_int("gpu.block_launch_latency"));
   p.max_memory = uint64_t(c.get_int("sim.max_memory_mb")) << 20;
   p.fast_forward = uint64_t(c.get_int("sim.fast_forward"));
   p.fast_forward_instructions = c.get_string("sim.fast_forward_unit") == "instructions";
@@ -459,6 +466,7 @@ void GpuPlatform::build_sms(const Config& cfg, StatsRegistry& stats) {
     if (!placement) placement = m->make_placement(p_.placement);
   if (!placement) placement = make_placement(p_.placement);
   dispatcher = std::make_unique<BlockDispatcher>("dispatcher", *core_clock, sm_list, std::move(placement));
+  dispatcher->set_launch_latency(p_.kernel_launch_latency, p_.block_launch_latency);
   dispatcher->on_launch_done = [this] { end_launch(""); };
   dispatcher->on_run_error = [this](const std::string& msg) { fault(msg); };
   if (p_.sample_intervals)

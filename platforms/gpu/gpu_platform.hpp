@@ -77,6 +77,8 @@ struct GpuParams {
   uint32_t partitions = 6;
   uint32_t subpartitions = 1;     // L2 slices per partition
   std::string placement;
+  uint64_t kernel_launch_latency = 0;  // gpu.kernel_launch_latency, core cycles before a launch's first blocks
+  uint64_t block_launch_latency = 0;   // gpu.block_launch_latency, added per block of the launch
   uint64_t max_memory = 8192ull << 20;  // sim.max_memory_mb, in bytes
   uint64_t fast_forward = 0;            // sim.fast_forward: launches, or warp instructions
   bool fast_forward_instructions = false;  // sim.fast_forward_unit: instructions

@@ -303,6 +303,32 @@ TEST_CASE("run vecadd tiny (functional): exit 0, stats.json, stats.txt, config.r
   CHECK(c["gpu"]["num_sms"].as<int>() == 2);
 }
 
+TEST_CASE("run: each launch's first blocks wait the kernel launch latency plus the per-block latency", "[cli]") {
+  // GPGPU-Sim's -gpgpu_kernel_launch_latency and -gpgpu_TB_launch_latency: one wait before a launch's first
+  // blocks, counted in its cycles. On the flat memory (one clock) nothing else moves, so every launch of bfs
+  // (ten of them) takes exactly 400 + 3 x its blocks cycles more.
+  TempDir t;
+  const std::string common = "run --workload bfs --size tiny --config gtx480 -q --set mem.model=flat ";
+  auto run = [&](const std::string& name, const std::string& extra) {
+    const CmdResult r = warptlm(t, common + extra + "--out " + q(t / name));
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    return YAML::LoadFile(t / (name + "/stats.json"))["kernels"];
+  };
+  const YAML::Node base = run("none", "");
+  const YAML::Node held = run("held", "--set gpu.kernel_launch_latency=400 --set gpu.block_launch_latency=3 ");
+  REQUIRE(base.size() == held.size());
+  REQUIRE(base.size() > 1);
+  for (size_t i = 0; i < base.size(); ++i) {
+    const uint64_t blocks = base[i]["counters"]["gpu.blocks"].as<uint64_t>();
+    INFO("launch " << i << ": " << blocks << " blocks");
+    CHECK(blocks > 0);
+    CHECK(held[i]["cycles"].as<uint64_t>() == base[i]["cycles"].as<uint64_t>() + 400 + 3 * blocks);
+    CHECK(held[i]["warp_instructions"].as<uint64_t>() == base[i]["warp_instructions"].as<uint64_t>());
+    CHECK(held[i]["verified"].as<bool>());
+  }
+}
+
 TEST_CASE("run vecadd twice: identical instruction counts and cycles (determinism)", "[cli]") {
   TempDir t;
   auto r1 = warptlm(t, kVecaddTiny + " --out " + q(t / "o1"));
