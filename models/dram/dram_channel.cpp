@@ -304,7 +304,9 @@ void DramChannel::respond(int64_t now) {
 
 // The memory controller's decision for one cycle. The command bus carries one
 // command per cycle. Column commands go first (they move data); then a row
-// command (precharge or activate) prepares a bank for its oldest request.
+// command (precharge or activate) prepares a bank for its oldest request. With
+// dram.dual_bus (HBM) the row command has a bus of its own: it may follow a
+// column command in the same cycle.
 //  - FR-FCFS: the oldest queued row hit whose column command can issue now;
 //    a bank's open row is kept while any queued request hits it.
 //  - FIFO (GPGPU-Sim's scheduler_fifo): requests go to their banks in
@@ -331,17 +333,23 @@ int64_t DramChannel::schedule(int64_t now) {
       const int64_t r = column_ready(e, floor);
       if (r <= now) {
         issue_column(s, now);
-        return now + 1;
+        return row_command_beside(now);
       }
       next = std::min(next, r);
     }
   } else if (const Entry* e = oldest_ready_hit(floor, now, next)) {
     issue_column(uint16_t(e - entries_.data()), now);
-    return now + 1;
+    return row_command_beside(now);
   }
   next = prepare_bank(now, next);
   if (last_cmd_ != now) quiet_until_ = next;  // no command issued: nothing will change until one can
   return next;
+}
+
+// After a column command: with a row command bus of its own, a bank is prepared in the same cycle.
+int64_t DramChannel::row_command_beside(int64_t now) {
+  if (p_.dual_bus) prepare_bank(now, kNone);
+  return now + 1;
 }
 
 // FR-FCFS's column command: the oldest queued row hit whose column command can

@@ -131,6 +131,7 @@ class DramChannel : public sc_core::sc_module, public SharedClockMember {
   bool has_queued_hit(uint32_t bank, int64_t now) const;
   const Entry* oldest_ready_hit(const ColumnFloor& floor, int64_t now, int64_t& next) const;
   int64_t prepare_bank(int64_t now, int64_t next);
+  int64_t row_command_beside(int64_t now);
   bool queue_has_room() const;
   bool send_oldest_to_bank(int64_t now);
   bool oldest_may_go_to_bank(int64_t now) const;

@@ -21,6 +21,9 @@ void DramParams::declare(ParamTable& t) {
   t.int_param("dram.tWR", 12, 0, 1000, "DRAM cycles from the end of write data to a precharge of that bank");
   t.int_param("dram.tWTR", 5, 0, 1000, "DRAM cycles from the end of write data to the next read command");
   t.int_param("dram.tWL", 4, 0, 1000, "DRAM cycles from a write command to its first data (write latency)");
+  t.bool_param("dram.dual_bus", false,
+               "separate row and column command buses (HBM): an activate or precharge may issue in the cycle of a "
+               "column command (GPGPU-Sim's -dram_dual_bus_interface)");
   t.int_param("dram.tRTW_bubble", 0, 0, 1000,
               "read-to-write turnaround: DRAM cycles the data bus idles between a read's last data and a write's first");
   t.int_param("dram.bank_groups", 1, 1, 64,
@@ -71,6 +74,7 @@ DramParams DramParams::from(const Config& c) {
   p.tWTR = uint32_t(c.get_int("dram.tWTR"));
   p.tWL = uint32_t(c.get_int("dram.tWL"));
   p.tRTW_bubble = uint32_t(c.get_int("dram.tRTW_bubble"));
+  p.dual_bus = c.get_bool("dram.dual_bus");
   p.bank_groups = uint32_t(c.get_int("dram.bank_groups"));
   p.tCCDL = uint32_t(c.get_int("dram.tCCDL"));
   p.tRTPL = uint32_t(c.get_int("dram.tRTPL"));

@@ -44,6 +44,7 @@ struct DramParams {
   uint32_t latency = 0;                             // DRAM cycles from the L2 to the request queue (a delay line)
   bool latency_in_core_cycles = false;              // dram.latency_clock core: the configured latency counts core
                                                     // cycles (the platform converts it with count_in_dram_cycles)
+  bool dual_bus = false;  // a row command may issue in the cycle of a column command (HBM's two command buses)
   DramScheduler scheduler = DramScheduler::FrFcfs;
   DramPagePolicy page_policy = DramPagePolicy::Open;
   DramMapping address_mapping = DramMapping::RowBankColumn;

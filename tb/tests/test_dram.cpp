@@ -186,6 +186,35 @@ TEST_CASE("dram: with no read-to-write bubble a write's data follows the read da
   check_read_to_write_turnaround(0);
 }
 
+// Bank 0's column command and bank 1's activate both become possible in the same cycle: read A opens bank 0 at
+// kIn and may take its column command at kIn + tRCD; read B, sent so that it is taken in that cycle, wants its
+// activate then. One command bus: the column command goes first and B's activate waits a cycle. Two (HBM's row
+// and column buses, GPGPU-Sim's -dram_dual_bus_interface): both issue in that cycle.
+static void check_row_command_beside_column(bool dual_bus) {
+  DramParams p = gtx480();
+  p.dual_bus = dual_bus;
+  Bench b(p);
+  const uint64_t col_a = kIn + p.tRCD;
+  REQUIRE(col_a - kIn >= p.tRRD);  // B's activate is not held by tRRD
+  b.l2.add(rd(0, addr_of(p, 0, 3)));
+  b.l2.add(rd(col_a - kIn, addr_of(p, 1, 5)));  // taken at col_a
+  sc_core::sc_start();
+  REQUIRE(b.l2.done.size() == 2);
+  CHECK(b.l2.done[0].responded == col_a + p.tCL + line_cycles(p));
+  const uint64_t act_b = dual_bus ? col_a : col_a + 1;
+  CHECK(b.l2.done[1].responded == act_b + p.tRCD + p.tCL + line_cycles(p));
+  CHECK(b.stat("dram0.activates") == 2);
+  b.check_conservation();
+}
+
+TEST_CASE("dram: with one command bus an activate waits for the cycle after a column command") {
+  check_row_command_beside_column(false);
+}
+
+TEST_CASE("dram: with dual command buses an activate issues in the cycle of a column command") {
+  check_row_command_beside_column(true);
+}
+
 TEST_CASE("dram: FR-FCFS serves a younger row hit before an older row miss") {
   DramParams p = gtx480();
   p.scheduler = DramScheduler::FrFcfs;
