@@ -4,7 +4,7 @@
 # in the fat binary, -O3 as the workloads' PTX (scripts/gen-ptx). Then checks that each binary's PTX (read
 # from its fat binary by ptx_of.py) is its workload's committed PTX (tb/workloads/NAME/NAME.ptx) line for
 # line, apart from comments and whitespace (nvcc stores the PTX without them and with tabs made spaces).
-#   scenarios/calibration/hosts/build.sh [NAME ...]      (default: all seven)
+#   scenarios/calibration/hosts/build.sh [NAME ...]      (default: all of them)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
@@ -16,7 +16,7 @@ if [[ -z "$nvcc" ]]; then
 fi
 names=("$@")
 if [[ ${#names[@]} -eq 0 ]]; then
-  names=(vecadd matmul transpose_naive reduce_seq histogram bfs blackscholes pb_gemm)
+  names=(vecadd matmul transpose_naive reduce_seq histogram bfs blackscholes pb_gemm gemv)
 fi
 mkdir -p "$here/bin"
 # PTX without comments, blank lines and runs of whitespace.
