@@ -29,6 +29,9 @@ void L1Params::declare(ParamTable& t) {
   t.int_param("l1d.line", 128, 16, 4096, "L1D line bytes (power of two; the LD/ST unit sends one request per line)");
   t.int_param("l1d.sector", 32, 4, 4096,
               "L1D sector bytes (power of two, at most 32 per line): valid/dirty bits per sector, a miss fetches only the missing sectors");
+  t.bool_param("l1d.flush_at_launch", false,
+               "every L1D is invalidated (nothing written back) when a launch starts: GPGPU-Sim's -gpgpu_flush_l1_cache, "
+               "which invalidates an SM's L1D once it holds no thread");
   t.enum_param("l1d.replacement", "lru", {"lru", "fifo"}, "L1D victim choice: least recently used or oldest fill");
   t.enum_param("l1d.allocate", "on_fill", {"on_fill", "on_miss"},
                "when a missing line takes its way: at the fill, or at the miss (the victim leaves at once and the way "
@@ -51,6 +54,7 @@ void L1Params::declare(ParamTable& t) {
 L1Params L1Params::from(const Config& c) {
   L1Params p;
   p.enabled = c.get_bool("l1d.enabled");
+  p.flush_at_launch = c.get_bool("l1d.flush_at_launch");
   p.sets = uint32_t(c.get_int("l1d.sets"));
   p.ways = uint32_t(c.get_int("l1d.ways"));
   p.line = uint32_t(c.get_int("l1d.line"));

@@ -24,6 +24,7 @@ enum class L1WritePolicy : uint8_t { WriteThroughNoAllocate, WriteThroughAllocat
 
 struct L1Params {
   bool enabled = true;
+  bool flush_at_launch = false;  // every L1D invalidated when a launch starts (GPGPU-Sim's -gpgpu_flush_l1_cache)
   uint32_t sets = 32, ways = 4;
   uint32_t line = 128;    // bytes; one upstream request covers one line
   uint32_t sector = 32;   // bytes; valid and dirty bits are kept per sector

@@ -18,6 +18,7 @@
 #include "gpu/dispatcher.hpp"
 #include "gpu/interval_sampler.hpp"
 #include "gpu/gpu_platform.hpp"
+#include "l1/l1_cache.hpp"
 #include "gpu/launch_sampler.hpp"
 #include "gpu/mechanism.hpp"
 #include "gpu/monitor.hpp"
@@ -293,6 +294,8 @@ void GpuPlatform::start_timing(const KernelInfo& k, LaunchState& L, uint64_t fir
                      " bytes of shared memory) does not fit on an SM: " + occupancy_limit_name(o.limit) + " limit");
   }
   for (auto& s : sms) s->set_launch(&L, &clock_);
+  for (auto& l1 : l1s)  // no SM holds a thread between launches: each L1D is invalidated (l1d.flush_at_launch)
+    if (l1->params().flush_at_launch) l1->invalidate_all();
   const LaunchPlanRequest plan{k, *usage_, sm0.params(), p_.num_sms, L.launch_hint};
   for (auto& m : mechanisms_)
     if (const KernelInfo* v = m->plan_launch(plan)) L.kernel = v;

@@ -334,6 +334,34 @@ TEST_CASE("platform: start returns at once and the completion event ends the lau
   });
 }
 
+// Two launches of add_to over the same 512 inputs (16 lines) on two SMs: the first fetches the lines of `in` into
+// the L1s; the second finds them there unless l1d.flush_at_launch invalidates every L1D as it starts
+// (GPGPU-Sim's -gpgpu_flush_l1_cache: an SM's L1D is invalidated once it holds no thread).
+static void check_second_launch_fills(bool flush) {
+  Bench b(Sets{{"l1d.flush_at_launch", flush ? "true" : "false"}});
+  run_host_program([&] {
+    b.dev().load_ptx(kPtx, "add_to.ptx");
+    AddTo k(b.dev(), 512);
+    k.launch(b.dev(), 4);
+    k.launch(b.dev(), 4);
+    CHECK(k.mismatches(b.dev(), 4) == 0);
+  });
+  const auto& runs = b.gpu().launches();
+  REQUIRE(runs.size() == 2);
+  const double first = runs[0].counters.at("l1d.fill_requests"), second = runs[1].counters.at("l1d.fill_requests");
+  INFO("fills: first launch " << first << ", second " << second);
+  CHECK(first == 512 * 4 / 128);  // every line of `in` once
+  CHECK(second == (flush ? first : 0.0));
+}
+
+TEST_CASE("platform: the L1Ds keep a launch's lines for the next one", "[platform]") {
+  check_second_launch_fills(false);
+}
+
+TEST_CASE("platform: with l1d.flush_at_launch each launch starts with empty L1Ds", "[platform]") {
+  check_second_launch_fills(true);
+}
+
 TEST_CASE("platform: a timing launch outside a testbench thread is refused and says why", "[platform]") {
   Bench b(Sets{});
   b.dev().load_ptx(kPtx, "add_to.ptx");  // loads and copies need no thread
