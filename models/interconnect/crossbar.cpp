@@ -62,6 +62,7 @@ void Crossbar::end_of_elaboration() {
   for (OutPort& o : out_) o.waiters.reserve(n);
   in_.resize(n);
   stalled_.assign(n, false);
+  inject_free_.assign(n, 0);
   in_busy_.assign((n + 63) / 64, 0);
   ret_busy_.assign((n + 63) / 64, 0);
   grant_rr_.assign(n, 0);
@@ -126,7 +127,7 @@ void Crossbar::take_requests(uint64_t now) {
   for_each_in(in_busy_, [&](uint32_t i) {
     RequestBuffer& b = in_[i];
     if (tlm::tlm_generic_payload* p = b.admit_waiting(now)) send_end_req(sm_socket[i], *p);
-    if (!stalled_[i])
+    if (!stalled_[i] && inject_free_[i] <= now)
       if (const RequestBuffer::Entry* h = b.head(edge_value(period_, now))) request_arrived(i, *h->p, now);
     const bool can_admit = b.has_waiting() && b.size() < RequestBuffer::kDepth;
     if ((b.empty() && !b.has_waiting()) || (stalled_[i] && !can_admit)) unmark(in_busy_, i);
@@ -139,6 +140,7 @@ void Crossbar::take_requests(uint64_t now) {
 void Crossbar::enqueue_request(uint32_t sm_port, uint32_t q, tlm::tlm_generic_payload& p, uint64_t at) {
   OutPort& o = out_[q];
   const uint32_t beats = request_beats(p);
+  if (p_.sm_inject) inject_free_[sm_port] = at + beats;  // its flits enter the switch one a cycle
   const uint64_t start = std::max(at, o.free_at);
   o.free_at = start + beats;
   *o.busy += beats;
@@ -386,8 +388,8 @@ void Crossbar::tick() {
   if (!from_sms_.empty() || !from_parts_.empty()) next = std::min(next, now + 1);
   if (input_queued_replies()) next = std::min(next, next_reply_event(now));
   for_each_in(in_busy_, [&](uint32_t i) {
-    if ((!stalled_[i] && !in_[i].empty()) || (in_[i].has_waiting() && in_[i].size() < RequestBuffer::kDepth))
-      next = std::min(next, now + 1);
+    if (!stalled_[i] && !in_[i].empty()) next = std::min(next, std::max(now + 1, inject_free_[i]));
+    if (in_[i].has_waiting() && in_[i].size() < RequestBuffer::kDepth) next = std::min(next, now + 1);
   });
   if (every_edge_fault_) next = now + 1;
   if (next != UINT64_MAX) wake_at(next);

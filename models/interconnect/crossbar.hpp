@@ -178,6 +178,7 @@ class Crossbar : public sc_core::sc_module, public SharedClockMember {
   InputRegister<Input> from_sms_, from_parts_;  // END_RESP from SM ports; END_REQ and responses from partitions
   std::vector<RequestBuffer> in_;                // per SM port: requests (common/input_register.hpp)
   std::vector<bool> stalled_;                    // per SM port: its head waits for an output FIFO slot
+  std::vector<uint64_t> inject_free_;            // per SM port (icn.sm_inject): the cycle its last request's flits are in
   // The SM ports with something to do, as bit sets (a crossbar edge costs the busy ports, not every port):
   // a request in the input buffer or one refused there; a response in the return FIFO.
   std::vector<uint64_t> in_busy_, ret_busy_;

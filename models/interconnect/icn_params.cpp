@@ -16,6 +16,10 @@ void IcnParams::declare(ParamTable& t) {
               "flits of reply buffering at each L2 slice's input to the reply network; > 0 makes that network "
               "input-queued (a reply waits at its slice's head until its SM port is free; a full buffer withholds "
               "END_RESP from the slice); 0 queues replies at their SM port only");
+  t.bool_param("icn.sm_inject", false,
+               "an SM's port injects one flit (icn.port_width bytes) a cycle: a request holds it for its beats before "
+               "the SM's next request leaves (GPGPU-Sim's interconnect drains each node's injection queue a flit a "
+               "cycle); false: the SM side moves any number a cycle, only the output ports are occupied");
   t.float_param("icn.clock_mhz", 700, 1, 100000, "interconnect clock in MHz");
   t.int_param("icn.interleave", 256, 32, 1 << 30, "bytes of consecutive addresses mapped to one memory partition");
   t.enum_param("icn.mapping", "linear", {"linear", "hash"},
@@ -28,6 +32,7 @@ IcnParams IcnParams::from(const Config& c) {
   p.port_width = uint32_t(c.get_int("icn.port_width"));
   p.queue = uint32_t(c.get_int("icn.queue"));
   p.reply_buffer = uint32_t(c.get_int("icn.reply_buffer"));
+  p.sm_inject = c.get_bool("icn.sm_inject");
   p.clock_mhz = c.get_float("icn.clock_mhz");
   p.interleave = uint64_t(c.get_int("icn.interleave"));
   p.mapping = c.get_string("icn.mapping");

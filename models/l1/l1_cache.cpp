@@ -268,6 +268,8 @@ bool L1DataCache::miss(tlm::tlm_generic_payload& p, uint64_t line, uint32_t need
     }
     M.fetch |= need;
     M.waiting.push_back(&p);
+    if (!p_.fill_is_use && !side)
+      if (Line* l = lookup(line)) touch(*l);  // a pending hit is a use of its (reserved) line
     ++*merges_;
     for (L1Observer* o : observers_) o->mshr_merged(line << line_bits_, e.warp);
     outcome_ = kMerge;
@@ -437,13 +439,13 @@ void L1DataCache::fill(uint32_t m, uint64_t c) {
   } else if (l) {  // allocated at the miss (on_miss), or the tag still present: the sectors arrive
     l->valid |= M.fetch;
     l->reserved = false;
+    if (p_.fill_is_use) touch(*l);  // (l1d.recency: access: its age stays its last access)
   } else if (Line* v = choose_victim(M.line_addr)) {
     evict(*v, M.warp);
     install(*v, M.line_addr, M.fetch, 0, M.warp, M.space);
     l = v;
   }  // else every way awaits another fill (a reserved line invalidated meanwhile): the data is not kept
   if (l) {
-    touch(*l);
     for (L1Observer* o : observers_) o->line_filled(M.line_addr << line_bits_, M.warp);
   }
   for (tlm::tlm_generic_payload* p : M.waiting) schedule_response(p, c + p_.hit_latency);

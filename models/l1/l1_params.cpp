@@ -33,6 +33,10 @@ void L1Params::declare(ParamTable& t) {
                "every L1D is invalidated (nothing written back) when a launch starts: GPGPU-Sim's -gpgpu_flush_l1_cache, "
                "which invalidates an SM's L1D once it holds no thread");
   t.enum_param("l1d.replacement", "lru", {"lru", "fifo"}, "L1D victim choice: least recently used or oldest fill");
+  t.enum_param("l1d.recency", "fill", {"fill", "access"},
+               "what makes a line the most recently used for lru: hits and fills (fill), or hits, merges and the "
+               "miss that allocates it, not its fill (access: GPGPU-Sim's tag array stamps a line's last access "
+               "at the allocating miss, hits and pending hits)");
   t.enum_param("l1d.allocate", "on_fill", {"on_fill", "on_miss"},
                "when a missing line takes its way: at the fill, or at the miss (the victim leaves at once and the way "
                "is reserved until the fill; a miss finding every way of its set reserved is refused)");
@@ -62,6 +66,7 @@ L1Params L1Params::from(const Config& c) {
   p.replacement = c.get_string("l1d.replacement") == "fifo" ? L1Replacement::Fifo : L1Replacement::Lru;
   p.hash = c.get_string("l1d.hash") == "xor" ? L1Hash::Xor : L1Hash::Linear;
   p.allocate = c.get_string("l1d.allocate") == "on_miss" ? L1Allocate::OnMiss : L1Allocate::OnFill;
+  p.fill_is_use = c.get_string("l1d.recency") == "fill";
   p.hit_latency = uint32_t(c.get_int("l1d.hit_latency"));
   p.mshr_entries = uint32_t(c.get_int("l1d.mshr_entries"));
   p.mshr_merges = uint32_t(c.get_int("l1d.mshr_merges"));

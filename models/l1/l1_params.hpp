@@ -29,6 +29,7 @@ struct L1Params {
   uint32_t line = 128;    // bytes; one upstream request covers one line
   uint32_t sector = 32;   // bytes; valid and dirty bits are kept per sector
   L1Replacement replacement = L1Replacement::Lru;
+  bool fill_is_use = true;  // l1d.recency: fill (a fill makes its line the most recent) | access (it does not)
   L1Hash hash = L1Hash::Xor;
   L1Allocate allocate = L1Allocate::OnFill;
   uint32_t hit_latency = 1;

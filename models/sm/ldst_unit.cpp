@@ -146,7 +146,13 @@ uint32_t Sm::coalesce_global(WarpSlot& w, const Instr& in, Space sp, uint32_t mo
   const uint64_t* lines = c.line;
   const uint32_t *sectors = c.sectors, *masks = c.lanes;
   const uint32_t n = c.n;
-  for (uint32_t j = 0; j < n; ++j) {
+  uint8_t order[64];  // the lines in the order they go (sm.line_order)
+  for (uint32_t k = 0; k < n; ++k) order[k] = uint8_t(k);
+  if (p_.lines_down)
+    for (uint32_t k = 1; k < n; ++k)  // (insertion sort: a few lines, 32 at most for word accesses)
+      for (uint32_t i = k; i > 0 && lines[order[i - 1]] < lines[order[i]]; --i) std::swap(order[i - 1], order[i]);
+  for (uint32_t k = 0; k < n; ++k) {
+    const uint32_t j = order[k];
     if (!p_.coalesce_sectors) {
       tlm::tlm_generic_payload* p = new_request(w, in, mo);
       p->set_address(lines[j] * line_bytes);
@@ -159,8 +165,9 @@ uint32_t Sm::coalesce_global(WarpSlot& w, const Instr& in, Space sp, uint32_t mo
       e.l1_redirect = redirect;
       gq_.push(p, ready);
     } else {
-      for (uint32_t s = sectors[j]; s; s &= s - 1) {
-        const uint32_t sec = uint32_t(__builtin_ctz(s));
+      for (uint32_t s = sectors[j]; s;) {
+        const uint32_t sec = p_.lines_down ? 31 - uint32_t(__builtin_clz(s)) : uint32_t(__builtin_ctz(s));
+        s &= ~(1u << sec);
         tlm::tlm_generic_payload* p = new_request(w, in, mo);
         p->set_address(lines[j] * line_bytes + sec * 32);
         p->set_data_length(32);

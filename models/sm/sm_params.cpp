@@ -162,6 +162,10 @@ void SmParams::declare(ParamTable& t) {
   t.int_param("sm.mem_line", 128, 32, 4096, "bytes of a cache line: global and local accesses coalesce per line");
   t.enum_param("sm.coalesce", "line", {"line", "sector"},
                "coalescing: one request per line with a sector mask (Fermi, L1-cached) or one per 32-byte sector (Kepler global loads)");
+  t.enum_param("sm.line_order", "lanes", {"lanes", "address_down"},
+               "the order the LD/ST unit sends a warp access's lines (and a line's sectors): as the lanes first reach "
+               "them, or by address from the highest (GPGPU-Sim's coalescer lists them in address order and its LD/ST "
+               "unit takes them from the back, accessq_back)");
   t.enum_param("sm.store_data", "line", {"line", "segment"},
                "with sm.coalesce: line, the data a store request carries to memory: the whole line, or the smallest "
                "aligned segment of 32 B times a power of two holding every sector it writes (32, 64 or 128 B in a "
@@ -294,6 +298,7 @@ SmParams SmParams::from(const Config& c) {
   p.mem_line = uint32_t(c.get_int("sm.mem_line"));
   p.coalesce_sectors = c.get_string("sm.coalesce") == "sector";
   p.store_segment = c.get_string("sm.store_data") == "segment";
+  p.lines_down = c.get_string("sm.line_order") == "address_down";
   p.ldst_queue = uint32_t(c.get_int("sm.ldst_queue"));
   p.ldst_per_access = c.get_string("sm.ldst_occupancy") == "accesses";
   p.ccache_size = uint32_t(c.get_int("sm.ccache.size"));

@@ -148,6 +148,7 @@ struct SmParams {
   uint32_t mem_line = 128;         // global/local accesses coalesce per line
   bool coalesce_sectors = false;   // one request per 32-byte sector instead of per line
   bool store_segment = false;      // a line store carries its segment's bytes (sm.store_data: segment), else the line's
+  bool lines_down = false;         // sm.line_order: address_down: an access's lines (and sectors) highest address first
   uint32_t ldst_queue = 32;
   bool ldst_per_access = false;    // a memory instruction holds the LD/ST unit one cycle per access (else its initiation interval)
   uint32_t ccache_size = 8192, ccache_line = 64, ccache_assoc = 2, ccache_hit_latency = 4, ccache_miss_latency = 200;

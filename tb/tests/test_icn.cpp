@@ -215,6 +215,35 @@ TEST_CASE("icn: two SM ports to different partitions do not wait") {
   CHECK(rig.counter("icn.queue_wait_cycles") == 0);
 }
 
+// One SM port sends two 128 B writes to different partitions in consecutive cycles. Without icn.sm_inject the
+// port moves its buffer's head each edge, so the second leaves a cycle after the first; with it the port takes
+// one flit a cycle (GPGPU-Sim's injection queue), so the second leaves once the first's beats are in.
+static void check_sm_injection(bool inject) {
+  IcnParams p = params(4, 32, 8);
+  p.sm_inject = inject;
+  Rig rig(p, 1, {20, 20});
+  const Request a = write(0, 0), b = write(1, 256);
+  REQUIRE(rig.xbar->map().partition_of(a.addr) != rig.xbar->map().partition_of(b.addr));
+  rig.sms[0]->add(a);
+  rig.sms[0]->add(b);
+  sc_core::sc_start();
+  REQUIRE(rig.parts[0]->seen.size() == 1);
+  REQUIRE(rig.parts[1]->seen.size() == 1);
+  const uint64_t beats = rig.req_beats(a);
+  REQUIRE(beats == 4);
+  CHECK(rig.parts[0]->seen[0].cycle == kIn + beats - 1 + p.latency);
+  const uint64_t b_taken = inject ? kIn + beats : b.cycle + kIn;
+  CHECK(rig.parts[1]->seen[0].cycle == b_taken + beats - 1 + p.latency);
+}
+
+TEST_CASE("icn: an SM port without injection occupancy sends a request each cycle") {
+  check_sm_injection(false);
+}
+
+TEST_CASE("icn: with icn.sm_inject an SM port's next request waits for the last one's flits") {
+  check_sm_injection(true);
+}
+
 TEST_CASE("icn: a full output queue withholds END_REQ until the partition takes its head") {
   const IcnParams p = params(5, 32, 1);  // one entry per output port
   Rig rig(p, 2, {10});

@@ -377,6 +377,35 @@ TEST_CASE("l1d: allocating on miss never takes a reserved way as a victim, even 
   CHECK(b.stat("sm0.l1d.line_alloc_fails") == 0);
 }
 
+// One set, allocating on miss: A0..A3 miss at 0, 10, 20 and 30 and fill in that order (latency 40); A0 is asked
+// again at 35, a pending hit merged into its MSHR. A4 misses at 100. With l1d.recency: access (GPGPU-Sim's tag array
+// stamps a line at its allocating miss, its hits and its pending hits, not at its fill) A0 was used last at 35 and
+// A1, allocated at 10, is the victim; with l1d.recency: fill the fills make A3 the most recent and A0 the least.
+static void check_recency_victim(bool access) {
+  L1Params p = linear_params();
+  p.allocate = L1Allocate::OnMiss;
+  p.fill_is_use = !access;
+  Bench b(p, 40);
+  uint64_t A[5];
+  for (int i = 0; i < 5; ++i) A[i] = 0x200000 + uint64_t(i) * p.sets * p.line;
+  for (int i = 0; i < 4; ++i) b.lsu.add(load(A[i], uint64_t(10 * i)));
+  b.lsu.add(load(A[0], 35));
+  b.lsu.add(load(A[4], 100));
+  sc_core::sc_start();
+  REQUIRE(b.lsu.done.size() == 6);
+  CHECK(b.stat("sm0.l1d.mshr_merges") == 1);
+  REQUIRE(b.evicted.size() == 1);
+  CHECK(b.evicted[0].addr == (access ? A[1] : A[0]));
+}
+
+TEST_CASE("l1d: with recency at access a pending hit keeps its line and a fill does not refresh one", "[l1d]") {
+  check_recency_victim(true);
+}
+
+TEST_CASE("l1d: with recency at fill the earliest filled line is the victim", "[l1d]") {
+  check_recency_victim(false);
+}
+
 TEST_CASE("l1d: allocating on miss refuses a miss whose set has every way reserved until a fill frees one", "[l1d]") {
   L1Params p = linear_params();
   p.allocate = L1Allocate::OnMiss;

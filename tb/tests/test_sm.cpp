@@ -1026,6 +1026,54 @@ uint32_t same_cycle_results_gap(const std::vector<std::pair<std::string, std::st
 }
 }  // namespace
 
+namespace {
+// Lanes 0-4 of one warp load a word each from five lines 12,288 B apart (one L1D set of 4 ways with the linear
+// index, one L2 slice, where the copy left them), then each loads word 0 again once its first load is back. The
+// five misses fill the set in the order the LD/ST unit sent them and the fifth evicts the first filled (LRU,
+// allocating on fill). In lane order line 0 went first and is gone: the second load misses. Highest address
+// first (GPGPU-Sim's order) line 0 went last and the second load hits. Returns the L1D hits.
+double l1_hits_after_five_lines(const std::string& order) {
+  Rig rig({{"gpu.num_sms", "1"}, {"l1d.allocate", "on_fill"}, {"l1d.hash", "linear"}, {"l1d.recency", "fill"},
+           {"sm.line_order", order}},
+          "gtx480");
+  const char* k = R"(
+.visible .entry five(.param .u64 out)
+{
+ .reg .pred %p<2>;
+ .reg .b32 %r<8>;
+ .reg .b64 %rd<8>;
+ ld.param.u64 %rd1, [out];
+ cvta.to.global.u64 %rd2, %rd1;
+ mov.u32 %r1, %tid.x;
+ setp.lt.u32 %p1, %r1, 5;
+ @!%p1 bra DONE;
+ mul.wide.u32 %rd3, %r1, 12288;
+ add.s64 %rd4, %rd2, %rd3;
+ ld.global.u32 %r2, [%rd4];
+ and.b32 %r3, %r2, 0;
+ cvt.u64.u32 %rd5, %r3;
+ add.s64 %rd6, %rd2, %rd5;
+ ld.global.u32 %r4, [%rd6];
+ add.s32 %r5, %r4, %r2;
+ st.global.u32 [%rd2+61568], %r5;
+DONE:
+ ret;
+}
+)";
+  run_one_warp(rig, k, "five", 61568 / 4 + 1);  // (the store's line is in another set)
+  CHECK(rig.counter("l1d.misses") >= 5);
+  return rig.counter("l1d.hits");
+}
+}  // namespace
+
+TEST_CASE("sm: in lane order an access's first line is filled first and evicted by its fifth") {
+  CHECK(l1_hits_after_five_lines("lanes") == 0);
+}
+
+TEST_CASE("sm: highest address first, an access's lowest line is filled last and kept") {
+  CHECK(l1_hits_after_five_lines("address_down") == 1);
+}
+
 TEST_CASE("sm: result buses without an operand collector are refused, naming the key") {
   GpuParams::declare(ParamTable::global());
   Config c;
