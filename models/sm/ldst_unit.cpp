@@ -146,13 +146,14 @@ uint32_t Sm::coalesce_global(WarpSlot& w, const Instr& in, Space sp, uint32_t mo
   const uint64_t* lines = c.line;
   const uint32_t *sectors = c.sectors, *masks = c.lanes;
   const uint32_t n = c.n;
-  uint8_t order[64];  // the lines in the order they go (sm.line_order)
-  for (uint32_t k = 0; k < n; ++k) order[k] = uint8_t(k);
-  if (p_.lines_down)
+  uint8_t order[64];  // sm.line_order: address_down, the lines highest address first
+  if (p_.lines_down) {
+    for (uint32_t k = 0; k < n; ++k) order[k] = uint8_t(k);
     for (uint32_t k = 1; k < n; ++k)  // (insertion sort: a few lines, 32 at most for word accesses)
       for (uint32_t i = k; i > 0 && lines[order[i - 1]] < lines[order[i]]; --i) std::swap(order[i - 1], order[i]);
+  }
   for (uint32_t k = 0; k < n; ++k) {
-    const uint32_t j = order[k];
+    const uint32_t j = p_.lines_down ? order[k] : k;
     if (!p_.coalesce_sectors) {
       tlm::tlm_generic_payload* p = new_request(w, in, mo);
       p->set_address(lines[j] * line_bytes);
