@@ -150,8 +150,10 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
     launch_ = L;
     clock_out_ = clock;
     longest_block_life_ = 0;
-    decode_issue_classes(L ? L->kernel : nullptr);
   }
+  // The code the launch runs (a mechanism's version of the kernel, once the launch is planned): each of its
+  // instructions' class and unit, decoded once for the issue stage.
+  void decode_issue_classes(const KernelInfo* k);
   // Core cycles from install to retirement of the longest-lived block of the launch retired so far
   // (interval sampling: how long a launch's tail must stay timed).
   uint64_t longest_block_life() const { return longest_block_life_; }
@@ -368,7 +370,6 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   struct IssueClass { OpClass cls; UnitKind kind; };
   std::vector<IssueClass> issue_class_;
   uintptr_t prog_base_ = 0;
-  void decode_issue_classes(const KernelInfo* k);
   IssueClass issue_class_of(const Instr& in) const {
     const uintptr_t at = uintptr_t(&in) - prog_base_;
     if (at < issue_class_.size() * sizeof(Instr)) return issue_class_[at / sizeof(Instr)];

@@ -299,6 +299,7 @@ void GpuPlatform::start_timing(const KernelInfo& k, LaunchState& L, uint64_t fir
   const LaunchPlanRequest plan{k, *usage_, sm0.params(), p_.num_sms, L.launch_hint};
   for (auto& m : mechanisms_)
     if (const KernelInfo* v = m->plan_launch(plan)) L.kernel = v;
+  for (auto& s : sms) s->decode_issue_classes(L.kernel);
   retired_before_ = InstructionCounts{};
   for (auto& s : sms) retired_before_ += s->retired_instructions();
   issued_before_ = issued_warp_instructions();
