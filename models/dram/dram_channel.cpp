@@ -18,6 +18,7 @@ DramChannel::DramChannel(sc_core::sc_module_name name, uint32_t id, const DramPa
   groups_.resize(p_.bank_groups);
   for (auto it = p_.address_bits.rbegin(); it != p_.address_bits.rend(); ++it)
     if (*it != '.') bit_field_.push_back(uint8_t(*it == 'S' ? 'C' : *it));
+  map_bit_runs();
   // FIFO: dram.queue requests wait for their banks, and each bank holds one more.
   const uint32_t slots = p_.queue + (fifo_ ? p_.banks : 0);
   entries_.resize(slots);
@@ -105,22 +106,28 @@ double DramChannel::bw_util() const {
 // With dram.address_bits, each address bit goes to the field its letter names,
 // in order from the least significant bit of each field (GPGPU-Sim's address
 // masks); bits above the string are row bits.
+// dram.address_bits as runs: each maximal stretch of address bits that go to one field, one after the other.
+void DramChannel::map_bit_runs() {
+  uint8_t next[3] = {0, 0, 0};
+  for (size_t i = 0; i < bit_field_.size(); ++i) {
+    const uint8_t f = bit_field_[i] == 'R' ? 0 : bit_field_[i] == 'B' ? 1 : 2;
+    if (!runs_.empty() && runs_.back().field == f && runs_.back().from + unsigned(__builtin_popcountll(runs_.back().mask)) == i)
+      runs_.back().mask = (runs_.back().mask << 1) | 1;
+    else
+      runs_.push_back({f, uint8_t(i), next[f], 1});
+    ++next[f];
+  }
+  row_bits_ = next[0];
+}
+
 DramChannel::Location DramChannel::locate(uint64_t a) const {
   Location l;
   if (!bit_field_.empty()) {
-    uint64_t row = 0, bank = 0, col = 0;
-    unsigned nr = 0, nb = 0, nc = 0;
-    for (size_t i = 0; i < bit_field_.size(); ++i) {
-      const uint64_t bit = (a >> i) & 1;
-      switch (bit_field_[i]) {
-        case 'R': row |= bit << nr++; break;
-        case 'B': bank |= bit << nb++; break;
-        default: col |= bit << nc++; break;
-      }
-    }
-    l.row = row | ((a >> bit_field_.size()) << nr);
-    l.bank = uint32_t(bank);
-    l.column = uint32_t(col);
+    uint64_t field[3] = {0, 0, 0};
+    for (const BitRun& r : runs_) field[r.field] |= ((a >> r.from) & r.mask) << r.to;
+    l.row = field[0] | (bit_field_.size() < 64 ? (a >> bit_field_.size()) << row_bits_ : 0);
+    l.bank = uint32_t(field[1]);
+    l.column = uint32_t(field[2]);
     return l;
   }
   l.column = uint32_t(a % p_.row_bytes);

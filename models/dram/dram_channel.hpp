@@ -151,6 +151,12 @@ class DramChannel : public sc_core::sc_module, public SharedClockMember {
   uint32_t last_port_ = 0;         // the port served last (round robin)
   const RequestBuffer::Entry* next_request(int64_t now, uint32_t& port) const;
   std::vector<uint8_t> bit_field_;  // dram.address_bits: per address bit, LSB first, 'R', 'B' or 'C'
+  // The same map as runs of adjacent address bits that land next to each other in one field: a run takes
+  // `mask` of the address shifted down by `from` and places it at `to` in its field (0 row, 1 bank, 2 column).
+  struct BitRun { uint8_t field, from, to; uint64_t mask; };
+  std::vector<BitRun> runs_;
+  uint8_t row_bits_ = 0;  // row bits the map names (the address above the map adds to the row past them)
+  void map_bit_runs();
   struct Delayed { tlm::tlm_generic_payload* p; int64_t sent, ready; };
   Ring<Delayed> delay_;         // dram.latency: requests on their way to the queue, in order
   void take_requests(int64_t now);

@@ -46,7 +46,9 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
   pool_fetch_rr_.assign(p_.num_schedulers, 0);
   if (!p_.icache_perfect)
     icache_ = std::make_unique<ReadOnlyCache>(p_.icache_size, p_.icache_line, p_.icache_assoc, p_.icache_fill);
-  order_.reserve(p_.max_warps);
+  orders_.resize(p_.num_schedulers);
+  for (auto& o : orders_) o.reserve(p_.max_warps);
+  order_seen_.assign(p_.num_schedulers, {WarpOrdering::kEveryCycle, UINT64_MAX});
 
   const std::string inst = "sm" + std::to_string(id);
   StatGroup g(stats, inst, "sm");
@@ -118,6 +120,9 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
     sched_probes_[s].pc.declare(sn + ".pc", 32, ProbeView{{}, {{kNoPc, "none"}}, false, {}});
     sched_probes_[s].active_mask.declare(sn + ".active_mask", 32, ProbeView{{}, {}, true, {}});
     sched_probes_[s].issue_cycles.declare(sn + ".issue_cycles", 32);
+    const SchedProbes& q = sched_probes_[s];
+    sched_probes_on_ = sched_probes_on_ || q.issued_warp.on() || q.outcome.on() || q.pc.on() || q.active_mask.on() ||
+                       q.issue_cycles.on();
   }
   {
     static const std::vector<std::string> kinds = {"idle", "load", "store", "atomic"};
@@ -358,7 +363,7 @@ void Sm::install_block(std::unique_ptr<Block> b, const BlockUsage& u) {
     ++ready_[w.slot % p_.num_schedulers];
     unrecorded_[w.slot] = 1;
     set_needs_fetch(w, true);
-    scheds_[w.slot % p_.num_schedulers]->warps().push_back(&w);
+    scheds_[w.slot % p_.num_schedulers]->add_warp(&w);
     for (auto& m : mechs_)
       if (m->active()) m->warp_started(w);
   }
@@ -393,8 +398,7 @@ void Sm::account_resident_warps() {
 }
 
 void Sm::retire_warp(WarpSlot& w) {
-  auto& list = scheds_[w.slot % p_.num_schedulers]->warps();
-  list.erase(std::find(list.begin(), list.end(), &w));
+  scheds_[w.slot % p_.num_schedulers]->remove_warp(&w);
   Block* b = w.block;
   warp_state_[w.slot].set(uint64_t(WarpState::Empty));
   if (w.fetch_pending) {
@@ -619,6 +623,7 @@ void Sm::queue_has_room() {
 }
 
 void Sm::probe_issue(uint32_t sid, Stall outcome, const WarpSlot* issued) {
+  if (!sched_probes_on_) return;  // no scheduler probe traced (their values are for the waveform only)
   SchedProbes& p = sched_probes_[sid];
   p.outcome.set(uint64_t(outcome));
   p.issued_warp.set(issued ? issued->slot : 255);
@@ -663,8 +668,8 @@ uint32_t Sm::issue_in_order(WarpScheduler& s, Stall& why, WarpSlot*& first_issue
       if (!candidates || !(w = s.ordering().select(s.warps(), candidates))) break;
       candidates &= ~(uint64_t(1) << (w->slot / p_.num_schedulers));
     } else {
-      if (k == order_.size()) break;
-      w = order_[k];
+      if (k == walk_->size()) break;
+      w = (*walk_)[k];
     }
     if (skip_recorded) {
       if (unseen == 0) break;
@@ -699,6 +704,19 @@ uint32_t Sm::issue_in_order(WarpScheduler& s, Stall& why, WarpSlot*& first_issue
   }
   if (skip_recorded && !issued) why = worst_recorded_stall(s.id(), why);
   return issued;
+}
+
+// This cycle's order of scheduler `s`'s warps: the list made the last time, while neither the ordering (its
+// order_version) nor the scheduler's warps changed since, else a new one.
+const std::vector<WarpSlot*>& Sm::order_now(WarpScheduler& s) {
+  const uint32_t sid = s.id();
+  const uint64_t v = s.ordering().order_version();
+  auto& seen = order_seen_[sid];
+  if (v == WarpOrdering::kEveryCycle || v != seen.first || s.warps_version() != seen.second) {
+    s.ordering().order(s.warps(), orders_[sid]);
+    seen = {v, s.warps_version()};
+  }
+  return orders_[sid];
 }
 
 // The warps of scheduler `s` an issue-selection circuit chooses among, as a mask over the scheduler's slots:
@@ -751,7 +769,7 @@ uint32_t Sm::issue(WarpScheduler& s) {
     probe_issue(sid, why, nullptr);
     return 0;
   }
-  if (!s.ordering().selects()) s.ordering().order(s.warps(), order_);
+  if (!s.ordering().selects()) walk_ = &order_now(s);
   Stall why = Stall::NoWarp;
   WarpSlot* first_issued = nullptr;
   s.take_soft_refusal();

@@ -450,7 +450,12 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   std::unique_ptr<ReadOnlyCache> icache_;
   std::unique_ptr<ReadOnlyCache> ccache_;  // constant cache: same tag-array model
   RequestQueue gq_, sq_, rq_, cq_;  // global/local, shared, read-only fills, communication buffers
-  std::vector<WarpSlot*> order_;
+  // Per scheduler: its warps' order as last listed, and the ordering's order_version and the scheduler's
+  // warps_version it was listed at; walk_ is the list issue_in_order walks this cycle.
+  std::vector<std::vector<WarpSlot*>> orders_;
+  std::vector<std::pair<uint64_t, uint64_t>> order_seen_;
+  const std::vector<WarpSlot*>* walk_ = nullptr;
+  const std::vector<WarpSlot*>& order_now(WarpScheduler& s);
   std::vector<Stall> last_reason_;
   uint64_t warp_limit_age_ = UINT64_MAX;  // static warp limiting: the youngest age allowed to issue
   std::vector<std::unique_ptr<SmMechanism>> mechs_;
@@ -509,6 +514,7 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   bool warp_states_traced_ = false;  // some slot's state probe is on: issue shows it every warp it considers
   uint32_t issued_pc_ = 0, issued_mask_ = 0;  // the first instruction issued in this look (the probes' PC and mask)
   void probe_issue(uint32_t sid, Stall outcome, const WarpSlot* issued);
+  bool sched_probes_on_ = false;  // any scheduler probe traced
   // the global memory port's transactions: a request's kind, line address and warp in the cycle it leaves;
   // a response's kind, address, warp and round trip in the cycle it returns ("idle" between them)
   struct PortProbes { Probe req, req_addr, req_warp, resp, resp_addr, resp_warp, resp_latency; } mem_probes_;

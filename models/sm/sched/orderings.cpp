@@ -32,10 +32,15 @@ class Lrr : public WarpOrdering {
     if (start == by_slot_.size()) start = 0;
     for (size_t i = 0; i < by_slot_.size(); ++i) out.push_back(by_slot_[(start + i) % by_slot_.size()]);
   }
-  void issued(WarpSlot* w) override { last_slot_ = w->slot; }
+  void issued(WarpSlot* w) override {
+    if (w->slot != last_slot_) ++version_;
+    last_slot_ = w->slot;
+  }
+  uint64_t order_version() const override { return version_; }
 
  private:
   uint32_t last_slot_ = UINT32_MAX;
+  uint64_t version_ = 0;
   std::vector<WarpSlot*> by_slot_;
 };
 
@@ -43,20 +48,33 @@ class Oldest : public WarpOrdering {
  public:
   const char* name() const override { return "oldest"; }
   void order(const std::vector<WarpSlot*>& warps, std::vector<WarpSlot*>& out) override { out = warps; }
+  uint64_t order_version() const override { return 0; }
 };
 
 class Gto : public WarpOrdering {
  public:
   const char* name() const override { return "gto"; }
   void order(const std::vector<WarpSlot*>& warps, std::vector<WarpSlot*>& out) override {
-    out = warps;  // oldest first; the warp issued last moves to the front
-    auto it = std::find(out.begin(), out.end(), last_);
-    if (it != out.end()) std::rotate(out.begin(), it, it + 1);
+    // oldest first; the warp issued last moves to the front
+    out.resize(warps.size());
+    const auto it = std::find(warps.begin(), warps.end(), last_);
+    if (it == warps.end()) {
+      std::copy(warps.begin(), warps.end(), out.begin());
+      return;
+    }
+    out[0] = last_;
+    std::copy(warps.begin(), it, out.begin() + 1);
+    std::copy(it + 1, warps.end(), out.begin() + (it - warps.begin()) + 1);
   }
-  void issued(WarpSlot* w) override { last_ = w; }
+  void issued(WarpSlot* w) override {
+    if (w != last_) ++version_;
+    last_ = w;
+  }
+  uint64_t order_version() const override { return version_; }
 
  private:
   WarpSlot* last_ = nullptr;
+  uint64_t version_ = 0;
 };
 
 class TwoLevel : public WarpOrdering {

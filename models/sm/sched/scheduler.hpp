@@ -2,6 +2,7 @@
 // warps may issue at all). Mechanisms add orderings (SmMechanism::make_ordering)
 // and filters (Sm::add_issue_filter) without touching the SM.
 #pragma once
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <string>
@@ -34,6 +35,11 @@ class WarpOrdering {
   // or null when the mask holds none. The SM asks again with the warps that could not issue taken out, so
   // it considers the warps order() would list, in the same order.
   virtual bool selects() const { return false; }
+  // An ordering whose order moves only when issued() changes its state: a count that moves whenever it
+  // does, so that while neither it nor the scheduler's warps change, order() would list the same warps in the
+  // same order and the SM keeps the list it has. kEveryCycle: order() is asked every cycle.
+  static constexpr uint64_t kEveryCycle = UINT64_MAX;
+  virtual uint64_t order_version() const { return kEveryCycle; }
   virtual WarpSlot* select(const std::vector<WarpSlot*>& /*warps*/, uint64_t /*candidates*/) { return nullptr; }
 };
 
@@ -73,7 +79,10 @@ class WarpScheduler {
   uint32_t id() const { return id_; }
   WarpOrdering& ordering() { return *ordering_; }
   bool has_ordering() const { return ordering_ != nullptr; }
-  void set_ordering(std::unique_ptr<WarpOrdering> o) { ordering_ = std::move(o); }
+  void set_ordering(std::unique_ptr<WarpOrdering> o) {
+    ordering_ = std::move(o);
+    ++warps_version_;
+  }
   void add_filter(std::shared_ptr<IssueFilter> f) {
     const bool soft = f->soft();
     filters_.push_back(Filter{std::move(f), soft});
@@ -96,7 +105,18 @@ class WarpScheduler {
     return r;
   }
   void yield_soft_filters(bool y) { yielded_ = y; }
-  std::vector<WarpSlot*>& warps() { return warps_; }  // resident warps, oldest first
+  const std::vector<WarpSlot*>& warps() const { return warps_; }  // resident warps, oldest first
+  void add_warp(WarpSlot* w) {
+    warps_.push_back(w);
+    ++warps_version_;
+  }
+  void remove_warp(WarpSlot* w) {
+    warps_.erase(std::find(warps_.begin(), warps_.end(), w));
+    ++warps_version_;
+  }
+  // Moves whenever the warps or the ordering change (with the ordering's order_version, when the SM's
+  // list of this cycle's order is still good).
+  uint64_t warps_version() const { return warps_version_; }
 
  private:
   uint32_t id_;
@@ -107,6 +127,7 @@ class WarpScheduler {
   };
   std::vector<Filter> filters_;
   std::vector<WarpSlot*> warps_;
+  uint64_t warps_version_ = 0;
   mutable bool soft_refusal_ = false;
   bool yielded_ = false;
 };
