@@ -78,11 +78,12 @@ uint32_t Crossbar::request_beats(const tlm::tlm_generic_payload& p) const {
   return std::max(1u, (p.get_data_length() + p_.port_width - 1) / p_.port_width);
 }
 
-// Read and atomic responses carry data; write acknowledgements are a header.
+// Read and atomic responses carry data; write acknowledgements are a header, or with icn.ack_per_sector
+// one header for each 32-byte sector the write carried (one flit each).
 uint32_t Crossbar::response_beats(const tlm::tlm_generic_payload& p) const {
   const GpuExtension* e = find_gpu_ext(p);
   const bool data = (e && e->kind == MemKind::Atomic) || !p.is_write();
-  if (!data) return 1;
+  if (!data) return p_.ack_per_sector ? std::max(1u, (p.get_data_length() + 31) / 32) : 1;
   return std::max(1u, (p.get_data_length() + p_.port_width - 1) / p_.port_width);
 }
 

@@ -20,6 +20,9 @@ void IcnParams::declare(ParamTable& t) {
                "an SM's port injects one flit (icn.port_width bytes) a cycle: a request holds it for its beats before "
                "the SM's next request leaves (GPGPU-Sim's interconnect drains each node's injection queue a flit a "
                "cycle); false: the SM side moves any number a cycle, only the output ports are occupied");
+  t.bool_param("icn.ack_per_sector", false,
+               "a write is acknowledged with one header flit per 32-byte sector it wrote (GPGPU-Sim's sectored L2 "
+               "breaks every request into sector requests and answers each on its own); false: one header per write");
   t.float_param("icn.clock_mhz", 700, 1, 100000, "interconnect clock in MHz");
   t.int_param("icn.interleave", 256, 32, 1 << 30, "bytes of consecutive addresses mapped to one memory partition");
   t.enum_param("icn.mapping", "linear", {"linear", "hash"},
@@ -33,6 +36,7 @@ IcnParams IcnParams::from(const Config& c) {
   p.queue = uint32_t(c.get_int("icn.queue"));
   p.reply_buffer = uint32_t(c.get_int("icn.reply_buffer"));
   p.sm_inject = c.get_bool("icn.sm_inject");
+  p.ack_per_sector = c.get_bool("icn.ack_per_sector");
   p.clock_mhz = c.get_float("icn.clock_mhz");
   p.interleave = uint64_t(c.get_int("icn.interleave"));
   p.mapping = c.get_string("icn.mapping");

@@ -14,6 +14,7 @@ struct IcnParams {
   uint32_t queue = 32;         // request entries per output port (toward a partition)
   uint32_t reply_buffer = 0;   // flits each L2 slice's reply input holds; 0: replies queue at their SM port only
   bool sm_inject = false;      // an SM's input port takes one flit a cycle: a request holds it for its beats
+  bool ack_per_sector = false; // a write's acknowledgement is a header flit per 32-byte sector it wrote
   double clock_mhz = 700;      // the interconnect clock domain
   uint64_t interleave = 256;   // bytes of consecutive addresses in one partition
   std::string mapping = "linear";  // linear | hash (see partition_map.hpp)

@@ -360,6 +360,37 @@ TEST_CASE("icn: with 40-byte flits a sector reply holds the return port one cycl
   CHECK(d[1].responded == std::max(second_ready, port_free) + 1 - 1 + p.latency);
 }
 
+// A 128 B write and a 64 B write from one SM port to one partition. Their acknowledgements hold the SM's
+// return port one flit each, or with icn.ack_per_sector one flit per 32-byte sector written (GPGPU-Sim's
+// sectored L2 answers each sector request of a write on its own): 4 and 2, the second waiting for the first's.
+static void check_write_acks(bool per_sector) {
+  IcnParams p = params(3, 40, 8);
+  p.ack_per_sector = per_sector;
+  const uint64_t S = 10;
+  Rig rig(p, 1, {S});
+  rig.sms[0]->add(write(0, 0x00, 128));
+  rig.sms[0]->add(write(1, 0x80, 64));
+  sc_core::sc_start();
+  REQUIRE(rig.sms[0]->done.size() == 2);
+  const uint64_t first = per_sector ? 4 : 1, second = per_sector ? 2 : 1;
+  CHECK(rig.counter("icn.to_sm0.busy_cycles") == first + second);
+  const auto& d = rig.sms[0]->done;
+  const auto& sink = rig.parts[0]->seen;
+  REQUIRE(sink.size() == 2);
+  CHECK(d[0].responded == sink[0].cycle + S + kIn + first - 1 + p.latency);
+  const uint64_t second_ready = sink[1].cycle + S + kIn;
+  const uint64_t port_free = sink[0].cycle + S + kIn + first;
+  CHECK(d[1].responded == std::max(second_ready, port_free) + second - 1 + p.latency);
+}
+
+TEST_CASE("icn: a write's acknowledgement is one flit") {
+  check_write_acks(false);
+}
+
+TEST_CASE("icn: with icn.ack_per_sector a write's acknowledgement is a flit per sector it wrote") {
+  check_write_acks(true);
+}
+
 // ------------------------------------------------------------ input-queued reply network (icn.reply_buffer > 0)
 
 namespace {
