@@ -70,7 +70,7 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
                                              " unit, summed over its units (utilization = this / (units x cycles))");
   }
   if (p_.regfile_banks) {
-    bank_bits_.assign(p_.regfile_banks, 0);
+    bank_bits_.assign(p_.regfile_banks, {0, 0});
     bank_mask_ = (p_.regfile_banks & (p_.regfile_banks - 1)) == 0 ? p_.regfile_banks - 1 : 0;
     result_buses_.assign(p_.result_buses);
     // A group's dispatch ports are booked only where they can bind: each unit takes at most one instruction a
@@ -925,10 +925,10 @@ Stall Sm::check_out_of_order(WarpSlot& w, const Instr*& in, uint32_t& unit) {
 uint64_t Sm::reserve_bank_read(uint32_t bank, uint64_t earliest) {
   const uint64_t off = earliest - bank_base_;
   if (off >= 64) return earliest;  // beyond the booking window: never reached by reads issued a few cycles apart
-  const uint64_t open = ~bank_bits_[bank] & (~uint64_t(0) << off);
+  const uint64_t open = ~bank_window(bank) & (~uint64_t(0) << off);
   if (!open) return bank_base_ + 64;
   const unsigned c = unsigned(__builtin_ctzll(open));
-  bank_bits_[bank] |= uint64_t(1) << c;
+  book_bank(bank, c);
   return bank_base_ + c;
 }
 
@@ -960,7 +960,7 @@ inline void Sm::book_completion(UnitKind kind, size_t u, uint64_t done) {
 inline void Sm::book_register_writes(const WarpSlot& w, const Instr& in, uint64_t done) {
   const uint64_t off = done - bank_base_;
   if (off >= 64) return;
-  for (unsigned i = 0; i < in.nwrites; ++i) bank_bits_[bank_of(in.writes[i], w.slot)] |= uint64_t(1) << off;
+  for (unsigned i = 0; i < in.nwrites; ++i) book_bank(bank_of(in.writes[i], w.slot), off);
 }
 
 // The instruction issued this cycle (t) waits in the issue-to-collector
@@ -973,10 +973,13 @@ inline void Sm::book_register_writes(const WarpSlot& w, const Instr& in, uint64_
 // Returns the cycle the functional unit takes it.
 uint64_t Sm::collect_operands(const WarpSlot& w, const Instr& in, UnitKind kind, uint64_t occupancy, uint64_t done_after,
                                   uint32_t& unit) {
-  if (cycle_ > bank_base_) {  // slide the booking window to this cycle
-    const uint64_t shift = cycle_ - bank_base_;
-    for (uint64_t& b : bank_bits_) b = shift >= 64 ? 0 : b >> shift;
+  if (cycle_ > bank_base_) {  // slide the booking window to this cycle; its words follow 64 cycles at a time
     bank_base_ = cycle_;
+    const uint64_t shift = bank_base_ - bank_store_;
+    if (shift >= 64) {
+      for (auto& b : bank_bits_) b = {shift >= 128 ? 0 : b[1] >> (shift - 64), 0};
+      bank_store_ = bank_base_;
+    }
   }
   uint64_t last = cycle_ + 1;
   for (unsigned i = 0; i < in.nreads; ++i) {

@@ -10,6 +10,7 @@
 // a domain take a shared edge in SM order. Skipped cycles are charged to the
 // stall reason they would have repeated.
 #pragma once
+#include <array>
 #include <deque>
 #include <iosfwd>
 #include <functional>
@@ -400,10 +401,22 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   std::vector<uint32_t> pool_fetch_rr_;  // sm.fetch_scope: scheduler: per pool, the next slot index to look at
   bool begin_fetch(WarpSlot& w);
   uint32_t fetch_from_pool(uint32_t sched);
-  // operand collector: per bank, the read cycles booked from bank_base_ on (bit i = bank_base_ + i);
+  // operand collector: per bank, the read and write cycles booked from bank_base_ (the latest cycle an
+  // instruction collected at) to bank_base_ + 63, kept in two words from bank_store_ on (bit i of the pair =
+  // bank_store_ + i), which move on 64 cycles at a time rather than every cycle;
   // per group, the cycle each collector unit is free again
-  std::vector<uint64_t> bank_bits_;
-  uint64_t bank_base_ = 0;
+  std::vector<std::array<uint64_t, 2>> bank_bits_;
+  uint64_t bank_base_ = 0, bank_store_ = 0;
+  // The booked cycles of bank b from bank_base_ on (bit i = bank_base_ + i), and booking cycle bank_base_ + off.
+  uint64_t bank_window(uint32_t b) const {
+    const auto& w = bank_bits_[b];
+    const uint64_t k = bank_base_ - bank_store_;
+    return k ? (w[0] >> k) | (w[1] << (64 - k)) : w[0];
+  }
+  void book_bank(uint32_t b, uint64_t off) {
+    const uint64_t pos = bank_base_ - bank_store_ + off;
+    bank_bits_[b][pos >> 6] |= uint64_t(1) << (pos & 63);
+  }
   // sm.result_buses: the cycles each result bus is booked, and each unit's booked completions
   CycleBooks result_buses_;
   std::array<std::vector<CycleBook>, size_t(UnitKind::Count)> completion_books_;
