@@ -33,6 +33,7 @@ L1DataCache::L1DataCache(sc_core::sc_module_name name, uint32_t sm_id, const L1P
   line_bits_ = log2_of(p_.line);
   full_mask_ = p_.full_sector_mask();
   lines_.resize(size_t(p_.sets) * p_.ways);
+  active_ways_ = p_.ways;
   mshrs_.resize(p_.mshr_entries);
   mshr_lines_.assign(p_.mshr_entries, kNoLine);
   for (auto& m : mshrs_) m.waiting.reserve(p_.mshr_merges);
@@ -465,7 +466,7 @@ void L1DataCache::fill(uint32_t m, uint64_t c) {
 
 L1DataCache::Line* L1DataCache::lookup(uint64_t line) {
   Line* set = &lines_[size_t(l1_set_index(p_, line << line_bits_)) * p_.ways];
-  for (uint32_t w = 0; w < p_.ways; ++w)
+  for (uint32_t w = 0; w < active_ways_; ++w)
     if (set[w].present && set[w].line_addr == line) return &set[w];
   return nullptr;
 }
@@ -479,7 +480,7 @@ const L1DataCache::Line* L1DataCache::lookup(uint64_t line) const {
 L1DataCache::Line* L1DataCache::choose_victim(uint64_t line) {
   Line* set = &lines_[size_t(l1_set_index(p_, line << line_bits_)) * p_.ways];
   Line* best = nullptr;
-  for (uint32_t w = 0; w < p_.ways; ++w) {
+  for (uint32_t w = 0; w < active_ways_; ++w) {
     Line& l = set[w];
     if (!l.present) return &l;
     if (l.reserved) continue;  // its fill is outstanding
@@ -564,6 +565,16 @@ void L1DataCache::invalidate_all() {
     l.present = l.reserved = false;
     l.valid = l.dirty = 0;
   }
+}
+
+void L1DataCache::carve_out(uint32_t carveout) {
+  active_ways_ = p_.carve_out_ways(carveout);
+  for (size_t s = 0; s < p_.sets; ++s)
+    for (uint32_t w = active_ways_; w < p_.ways; ++w) {
+      Line& l = lines_[s * p_.ways + w];
+      l.present = l.reserved = false;
+      l.valid = l.dirty = 0;
+    }
 }
 
 bool L1DataCache::idle() const {

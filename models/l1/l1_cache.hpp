@@ -61,6 +61,10 @@ class L1DataCache : public sc_core::sc_module, public SharedClockMember {
   bool invalidate(uint64_t addr);
   // Drops every line without write-back (local data is dead at kernel end).
   void invalidate_all();
+  // l1d.unified_size: a launch's shared memory takes `carveout` bytes of the array and the L1D keeps
+  // p.carve_out_ways(carveout) ways of each set; lines in the ways it gives up are dropped.
+  void carve_out(uint32_t carveout);
+  uint32_t active_ways() const { return active_ways_; }
   // Sampling's cache warming (docs/sampling.md): a functional launch's access to the line holding `addr`,
   // outside simulated time. The tag array changes as the access would have left it once answered (the
   // policies of a timed access; no MSHR, queue, counter or observer; a dirty victim's write-back is dropped).
@@ -220,6 +224,7 @@ class L1DataCache : public sc_core::sc_module, public SharedClockMember {
   uint32_t full_mask_;
 
   std::vector<Line> lines_;  // sets * ways
+  uint32_t active_ways_ = 0;  // the ways of each set in use: all, or those a shared-memory carve-out leaves
   std::vector<Mshr> mshrs_;
   std::vector<uint32_t> free_mshrs_;
   // Each MSHR's line while it is busy (kNoLine when free), side by side: the lookup at every access reads

@@ -1,5 +1,7 @@
 #include "l1/l1_params.hpp"
 
+#include <algorithm>
+
 namespace warptlm {
 
 namespace {
@@ -25,7 +27,7 @@ void L1Params::declare(ParamTable& t) {
   const std::vector<std::string> writes(std::begin(kWriteNames), std::end(kWriteNames));
   t.bool_param("l1d.enabled", true, "L1 data cache present; false = every request goes straight downstream, nothing is allocated");
   t.int_param("l1d.sets", 32, 1, 65536, "L1D sets (GTX480: 16 KB / 128 B lines / 4 ways = 32)");
-  t.int_param("l1d.ways", 4, 1, 64, "L1D associativity");
+  t.int_param("l1d.ways", 4, 1, 1024, "L1D associativity (with l1d.unified_size: the ways with no shared-memory carve-out)");
   t.int_param("l1d.line", 128, 16, 4096, "L1D line bytes (power of two; the LD/ST unit sends one request per line)");
   t.int_param("l1d.sector", 32, 4, 4096,
               "L1D sector bytes (power of two, at most 32 per line): valid/dirty bits per sector, a miss fetches only the missing sectors");
@@ -50,6 +52,14 @@ void L1Params::declare(ParamTable& t) {
                "L1D policy for global stores (write_evict: the store goes below and a hit invalidates what it wrote, "
                "GPGPU-Sim's global write-evict)");
   t.enum_param("l1d.local_write", "write_back_allocate", writes, "L1D policy for local (spill/stack) stores");
+  t.int_param("l1d.unified_size", 0, 0, 1 << 24,
+              "bytes of one array the L1D and the shared memory share (GPGPU-Sim's -gpgpu_unified_l1d_size, with "
+              "-gpgpu_adaptive_cache_config 1; l1d.ways are the L1D's ways with no carve-out): each launch the "
+              "shared memory takes the smallest of l1d.carveouts that holds its blocks' shared memory on one SM and "
+              "the L1D keeps l1d.ways x (1 - carve-out / this) ways, to the nearest (0 = the L1D keeps all its ways)");
+  t.string_param("l1d.carveouts", "",
+                 "with l1d.unified_size: the shared-memory carve-outs a launch chooses from, in KB, comma-separated "
+                 "(GPGPU-Sim's -gpgpu_shmem_option, e.g. 0,8,16,32,64,96)");
   t.enum_param("l1d.global_loads", "cache", {"cache", "bypass"},
                "L1D policy for global loads: cache them, or pass every one below untouched, hit or not, as a load "
                "marked .cg is on Fermi (GPGPU-Sim's -gpgpu_gmem_skip_L1D); local loads are cached either way");
@@ -74,6 +84,26 @@ L1Params L1Params::from(const Config& c) {
   p.global_write = write_policy_of(c.get_string("l1d.global_write"));
   p.local_write = write_policy_of(c.get_string("l1d.local_write"));
   p.global_loads_bypass = c.get_string("l1d.global_loads") == "bypass";
+  p.unified_size = uint32_t(c.get_int("l1d.unified_size"));
+  const std::string list = c.get_string("l1d.carveouts");
+  for (size_t at = 0; at < list.size();) {
+    size_t end = list.find(',', at);
+    if (end == std::string::npos) end = list.size();
+    const std::string item = list.substr(at, end - at);
+    size_t used = 0;
+    unsigned long kb = 0;
+    try {
+      kb = std::stoul(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (item.empty() || used != item.size() || kb > (1u << 14))
+      throw InputError(Place{"", 0, "l1d.carveouts"}, "'" + item + "' is not a carve-out in KB (set at " +
+                                                          c.origin("l1d.carveouts") + "; expected e.g. 0,8,16,32,64,96)");
+    p.carveouts.push_back(uint32_t(kb) * 1024);
+    at = end + 1;
+  }
+  std::sort(p.carveouts.begin(), p.carveouts.end());
   p.check();
   return p;
 }
@@ -88,6 +118,12 @@ void L1Params::check() const {
     fail("l1d.sector", "an L1D line holds at most 32 sectors; " + std::to_string(line) + " / " + std::to_string(sector) +
                            " = " + std::to_string(line / sector));
   if (sets == 0 || ways == 0) fail("l1d.sets", "the L1D needs at least one set and one way");
+  if (unified_size) {
+    if (carveouts.empty()) fail("l1d.carveouts", "l1d.unified_size needs the carve-outs a launch chooses from");
+    if (carveouts.back() > unified_size)
+      fail("l1d.carveouts", "a carve-out of " + std::to_string(carveouts.back() / 1024) + " KB is larger than l1d.unified_size (" +
+                                std::to_string(unified_size) + " B)");
+  }
 }
 
 uint32_t l1_set_index(const L1Params& p, uint64_t addr) {

@@ -3,6 +3,7 @@
 // values the paper leaves out (spec 002, sections 1.1 and 1.2).
 #pragma once
 #include <cstdint>
+#include <vector>
 
 #include "common/config.hpp"
 
@@ -39,6 +40,17 @@ struct L1Params {
   L1WritePolicy global_write = L1WritePolicy::WriteThroughNoAllocate;
   L1WritePolicy local_write = L1WritePolicy::WriteBackAllocate;
   bool global_loads_bypass = false;  // global loads pass below untouched (GPGPU-Sim's -gpgpu_gmem_skip_L1D)
+  // A unified L1D and shared memory (l1d.unified_size > 0; GPGPU-Sim's -gpgpu_adaptive_cache_config with
+  // -gpgpu_unified_l1d_size): `ways` are the L1D's with no carve-out; each launch the shared memory takes the
+  // smallest carve-out (bytes, ascending) holding its blocks' shared memory on one SM, and the L1D keeps
+  // the ways the rest holds (carve_out_ways).
+  uint32_t unified_size = 0;
+  std::vector<uint32_t> carveouts;
+  // The ways the L1D keeps beside a shared-memory carve-out of `carveout` bytes: ways x (1 - carveout /
+  // unified_size), rounded to the nearest (GPGPU-Sim's set_assoc(max_assoc x l1_ratio + 0.5)).
+  uint32_t carve_out_ways(uint32_t carveout) const {
+    return uint32_t((uint64_t(ways) * (unified_size - carveout) * 2 + unified_size) / (2 * uint64_t(unified_size)));
+  }
 
   uint32_t sectors_per_line() const { return line / sector; }
   uint32_t full_sector_mask() const {

@@ -71,7 +71,9 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
   }
   if (p_.regfile_banks) {
     bank_bits_.assign(p_.regfile_banks, {0, 0});
-    bank_mask_ = (p_.regfile_banks & (p_.regfile_banks - 1)) == 0 ? p_.regfile_banks - 1 : 0;
+    bank_span_ = p_.sub_cores ? p_.regfile_banks / p_.num_schedulers : p_.regfile_banks;
+    bank_mask_ = (bank_span_ & (bank_span_ - 1)) == 0 ? bank_span_ - 1 : 0;
+    if (test_fault("sm_sub_core_banks_shared")) sub_core_banks_fault_ = 0;
     result_buses_.assign(p_.result_buses);
     // A group's dispatch ports are booked only where they can bind: each unit takes at most one instruction a
     // cycle, so ports as many as the units the group's instructions can reach never refuse one.
@@ -79,7 +81,7 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
     for (size_t k = 0; k < size_t(UnitKind::Count); ++k) {
       const UnitKind kind = UnitKind(k);
       const bool unused = (kind == UnitKind::INT && p_.int_all_on_sp) || (kind == UnitKind::BRANCH && p_.control_on_sp);
-      if (!unused) reachable[size_t(collector_group_of(kind))] += p_.units[k].count;
+      if (!unused) reachable[size_t(p_.collector_group(kind))] += p_.units[k].count;
     }
     for (size_t g = 0; g < size_t(CollectorGroup::Count); ++g)
       if (p_.collector_ports[g] && p_.collector_ports[g] < reachable[g]) collector_out_[g].assign(p_.collector_ports[g]);
@@ -938,7 +940,7 @@ uint64_t Sm::reserve_bank_read(uint32_t bank, uint64_t earliest) {
 // free and no earlier instruction of u completing that same cycle; with sm.collector_ports a dispatch port of
 // its collector group must be free the cycle before (opndcoll_rfu_t::dispatch_ready_cu).
 inline uint64_t Sm::first_free_start(UnitKind kind, size_t u, uint64_t earliest, uint64_t done_after) const {
-  const auto& out_ports = collector_out_[size_t(collector_group_of(kind))];
+  const auto& out_ports = collector_out_[size_t(p_.collector_group(kind))];
   const uint64_t end = cycle_ + CycleBook::kSpan;  // the books reach that far
   for (uint64_t s = earliest; s + done_after < end; ++s) {
     if (!out_ports.empty() && !out_ports.free_at(s - 1)) continue;
@@ -992,15 +994,22 @@ uint64_t Sm::collect_operands(const WarpSlot& w, const Instr& in, UnitKind kind,
     ++*oc_reads_;
     last = std::max(last, c);
   }
-  const CollectorGroup g = collector_group_of(kind);
+  const CollectorGroup g = p_.collector_group(kind);
   auto& units = unit_busy_[size_t(kind)];
-  size_t u = size_t(std::min_element(units.begin(), units.end()) - units.begin());
+  // the units the warp's scheduler may use: every one, or with private units (sm.sub_cores) its own and the shared
+  const auto& owner = unit_owner_[size_t(kind)];
+  const uint32_t sched = w.slot % p_.num_schedulers;
+  auto may_use = [&](size_t v) { return owner[v] == kAnyScheduler || owner[v] == sched; };
+  size_t u = units.size();
+  for (size_t v = 0; v < units.size(); ++v)  // the first unit free soonest
+    if (may_use(v) && (u == units.size() || units[v] < units[u])) u = v;
   uint64_t start = std::max(last + 2, units[u]);
   const bool books_result = !result_buses_.empty() && kind != UnitKind::LDST;
   auto& out_ports = collector_out_[size_t(g)];
   if (books_result || !out_ports.empty()) {  // the first cycle a unit, its writeback and a dispatch port are free
     start = UINT64_MAX;
     for (size_t v = 0; v < units.size() && start > last + 2; ++v) {  // none starts before last + 2
+      if (!may_use(v)) continue;
       const uint64_t s = first_free_start(kind, v, std::max(last + 2, units[v]), books_result ? done_after : 0);
       if (s < start) start = s, u = v;
     }
@@ -1016,7 +1025,7 @@ uint64_t Sm::collect_operands(const WarpSlot& w, const Instr& in, UnitKind kind,
   }
   units[u] = start + occupancy;
   unit = uint32_t(u);
-  *free_collector(g) = start - 1;  // check() found one free
+  *free_collector(g, w.slot) = start - 1;  // check() found one free
   return start;
 }
 

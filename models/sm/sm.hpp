@@ -260,8 +260,8 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   // dispatch); without, a free functional unit the warp's scheduler may use (`unit`).
   bool can_take_unit(const WarpSlot& w, UnitKind kind, uint32_t& unit) {
     if (!p_.regfile_banks) return free_unit_for(w, kind, unit);
-    const CollectorGroup g = collector_group_of(kind);
-    return !collector_ports_full(g) && free_collector(g) != nullptr;
+    const CollectorGroup g = p_.collector_group(kind);
+    return !collector_ports_full(g) && free_collector(g, w.slot) != nullptr;
   }
   bool free_unit_for(const WarpSlot& w, UnitKind kind, uint32_t& unit) const;
   bool memory_gates_open(const Warp& f, const Instr& in);
@@ -277,17 +277,30 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   void execute(WarpSlot& w, const Instr& in, uint32_t unit, bool on_unit);
   // Operand collector (sm.regfile_banks > 0)
   // A collector unit is allocated the cycle after issue: the first one free by
-  // then (its entry holds the cycle it frees), or null.
-  uint64_t* free_collector(CollectorGroup g) {
-    for (uint64_t& f : collector_free_[size_t(g)])
-      if (f <= cycle_ + 1) return &f;
+  // then (its entry holds the cycle it frees) among those the warp in `slot` may take (with sm.sub_cores its
+  // scheduler's own), or null.
+  uint64_t* free_collector(CollectorGroup g, uint32_t slot) {
+    auto& set = collector_free_[size_t(g)];
+    uint64_t* f = set.data();
+    uint64_t* end = f + set.size();
+    if (p_.sub_cores) {
+      const size_t per = set.size() / p_.num_schedulers;
+      f += (slot % p_.num_schedulers) * per;
+      end = f + per;
+    }
+    for (; f != end; ++f)
+      if (*f <= cycle_ + 1) return f;
     return nullptr;
   }
-  // Register r of warp slot `slot` lives in bank (r + slot) mod sm.regfile_banks (a mask for a power of 2).
+  // Register r of warp slot `slot` lives in bank (r + slot) mod sm.regfile_banks (a mask for a power of 2);
+  // with sm.sub_cores in bank (r + slot) mod (banks / N) of its scheduler's banks.
   uint32_t bank_of(uint32_t r, uint32_t slot) const {
-    return bank_mask_ ? (r + slot) & bank_mask_ : (r + slot) % p_.regfile_banks;
+    const uint32_t b = bank_mask_ ? (r + slot) & bank_mask_ : (r + slot) % bank_span_;
+    return p_.sub_cores ? b + sub_core_banks_fault_ * (slot % p_.num_schedulers) * bank_span_ : b;
   }
-  uint32_t bank_mask_ = 0;
+  uint32_t bank_mask_ = 0, bank_span_ = 1;  // the banks a warp's registers spread over (all, or its sub-core's)
+  // WARPTLM_TEST_FAULT=sm_sub_core_banks_shared: every sub-core's warps use the first sub-core's banks.
+  uint32_t sub_core_banks_fault_ = 1;
   uint64_t reserve_bank_read(uint32_t bank, uint64_t earliest);
   uint64_t collect_operands(const WarpSlot& w, const Instr& in, UnitKind kind, uint64_t occupancy, uint64_t done_after,
                             uint32_t& unit);

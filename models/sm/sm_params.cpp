@@ -150,6 +150,19 @@ void SmParams::declare(ParamTable& t) {
   t.int_param("sm.collectors.sp", 6, 1, 64, "operand collector units for SP, INT and branch instructions (with sm.regfile_banks)");
   t.int_param("sm.collectors.sfu", 8, 1, 64, "operand collector units for SFU and DP instructions (with sm.regfile_banks)");
   t.int_param("sm.collectors.mem", 2, 1, 64, "operand collector units for memory instructions (with sm.regfile_banks)");
+  t.int_param("sm.collectors.generic", 0, 0, 64,
+              "with a value above 0, one set of that many operand collector units takes every instruction, whatever "
+              "its unit (GPGPU-Sim's generic set: -gpgpu_enable_specialized_operand_collector 0, "
+              "-gpgpu_operand_collector_num_units_gen); sm.collectors.sp, .sfu and .mem are then unused");
+  t.int_param("sm.collector_ports.generic", 0, 0, 64,
+              "with sm.collectors.generic: instructions per cycle the generic set's ports take into its collector units "
+              "and dispatch from them (GPGPU-Sim's -gpgpu_operand_collector_num_in_ports_gen / _out_ports_gen; 0 = unlimited)");
+  t.bool_param("sm.sub_cores", false,
+               "sub-cores (GPGPU-Sim's -gpgpu_sub_core_model): scheduler s of N owns banks s x B/N to (s+1) x B/N - 1 "
+               "of the register file (a register of its warp in slot w lives in bank (register + w) mod B/N of them), "
+               "collector units s x C/N to (s+1) x C/N - 1 of each set, and unit j of every kind but the LD/ST unit "
+               "when j mod N = s; the LD/ST unit stays shared. Needs the operand collector, and banks, collector units "
+               "and those units' counts multiples of N");
   t.int_param("sm.collector_ports.sp", 0, 0, 64,
               "instructions per cycle the SP group's ports take into its collector units and dispatch from them to "
               "the units (GPGPU-Sim's -gpgpu_operand_collector_num_in_ports_sp / _out_ports_sp; 0 = unlimited)");
@@ -295,6 +308,12 @@ SmParams SmParams::from(const Config& c) {
   p.collector_ports[size_t(CollectorGroup::Sp)] = uint32_t(c.get_int("sm.collector_ports.sp"));
   p.collector_ports[size_t(CollectorGroup::Sfu)] = uint32_t(c.get_int("sm.collector_ports.sfu"));
   p.collector_ports[size_t(CollectorGroup::Mem)] = uint32_t(c.get_int("sm.collector_ports.mem"));
+  if (const uint32_t gen = uint32_t(c.get_int("sm.collectors.generic"))) {
+    p.collectors_generic = true;
+    p.collectors = {{gen, 0, 0}};
+    p.collector_ports = {{uint32_t(c.get_int("sm.collector_ports.generic")), 0, 0}};
+  }
+  p.sub_cores = c.get_bool("sm.sub_cores");
   p.mem_line = uint32_t(c.get_int("sm.mem_line"));
   p.coalesce_sectors = c.get_string("sm.coalesce") == "sector";
   p.store_segment = c.get_string("sm.store_data") == "segment";
@@ -334,8 +353,29 @@ SmParams SmParams::from(const Config& c) {
       fail((pre + ".lanes").c_str(), "must be a multiple of sm.num_schedulers (" + std::to_string(p.num_schedulers) +
                                          ") with sm.shared_units: even (each scheduler owns lanes / N of a shared unit)");
   }
-  if (p.units_partitioned() && p.regfile_banks)
-    fail("sm.regfile_banks", "must be 0 with private units or sm.shared_units: even (the operand collector picks any unit of a kind)");
+  if (p.sub_cores) {
+    const uint32_t N = p.num_schedulers;
+    const std::string per = " with sm.sub_cores (each of the sm.num_schedulers = " + std::to_string(N) + " sub-cores owns ";
+    if (!p.regfile_banks)
+      fail("sm.sub_cores", "needs the operand collector (sm.regfile_banks > 0): a sub-core is its scheduler's banks, "
+                           "collector units and units");
+    if (p.regfile_banks % N) fail("sm.regfile_banks", "must be a multiple of sm.num_schedulers" + per + "B/N banks)");
+    for (size_t g = 0; g < size_t(CollectorGroup::Count); ++g) {
+      if (p.collectors_generic && g) break;
+      static const char* const kCollectorKeys[] = {"sm.collectors.sp", "sm.collectors.sfu", "sm.collectors.mem"};
+      if (p.collectors[g] % N)
+        fail(p.collectors_generic ? "sm.collectors.generic" : kCollectorKeys[g],
+             "must be a multiple of sm.num_schedulers" + per + "C/N collector units of each set)");
+    }
+    if (p.shared_even) fail("sm.shared_units", "must be priority with sm.sub_cores (every unit but the LD/ST unit is private)");
+    for (size_t k = 0; k < size_t(UnitKind::Count); ++k) {
+      if (UnitKind(k) == UnitKind::LDST) continue;
+      UnitParams& u = p.units[k];
+      const std::string pre = std::string("sm.unit.") + unit_kind_name(UnitKind(k));
+      if (u.count % N) fail((pre + ".count").c_str(), "must be a multiple of sm.num_schedulers" + per + "unit j when j mod N is its index)");
+      u.private_count = u.count;
+    }
+  }
   if (p.result_buses && !p.regfile_banks)
     fail("sm.result_buses", "needs the operand collector (sm.regfile_banks > 0): buses are booked when a collector unit "
                             "dispatches");

@@ -145,6 +145,16 @@ struct SmParams {
   uint32_t unit_stages = 0;      // registers an instruction passes in a unit besides its latency (not the LD/ST unit)
   std::array<uint32_t, size_t(CollectorGroup::Count)> collectors{{6, 8, 2}};
   std::array<uint32_t, size_t(CollectorGroup::Count)> collector_ports{{0, 0, 0}};  // 0 = unlimited
+  // sm.collectors.generic > 0: one set of collector units takes every instruction (GPGPU-Sim's generic set,
+  // -gpgpu_enable_specialized_operand_collector 0); its units and ports are kept as the SP group's.
+  bool collectors_generic = false;
+  CollectorGroup collector_group(UnitKind k) const {
+    return collectors_generic ? CollectorGroup::Sp : collector_group_of(k);
+  }
+  // Sub-cores (sm.sub_cores, GPGPU-Sim's -gpgpu_sub_core_model): scheduler s owns banks [s B/N, (s+1) B/N) of
+  // the register file, collector units [s C/N, (s+1) C/N) of each set, and unit j of every kind but the LD/ST
+  // unit when j mod N = s (every such unit is private).
+  bool sub_cores = false;
   uint32_t mem_line = 128;         // global/local accesses coalesce per line
   bool coalesce_sectors = false;   // one request per 32-byte sector instead of per line
   bool store_segment = false;      // a line store carries its segment's bytes (sm.store_data: segment), else the line's

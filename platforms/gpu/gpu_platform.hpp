@@ -225,6 +225,7 @@ class GpuPlatform : public sc_core::sc_module {
   uint64_t issued_warp_instructions() const;  // by the SMs, in the run so far (timing mode)
   bool fast_forwarding() const { return ff_launches_left_ > 0 || ff_instructions_left_ > 0; }
   void start_timing(const KernelInfo& k, LaunchState& L, uint64_t first, uint64_t blocks, uint32_t regs);
+  void carve_out_shared_memory(const KernelInfo& k, const LaunchState& L, uint32_t regs);
   void fault(const std::string& message);
   void stop_launch(RunStop why);
   void end_launch(const std::string& status);

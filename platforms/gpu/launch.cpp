@@ -281,6 +281,24 @@ uint64_t GpuPlatform::issued_warp_instructions() const {
   return n;
 }
 
+// l1d.unified_size (GPGPU-Sim's adaptive cache config, shader_core_config::max_cta): the launch's shared memory
+// on one SM is its blocks' shared bytes times the blocks an SM holds at once, or fewer where the grid does not
+// fill every SM; it takes the smallest carve-out that holds it and each L1D keeps the ways the rest holds.
+void GpuPlatform::carve_out_shared_memory(const KernelInfo& k, const LaunchState& L, uint32_t regs) {
+  const L1Params& lp = l1s[0]->params();
+  const Occupancy o = compute_occupancy(sms[0]->params().occupancy_limits(),
+                                        BlockFootprint{L.threads_per_block, regs, usage_->shared});
+  const uint64_t grid = uint64_t(L.grid[0]) * L.grid[1] * L.grid[2];
+  const uint64_t per_sm = std::min<uint64_t>(o.blocks_per_sm, (grid + p_.num_sms - 1) / p_.num_sms);
+  const uint64_t shared = per_sm * usage_->shared;
+  const auto fit = std::lower_bound(lp.carveouts.begin(), lp.carveouts.end(), shared);
+  if (fit == lp.carveouts.end())
+    throw InputError("kernel '" + k.name + "': " + std::to_string(per_sm) + " blocks of " + std::to_string(usage_->shared) +
+                     " bytes of shared memory on one SM need " + std::to_string(shared) +
+                     " bytes, more than the largest of l1d.carveouts (" + std::to_string(lp.carveouts.back()) + " bytes)");
+  for (auto& l1 : l1s) l1->carve_out(*fit);
+}
+
 // A block that cannot fit on an empty SM is refused; else every SM takes the
 // launch, every mechanism plans it, and the dispatcher sends the first blocks.
 void GpuPlatform::start_timing(const KernelInfo& k, LaunchState& L, uint64_t first, uint64_t blocks, uint32_t regs) {
@@ -296,6 +314,7 @@ void GpuPlatform::start_timing(const KernelInfo& k, LaunchState& L, uint64_t fir
   for (auto& s : sms) s->set_launch(&L, &clock_);
   for (auto& l1 : l1s)  // no SM holds a thread between launches: each L1D is invalidated (l1d.flush_at_launch)
     if (l1->params().flush_at_launch) l1->invalidate_all();
+  if (!l1s.empty() && l1s[0]->params().unified_size) carve_out_shared_memory(k, L, regs);
   const LaunchPlanRequest plan{k, *usage_, sm0.params(), p_.num_sms, L.launch_hint};
   for (auto& m : mechanisms_)
     if (const KernelInfo* v = m->plan_launch(plan)) L.kernel = v;

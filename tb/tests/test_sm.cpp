@@ -15,6 +15,7 @@
 #include "common/stats.hpp"
 #include "gpu/gpu_platform.hpp"
 #include "interconnect/crossbar.hpp"
+#include "l1/l1_params.hpp"
 #include "l2/l2_slice.hpp"
 #include "scratchpad/sharing_unit.hpp"
 #include "runtime/device.hpp"
@@ -1074,6 +1075,61 @@ TEST_CASE("sm: highest address first, an access's lowest line is filled last and
   CHECK(l1_hits_after_five_lines("address_down") == 1);
 }
 
+namespace {
+// l1d.unified_size: one warp's lanes 0..15 each load a line of their own, then load the same lines again
+// once the first loads have returned; the second pass's L1D hits. The array is one set of 16 ways (2 KB);
+// the kernel declares `shared` bytes of shared memory (0: none), which a carve-out of 1 KB holds.
+double carve_out_second_pass_hits(uint32_t shared) {
+  Rig rig({{"gpu.num_sms", "1"}, {"l1d.sets", "1"}, {"l1d.ways", "16"}, {"l1d.hash", "linear"},
+           {"l1d.allocate", "on_fill"}, {"l1d.unified_size", "2048"}, {"l1d.carveouts", "0,1"}},
+          "gtx480");
+  std::ostringstream os;
+  os << ".visible .entry carve(.param .u64 out)\n{\n .reg .pred %p<2>;\n .reg .b32 %r<8>;\n .reg .b64 %rd<8>;\n";
+  if (shared) os << " .shared .align 4 .b8 buf[" << shared << "];\n";
+  os << " ld.param.u64 %rd1, [out];\n cvta.to.global.u64 %rd2, %rd1;\n mov.u32 %r1, %tid.x;\n";
+  if (shared) os << " mov.u32 %r7, buf;\n st.shared.u32 [%r7], %r1;\n";
+  os << " setp.lt.u32 %p1, %r1, 16;\n @!%p1 bra DONE;\n mul.wide.u32 %rd3, %r1, 128;\n add.s64 %rd4, %rd2, %rd3;\n"
+     << " ld.global.u32 %r2, [%rd4];\n and.b32 %r3, %r2, 0;\n cvt.u64.u32 %rd5, %r3;\n add.s64 %rd6, %rd4, %rd5;\n"
+     << " ld.global.u32 %r4, [%rd6];\n add.s32 %r5, %r4, %r2;\n st.global.u32 [%rd2+4096], %r5;\nDONE:\n ret;\n}\n";
+  rig.dev->load_ptx(std::string(kHeader) + os.str(), "carve.ptx");
+  DevPtr out = rig.dev->malloc(4096 + 4);
+  rig.launch("carve", Dim3(1), Dim3(32), {arg(out)});
+  CHECK(rig.counter("l1d.misses") >= 16);  // the first pass
+  return rig.counter("l1d.hits");
+}
+}  // namespace
+
+TEST_CASE("sm: with a unified L1D a launch without shared memory keeps every way") {
+  CHECK(carve_out_second_pass_hits(0) == 16);
+}
+
+TEST_CASE("sm: with a unified L1D a launch's shared memory takes its carve-out's ways from the L1D") {
+  // 512 shared bytes take the 1 KB carve-out: 8 of the 16 ways remain, and the second pass finds only the
+  // 8 lines the first pass filled last
+  CHECK(carve_out_second_pass_hits(512) == 8);
+}
+
+TEST_CASE("sm: a unified L1D refuses a bad carve-out list and a launch no carve-out holds") {
+  GpuParams::declare(ParamTable::global());
+  Config c;
+  c.merge_file(std::string(WARPTLM_SOURCE_DIR) + "/scenarios/configs/qv100.yaml");
+  CHECK_NOTHROW(L1Params::from(c));
+  CHECK(L1Params::from(c).carve_out_ways(0) == 256);
+  CHECK(L1Params::from(c).carve_out_ways(16 * 1024) == 224);  // 256 x (1 - 16 / 128)
+  c.set("l1d.carveouts", "");
+  CHECK_THROWS_WITH(L1Params::from(c), Catch::Contains("l1d.carveouts"));
+  c.set("l1d.carveouts", "0,8,x");
+  CHECK_THROWS_WITH(L1Params::from(c), Catch::Contains("l1d.carveouts"));
+  c.set("l1d.carveouts", "0,256");
+  CHECK_THROWS_WITH(L1Params::from(c), Catch::Contains("larger than l1d.unified_size"));
+  // a launch whose shared memory on one SM no carve-out holds: 2 KB per block, two blocks per SM, carve-outs of 1 KB
+  Rig rig({{"gpu.num_sms", "1"}, {"l1d.sets", "1"}, {"l1d.ways", "16"}, {"l1d.unified_size", "2048"},
+           {"l1d.carveouts", "0,1"}},
+          "gtx480");
+  rig.dev->load_ptx(std::string(kHeader) + ".visible .entry big()\n{\n .shared .align 4 .b8 buf[2048];\n ret;\n}\n", "big.ptx");
+  CHECK_THROWS_WITH(rig.launch("big", Dim3(2), Dim3(32), {}), Catch::Contains("l1d.carveouts"));
+}
+
 TEST_CASE("sm: result buses without an operand collector are refused, naming the key") {
   GpuParams::declare(ParamTable::global());
   Config c;
@@ -1143,6 +1199,158 @@ TEST_CASE("sm: two collector ports let two schedulers issue together") {
   const uint32_t K = 16;
   // %r1 written 8 cycles after its move; then each warp's K adds in the same cycles as the other's
   CHECK(two_warp_adds_span(K, 2) <= K + 8);
+}
+
+namespace {
+// Sub-cores (sm.sub_cores): `warps` warps in one block on an SM of two schedulers (warp w in slot w, scheduler
+// w mod 2), each K independent instructions of `body` (%r1 is the thread's index; `body` gets the instruction's
+// number), %clock read before and after. Returns the span from the first %clock to the last, over the warps.
+using Sets = std::vector<std::pair<std::string, std::string>>;
+Sets sub_core_sm(bool sub_cores, const Sets& extra) {
+  auto sets = simple_sm(4);
+  sets.push_back({"sm.num_schedulers", "2"});
+  sets.push_back({"sm.unit.sp.count", "2"});
+  sets.push_back({"sm.unit.int.count", "2"});
+  sets.push_back({"sm.unit.sfu.count", "2"});
+  sets.push_back({"sm.unit.dp.count", "2"});
+  sets.push_back({"sm.unit.branch.count", "2"});
+  sets.push_back({"sm.int_alu", "sp_all"});
+  sets.push_back({"sm.regfile_banks", "16"});
+  sets.push_back({"sm.collectors.mem", "2"});
+  sets.push_back({"sm.sub_cores", sub_cores ? "true" : "false"});
+  for (auto& e : extra) sets.push_back(e);
+  return sets;
+}
+template <class Body>
+uint32_t sub_core_span(Rig& rig, uint32_t warps, uint32_t K, Body body) {
+  std::ostringstream os;
+  os << kHeader << ".visible .entry sc(.param .u64 out)\n{\n .reg .b32 %r<" << 2 * K + 8 << ">;\n .reg .b64 %rd<"
+     << K + 8 << ">;\n .reg .f64 %fd<" << K + 4 << ">;\n"
+     << " mov.u32 %r1, %tid.x;\n cvt.rn.f64.u32 %fd1, %r1;\n mov.u32 %r2, 3;\n mov.u32 %r3, %clock;\n";
+  for (uint32_t i = 0; i < K; ++i) os << " " << body(i) << "\n";
+  os << " mov.u32 %r4, %clock;\n ld.param.u64 %rd1, [out];\n cvta.to.global.u64 %rd2, %rd1;\n"
+     << " shr.u32 %r5, %r1, 5;\n mul.wide.u32 %rd3, %r5, 8;\n add.s64 %rd4, %rd2, %rd3;\n"
+     << " st.global.u32 [%rd4], %r3;\n st.global.u32 [%rd4+4], %r4;\n ret;\n}\n";
+  rig.dev->load_ptx(os.str(), "sc.ptx");
+  DevPtr out = rig.dev->malloc(8 * warps);
+  rig.launch("sc", Dim3(1), Dim3(32 * warps), {arg(out)});
+  const auto v = rig.dev->download<uint32_t>(out, 2 * warps);
+  uint32_t first = UINT32_MAX, last = 0;
+  for (uint32_t w = 0; w < warps; ++w) first = std::min(first, v[2 * w]), last = std::max(last, v[2 * w + 1]);
+  return last - first;
+}
+std::string independent_add(uint32_t i) { return "add.s32 %r" + std::to_string(i + 8) + ", %r1, " + std::to_string(i) + ";"; }
+}  // namespace
+
+TEST_CASE("sm: with sm.sub_cores a warp takes only its own sub-core's units") {
+  // One warp (scheduler 0), K independent adds, each holding its SP unit 4 cycles (ii 4); 8 collector units.
+  // Without sub-cores it takes both SP units: an add every 2 cycles once its operands are read. With them only
+  // its own: every 4 cycles, and the second %clock waits for a collector unit (4 of the sub-core's), which
+  // frees only as the first K - 4 adds enter the one unit.
+  const uint32_t K = 32;
+  const Sets extra = {{"sm.op.alu.ii", "4"}, {"sm.collectors.sp", "8"}};
+  Rig shared(sub_core_sm(false, extra));
+  Rig own(sub_core_sm(true, extra));
+  const uint32_t both_units = sub_core_span(shared, 1, K, independent_add);
+  const uint32_t one_unit = sub_core_span(own, 1, K, independent_add);
+  CHECK(both_units <= 2 * K + 8);
+  CHECK(one_unit >= 4 * (K - 4 - 1));
+  CHECK(own.counter("sm0.unit.sp_busy_cycles") >= 4 * K);  // every add held its unit 4 cycles
+}
+
+TEST_CASE("sm: with sm.sub_cores a warp takes only its own sub-core's collector units") {
+  // One warp, K independent adds (ii 1), two collector units for the SP set. A collector unit taken at t + 1 is
+  // free again at t + 3 (reads at t + 2, dispatch), so with one unit the warp issues every 2 cycles; with two,
+  // every cycle. Without sub-cores the warp has both; with them, its sub-core's one.
+  const uint32_t K = 32;
+  Rig shared(sub_core_sm(false, {{"sm.collectors.sp", "2"}}));
+  Rig own(sub_core_sm(true, {{"sm.collectors.sp", "2"}}));
+  Rig own_two(sub_core_sm(true, {{"sm.collectors.sp", "4"}}));
+  CHECK(sub_core_span(shared, 1, K, independent_add) <= K + 8);
+  CHECK(sub_core_span(own, 1, K, independent_add) >= 2 * (K - 1));
+  CHECK(sub_core_span(own_two, 1, K, independent_add) <= K + 8);
+}
+
+namespace {
+// Register-bank conflict cycles of `warps` warps each running K adds of two distinct registers, on two
+// sub-cores with one bank each (sm.regfile_banks 2): every read pair of a warp conflicts in its own bank.
+Sets one_bank_sub_cores() {
+  return sub_core_sm(true, {{"sm.regfile_banks", "2"}, {"sm.collectors.sp", "8"}, {"sm.fetch_warps_per_cycle", "2"}});
+}
+double sub_core_bank_conflicts(Rig& rig, uint32_t warps) {
+  const uint32_t K = 16;
+  sub_core_span(rig, warps, K, [](uint32_t i) {
+    return "add.s32 %r" + std::to_string(i + 8) + ", %r1, %r2;";
+  });
+  return rig.counter("sm0.collector.bank_conflict_cycles");
+}
+}  // namespace
+
+TEST_CASE("sm: with sm.sub_cores a sub-core's register banks serve its own warps alone") {
+  // Two warps, one per sub-core, issue the same reads in the same cycles. Each sub-core's warp conflicts with
+  // itself in its one bank; the other sub-core's reads go to the other bank, so the two warps lose exactly
+  // twice one warp's cycles. (WARPTLM_TEST_FAULT=sm_sub_core_banks_shared puts both in the first bank: the
+  // test `... sub-core's register banks ... fault` checks that this comparison then fails.)
+  Rig a(one_bank_sub_cores()), b(one_bank_sub_cores());
+  const double one = sub_core_bank_conflicts(a, 1);
+  CHECK(one >= 16);  // each add's second read waits a cycle
+  CHECK(sub_core_bank_conflicts(b, 2) == 2 * one);
+}
+
+TEST_CASE("sm: sub-cores whose register banks were shared would conflict across warps (fault)") {
+  // The test-only fault gives every sub-core's warps the first sub-core's bank: the two warps' reads now
+  // collide, and the conflict cycles exceed twice one warp's, which the check above would catch.
+  setenv("WARPTLM_TEST_FAULT", "sm_sub_core_banks_shared", 1);
+  Rig a(one_bank_sub_cores()), b(one_bank_sub_cores());
+  unsetenv("WARPTLM_TEST_FAULT");
+  const double one = sub_core_bank_conflicts(a, 1);
+  const double two = sub_core_bank_conflicts(b, 2);
+  CHECK(two > 2 * one);
+}
+
+TEST_CASE("sm: a generic collector set serves every kind of instruction from one pool") {
+  // K pairs of an integer add (SP set) and an FP64 add (SFU set), all independent. With one collector unit per
+  // specialized set the two kinds are collected side by side, a pair every 2 cycles; one generic unit takes
+  // them in turn, an instruction every 2 cycles.
+  const uint32_t K = 16;
+  const Sets units = {{"sm.unit.dp.lanes", "32"}, {"sm.op.dp.ii", "1"}, {"sm.op.dp.latency", "4"}};
+  auto pair = [](uint32_t i) {
+    return i % 2 ? "add.f64 %fd" + std::to_string(i / 2 + 2) + ", %fd1, %fd1;" : independent_add(i / 2);
+  };
+  Sets special = units, generic = units;
+  special.insert(special.end(), {{"sm.collectors.sp", "1"}, {"sm.collectors.sfu", "1"}});
+  generic.insert(generic.end(), {{"sm.collectors.generic", "1"}});
+  Rig a(sub_core_sm(false, special));
+  Rig b(sub_core_sm(false, generic));
+  const uint32_t side_by_side = sub_core_span(a, 1, 2 * K, pair);
+  const uint32_t one_pool = sub_core_span(b, 1, 2 * K, pair);
+  CHECK(side_by_side <= 2 * K + 8);
+  CHECK(one_pool >= 2 * (2 * K - 1));
+}
+
+TEST_CASE("sm: sub-cores are refused without an operand collector or with counts the schedulers do not divide") {
+  GpuParams::declare(ParamTable::global());
+  auto refused = [](const Sets& sets, const char* key) {
+    Config c;
+    c.merge_file(std::string(WARPTLM_SOURCE_DIR) + "/scenarios/configs/gtx480.yaml");
+    c.set("sm.sub_cores", "true");
+    c.set("sm.unit.sfu.count", "2");
+    c.set("sm.unit.dp.count", "2");
+    c.set("sm.unit.branch.count", "2");
+    for (auto& [k, v] : sets) c.set(k, v);
+    if (!key) {
+      CHECK_NOTHROW(SmParams::from(c));
+      return;
+    }
+    CHECK_THROWS_WITH(SmParams::from(c), Catch::Contains(key));
+  };
+  refused({}, nullptr);  // gtx480 with two of every unit: two sub-cores of 8 banks, 3 + 4 + 1 collector units
+  refused({{"sm.regfile_banks", "0"}, {"sm.result_buses", "0"}}, "sm.sub_cores");
+  refused({{"sm.regfile_banks", "15"}}, "sm.regfile_banks");
+  refused({{"sm.collectors.sp", "5"}}, "sm.collectors.sp");
+  refused({{"sm.collectors.generic", "3"}}, "sm.collectors.generic");
+  refused({{"sm.unit.sfu.count", "1"}}, "sm.unit.sfu.count");
+  refused({{"sm.shared_units", "even"}}, "sm.shared_units");
 }
 
 namespace {
