@@ -73,7 +73,7 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& p, sc_core::sc
     bank_bits_.assign(p_.regfile_banks, {0, 0});
     bank_span_ = p_.sub_cores ? p_.regfile_banks / p_.num_schedulers : p_.regfile_banks;
     bank_mask_ = (bank_span_ & (bank_span_ - 1)) == 0 ? bank_span_ - 1 : 0;
-    if (test_fault("sm_sub_core_banks_shared")) sub_core_banks_fault_ = 0;
+    if (p_.sub_cores && !test_fault("sm_sub_core_banks_shared")) sub_core_bank_stride_ = bank_span_;
     result_buses_.assign(p_.result_buses);
     // A group's dispatch ports are booked only where they can bind: each unit takes at most one instruction a
     // cycle, so ports as many as the units the group's instructions can reach never refuse one.

@@ -296,11 +296,12 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   // with sm.sub_cores in bank (r + slot) mod (banks / N) of its scheduler's banks.
   uint32_t bank_of(uint32_t r, uint32_t slot) const {
     const uint32_t b = bank_mask_ ? (r + slot) & bank_mask_ : (r + slot) % bank_span_;
-    return p_.sub_cores ? b + sub_core_banks_fault_ * (slot % p_.num_schedulers) * bank_span_ : b;
+    return sub_core_bank_stride_ ? b + (slot % p_.num_schedulers) * sub_core_bank_stride_ : b;
   }
   uint32_t bank_mask_ = 0, bank_span_ = 1;  // the banks a warp's registers spread over (all, or its sub-core's)
-  // WARPTLM_TEST_FAULT=sm_sub_core_banks_shared: every sub-core's warps use the first sub-core's banks.
-  uint32_t sub_core_banks_fault_ = 1;
+  // With sm.sub_cores, bank_span_: sub-core s's banks start at s x this (0 without sub-cores, and under
+  // WARPTLM_TEST_FAULT=sm_sub_core_banks_shared, which puts every sub-core's warps on the first one's banks).
+  uint32_t sub_core_bank_stride_ = 0;
   uint64_t reserve_bank_read(uint32_t bank, uint64_t earliest);
   uint64_t collect_operands(const WarpSlot& w, const Instr& in, UnitKind kind, uint64_t occupancy, uint64_t done_after,
                             uint32_t& unit);
