@@ -33,6 +33,7 @@ L1DataCache::L1DataCache(sc_core::sc_module_name name, uint32_t sm_id, const L1P
   line_bits_ = log2_of(p_.line);
   full_mask_ = p_.full_sector_mask();
   lines_.resize(size_t(p_.sets) * p_.ways);
+  tags_.assign(lines_.size(), kNoLine);
   active_ways_ = p_.ways;
   mshrs_.resize(p_.mshr_entries);
   mshr_lines_.assign(p_.mshr_entries, kNoLine);
@@ -294,7 +295,7 @@ bool L1DataCache::side_load(tlm::tlm_generic_payload& p, uint64_t line, uint32_t
   const uint64_t due = c + p_.hit_latency + side_->access_latency();
   if (Line* l = lookup(line)) {
     if (!(want & ~l->valid) && !l->dirty) {  // migrate: L1 -> response queue -> side store, no request below
-      l->present = l->reserved = false;
+      drop(*l);
       side_->fill(line << line_bits_, e.warp);
       ++*migrations_;
       outcome_ = kHit;
@@ -326,7 +327,7 @@ bool L1DataCache::store(tlm::tlm_generic_payload& p, uint64_t line, uint32_t wan
   if (side_ && e.space != kLocalSpace) {
     if (side_->holds(line << line_bits_)) side_->written(line << line_bits_);
     if (e.l1_redirect && l && !l->dirty) {  // one copy: the redirected warp's line leaves the L1
-      l->present = l->reserved = false;
+      drop(*l);
       l = nullptr;
     }
   }
@@ -368,7 +369,7 @@ bool L1DataCache::store(tlm::tlm_generic_payload& p, uint64_t line, uint32_t wan
 void L1DataCache::invalidate_sectors(Line& l, uint32_t sectors) {
   l.valid &= ~sectors;
   l.dirty &= ~sectors;
-  if (!l.valid && !l.reserved) l.present = false;
+  if (!l.valid && !l.reserved) drop(l);
 }
 
 // Atomics execute below (at L2): the L1 copy is invalidated (written back
@@ -378,7 +379,7 @@ bool L1DataCache::atomic(tlm::tlm_generic_payload& p, uint64_t line) {
   if (!queue_room(1 + (l && l->dirty ? 1 : 0))) return false;
   if (l) {
     if (l->dirty) enqueue_writeback(*l);
-    l->present = l->reserved = false;
+    drop(*l);
     l->valid = l->dirty = 0;
   }
   ++*bypasses_;
@@ -393,7 +394,7 @@ uint32_t L1DataCache::warm(uint64_t addr, uint32_t sector_mask, MemKind kind, ui
   const uint32_t want = sector_mask ? cache_sectors_of(sector_mask, p_.sector, full_mask_) : full_mask_;
   Line* l = lookup(line);
   if (kind == MemKind::Atomic) {  // performed below; the L1 copy leaves
-    if (l && !l->reserved) l->present = false, l->valid = l->dirty = 0;
+    if (l && !l->reserved) drop(*l), l->valid = l->dirty = 0;
     return sector_mask;
   }
   if (kind == MemKind::Store) {
@@ -465,9 +466,10 @@ void L1DataCache::fill(uint32_t m, uint64_t c) {
 // ---------------------------------------------------------------- tag array
 
 L1DataCache::Line* L1DataCache::lookup(uint64_t line) {
-  Line* set = &lines_[size_t(l1_set_index(p_, line << line_bits_)) * p_.ways];
+  const size_t base = size_t(l1_set_index(p_, line << line_bits_)) * p_.ways;
+  const uint64_t* tags = &tags_[base];
   for (uint32_t w = 0; w < active_ways_; ++w)
-    if (set[w].present && set[w].line_addr == line) return &set[w];
+    if (tags[w] == line) return &lines_[base + w];
   return nullptr;
 }
 
@@ -518,11 +520,17 @@ void L1DataCache::evict(Line& l, uint16_t evicting_warp) {
   if (!l.present) return;
   ++*evictions_;
   if (l.dirty) enqueue_writeback(l);  // may exceed miss_queue by the write-backs of fills (see README)
-  l.present = l.reserved = false;
+  drop(l);
   for (L1Observer* o : observers_) o->line_evicted(l.line_addr << line_bits_, l.owner, evicting_warp);
 }
 
+void L1DataCache::drop(Line& l) {
+  l.present = l.reserved = false;
+  tags_[size_t(&l - lines_.data())] = kNoLine;
+}
+
 void L1DataCache::install(Line& l, uint64_t line, uint32_t valid, uint32_t dirty, uint16_t owner, uint8_t space) {
+  tags_[size_t(&l - lines_.data())] = line;
   l.present = true;
   l.reserved = false;
   l.line_addr = line;
@@ -555,7 +563,7 @@ bool L1DataCache::invalidate(uint64_t addr) {
     enqueue_writeback(*l);
     wake_at(cycle_now(period_));
   }
-  l->present = l->reserved = false;
+  drop(*l);
   l->valid = l->dirty = 0;
   return true;
 }
@@ -565,6 +573,7 @@ void L1DataCache::invalidate_all() {
     l.present = l.reserved = false;
     l.valid = l.dirty = 0;
   }
+  std::fill(tags_.begin(), tags_.end(), kNoLine);
 }
 
 void L1DataCache::carve_out(uint32_t carveout) {
@@ -572,7 +581,7 @@ void L1DataCache::carve_out(uint32_t carveout) {
   for (size_t s = 0; s < p_.sets; ++s)
     for (uint32_t w = active_ways_; w < p_.ways; ++w) {
       Line& l = lines_[s * p_.ways + w];
-      l.present = l.reserved = false;
+      drop(l);
       l.valid = l.dirty = 0;
     }
 }

@@ -194,6 +194,7 @@ class L1DataCache : public sc_core::sc_module, public SharedClockMember {
   void evict(Line& l, uint16_t evicting_warp);
   void install(Line& l, uint64_t line, uint32_t valid, uint32_t dirty, uint16_t owner, uint8_t space);
   void touch(Line& l) { l.last_use = ++use_clock_; }
+  void drop(Line& l);  // the line leaves its way: not present, not reserved
 
   // MSHRs and queues
   int find_mshr(uint64_t line) const;
@@ -224,6 +225,9 @@ class L1DataCache : public sc_core::sc_module, public SharedClockMember {
   uint32_t full_mask_;
 
   std::vector<Line> lines_;  // sets * ways
+  // Each way's tag, side by side: its line while present, kNoLine when not. The lookup compares these alone,
+  // so a set of 256 ways (a unified L1 with no carve-out) is read as 2 KB of tags, not 12 KB of lines.
+  std::vector<uint64_t> tags_;
   uint32_t active_ways_ = 0;  // the ways of each set in use: all, or those a shared-memory carve-out leaves
   std::vector<Mshr> mshrs_;
   std::vector<uint32_t> free_mshrs_;

@@ -8,7 +8,13 @@
 // tolerance each driver states). A workload that verifies here and in WarpTLM
 // computes the same results on both, to that tolerance.
 //
-//   devcheck [--size tiny|small|medium|large] [--seed N] [NAME ...]   (default: every workload, small, seed 1)
+//   devcheck [--size tiny|small|medium|large] [--seed N] [--time FILE] [NAME ...]   (default: every workload, small, seed 1)
+//
+// --time FILE: each launch is timed with CUDA events recorded around it on the default stream, and one CSV row
+// per launch goes to FILE: workload, size, its index in the workload's launches, kernel, grid and block, the
+// events' milliseconds, the SM clock the driver reports (kHz) and their product, the launch's time in SM
+// cycles at that clock (a boost clock moves under load: `ncu --clock-control none` reads the cycles
+// themselves, scripts/devcheck --time adds them).
 //
 // Built and run by scripts/devcheck on a machine with a CUDA GPU.
 #include <cuda.h>
@@ -71,6 +77,15 @@ Cuda& cuda() {
 
 std::string root_dir;  // the repository (PTX files are read from tb/workloads)
 
+// --time: the CSV the launches' times go to, and the workload whose launches are being timed.
+struct LaunchTimer {
+  std::FILE* out = nullptr;
+  std::string workload, size;
+  uint32_t index = 0;
+  int clock_khz = 0;
+};
+LaunchTimer timer;
+
 std::string read_file(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   if (!f) throw std::runtime_error("cannot read " + path);
@@ -120,10 +135,26 @@ void Device::launch(const std::string& kernel, Dim3 grid, Dim3 block, const std:
   for (const KernelArg& a : args) params.push_back(const_cast<uint8_t*>(a.bytes.data()));
   if (dynamic_smem_bytes > 48 * 1024)
     check(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(dynamic_smem_bytes)), "cuFuncSetAttribute");
+  CUevent start = nullptr, stop = nullptr;
+  if (timer.out) {
+    check(cuEventCreate(&start, CU_EVENT_DEFAULT), "cuEventCreate");
+    check(cuEventCreate(&stop, CU_EVENT_DEFAULT), "cuEventCreate");
+    check(cuEventRecord(start, nullptr), "cuEventRecord");
+  }
   check(cuLaunchKernel(f, grid.x, grid.y, grid.z, block.x, block.y, block.z, dynamic_smem_bytes, nullptr,
                        params.data(), nullptr),
         ("launch of " + kernel).c_str());
+  if (timer.out) check(cuEventRecord(stop, nullptr), "cuEventRecord");
   check(cuCtxSynchronize(), ("kernel " + kernel).c_str());
+  if (timer.out) {
+    float ms = 0;
+    check(cuEventElapsedTime(&ms, start, stop), "cuEventElapsedTime");
+    cuEventDestroy(start);
+    cuEventDestroy(stop);
+    std::fprintf(timer.out, "%s,%s,%u,%s,%ux%ux%u,%ux%ux%u,%.6f,%d,%.0f\n", timer.workload.c_str(), timer.size.c_str(),
+                 timer.index++, kernel.c_str(), grid.x, grid.y, grid.z, block.x, block.y, block.z, double(ms),
+                 timer.clock_khz, double(ms) * timer.clock_khz);
+  }
 }
 
 // The attributes a CUDA GPU has; a mechanism's (the SPU mesh's spu.rows, ...) exist only on WarpTLM.
@@ -170,6 +201,10 @@ int main(int argc, char** argv) {
       if (!parse_size(argv[++i], size)) return std::fprintf(stderr, "devcheck: unknown size '%s'\n", argv[i]), 2;
     } else if (a == "--seed" && i + 1 < argc) {
       seed = std::strtoull(argv[++i], nullptr, 0);
+    } else if (a == "--time" && i + 1 < argc) {
+      timer.out = std::fopen(argv[++i], "w");
+      if (!timer.out) return std::fprintf(stderr, "devcheck: cannot write %s\n", argv[i]), 2;
+      std::fprintf(timer.out, "workload,size,launch,kernel,grid,block,event_ms,clock_khz,event_cycles\n");
     } else {
       names.push_back(a);
     }
@@ -196,8 +231,9 @@ int main(int argc, char** argv) {
     cuDeviceGetName(dev_name, sizeof(dev_name), d);
     int version = 0;
     cuDriverGetVersion(&version);
-    std::printf("device: %s, CUDA driver %d.%d; size %s, seed %llu\n", dev_name, version / 1000, (version % 1000) / 10,
-                size_name(size), static_cast<unsigned long long>(seed));
+    check(cuDeviceGetAttribute(&timer.clock_khz, CU_DEVICE_ATTRIBUTE_CLOCK_RATE, d), "cuDeviceGetAttribute");
+    std::printf("device: %s, CUDA driver %d.%d, SM clock %d MHz; size %s, seed %llu\n", dev_name, version / 1000,
+                (version % 1000) / 10, timer.clock_khz / 1000, size_name(size), static_cast<unsigned long long>(seed));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "devcheck: %s\n", e.what());
     return 2;
@@ -210,6 +246,9 @@ int main(int argc, char** argv) {
       auto w = make_workload(n);
       if (!w) throw std::runtime_error("unknown workload");
       Device dev(no_driver);
+      timer.workload = n;
+      timer.size = size_name(size);
+      timer.index = 0;
       r = w->run(dev, size, seed);
     } catch (const std::exception& e) {
       r.verified = false;
@@ -221,5 +260,6 @@ int main(int argc, char** argv) {
   }
   for (const std::string& n : skipped) std::printf("%-18s skipped   (the SPU mesh's PTX dialect: WarpTLM only)\n", n.c_str());
   std::printf("%d of %zu workloads verified on %s\n", int(names.size()) - failed, names.size(), dev_name);
+  if (timer.out) std::fclose(timer.out);
   return failed ? 1 : 0;
 }

@@ -201,6 +201,87 @@ class TestDeltas(unittest.TestCase):
         self.assertIn("faster_everything", p.stderr)
 
 
+class TestSilicon(unittest.TestCase):
+    """A silicon reference in hw_perf.csv's columns: the host program of vecadd (an nvcc-built application,
+    scenarios/calibration/hosts/bin) under `warptlm exec`, against cycles made from its own run (x 0.8) with a
+    kernel it does not launch and a benchmark with no application beside it."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        tmp = cls.tmp.name
+        apps = os.path.join(tmp, "apps", "vec")
+        os.makedirs(apps)
+        os.symlink(os.path.join(ROOT, "scenarios", "calibration", "hosts", "bin", "vecadd"), os.path.join(apps, "vecadd"))
+        out = os.path.join(tmp, "direct")
+        subprocess.run([EXE, "exec", "--config", "gtx480", "--out", out, "-q", "--", os.path.join(apps, "vecadd"), "tiny"],
+                       check=True, capture_output=True, cwd=apps)
+        with open(os.path.join(out, "stats.json")) as f:
+            cls.cycles = json.load(f)["kernels"][0]["cycles"]  # gtx480 has no kernel launch latency
+        cls.ref = os.path.join(tmp, "hw_perf.csv")
+        with open(cls.ref, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["Benchmark", "Kernel", "L1_RH", "Elapsed_Cycles", "Chip Voltage"])
+            w.writerow(["vec-bench", "vecadd", "0", cls.cycles * 0.8, "1.0"])
+            w.writerow(["vec-bench", "never_launched", "0", "1000", "1.0"])
+            w.writerow(["other-bench", "k", "0", "1000", "1.0"])
+        cls.apps_list = os.path.join(tmp, "apps.csv")
+        with open(cls.apps_list, "w") as f:
+            f.write("benchmark,dir,command\nvec-bench,vec,./vecadd tiny\n")
+        cls.out = os.path.join(tmp, "out")
+        cls.proc = subprocess.run([CORRELATE, cls.ref, "--apps", os.path.join(tmp, "apps"), "--app-list", cls.apps_list,
+                                   "--config", "gtx480", "--exe", EXE, "--out", cls.out, "-j", "1"],
+                                  capture_output=True, text=True, timeout=600)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_kernel_error_against_silicon(self):
+        self.assertEqual(self.proc.returncode, 0, self.proc.stdout + self.proc.stderr)
+        with open(os.path.join(self.out, "silicon.csv")) as f:
+            rows = list(csv.DictReader(f))
+        self.assertEqual(len(rows), 1)  # the one kernel that ran
+        self.assertEqual(rows[0]["kernel"], "vecadd")
+        self.assertAlmostEqual(float(rows[0]["model_cycles"]), self.cycles)
+        self.assertAlmostEqual(float(rows[0]["error_pct"]), 25.0, places=6)  # model / (0.8 model) - 1
+        with open(os.path.join(self.out, "silicon.json")) as f:
+            j = json.load(f)
+        self.assertAlmostEqual(j["summary"]["mape_pct"], 25.0, places=6)
+        self.assertEqual(j["kernels_not_run"], 2)
+
+    def test_missing_kernel_and_application_are_named(self):
+        self.assertIn("never_launched", self.proc.stdout)
+        self.assertIn("not launched by the application", self.proc.stdout)
+        self.assertRegex(self.proc.stdout, r"other-bench .*not run: not in .*apps.csv")
+
+    def test_without_apps_it_is_refused(self):
+        p = subprocess.run([CORRELATE, self.ref, "--exe", EXE, "--out", os.path.join(self.tmp.name, "x")],
+                           capture_output=True, text=True)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("--apps", p.stderr)
+
+    def test_unquoted_command_with_commas_is_refused(self):
+        apps = os.path.join(self.tmp.name, "bad_apps.csv")
+        with open(apps, "w") as f:
+            f.write("benchmark,dir,command\nvec-bench,vec,./vecadd -i a.txt,b.txt\n")
+        p = subprocess.run([CORRELATE, self.ref, "--apps", self.tmp.name, "--app-list", apps, "--exe", EXE,
+                            "--out", os.path.join(self.tmp.name, "z")], capture_output=True, text=True)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("bad_apps.csv:2", p.stderr)
+        self.assertIn("quote", p.stderr)
+
+    def test_bad_cycles_name_file_and_line(self):
+        bad = os.path.join(self.tmp.name, "bad_hw.csv")
+        with open(bad, "w") as f:
+            f.write("Benchmark,Kernel,Elapsed_Cycles\nvec-bench,vecadd,12\nvec-bench,vecadd,lots\n")
+        p = subprocess.run([CORRELATE, bad, "--apps", self.tmp.name, "--exe", EXE, "--out", os.path.join(self.tmp.name, "y")],
+                           capture_output=True, text=True)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("bad_hw.csv:3", p.stderr)
+        self.assertIn("Elapsed_Cycles", p.stderr)
+
+
 if __name__ == "__main__":
     r = unittest.main(exit=False, verbosity=2).result
     print(f"{r.testsRun - len(r.failures) - len(r.errors)} passed, {len(r.failures) + len(r.errors)} failed")

@@ -24,13 +24,19 @@ class Lrr : public WarpOrdering {
   void order(const std::vector<WarpSlot*>& warps, std::vector<WarpSlot*>& out) override {
     out.clear();
     if (warps.empty()) return;
-    // rotate by hardware slot (stable), starting after the warp issued last
-    by_slot_ = warps;
-    std::sort(by_slot_.begin(), by_slot_.end(), [](WarpSlot* a, WarpSlot* b) { return a->slot < b->slot; });
+    // rotate by hardware slot (stable), starting after the warp issued last; the warps sorted by slot are
+    // kept while the scheduler's warps are the same ones (the order moves at every issue, the warps rarely)
+    if (warps != seen_) {
+      seen_ = warps;
+      by_slot_ = warps;
+      std::sort(by_slot_.begin(), by_slot_.end(), [](WarpSlot* a, WarpSlot* b) { return a->slot < b->slot; });
+    }
+    const size_t n = by_slot_.size();
     size_t start = 0;
-    while (start < by_slot_.size() && by_slot_[start]->slot <= last_slot_) ++start;
-    if (start == by_slot_.size()) start = 0;
-    for (size_t i = 0; i < by_slot_.size(); ++i) out.push_back(by_slot_[(start + i) % by_slot_.size()]);
+    while (start < n && by_slot_[start]->slot <= last_slot_) ++start;
+    if (start == n) start = 0;
+    out.insert(out.end(), by_slot_.begin() + long(start), by_slot_.end());
+    out.insert(out.end(), by_slot_.begin(), by_slot_.begin() + long(start));
   }
   void issued(WarpSlot* w) override {
     if (w->slot != last_slot_) ++version_;
@@ -41,6 +47,7 @@ class Lrr : public WarpOrdering {
  private:
   uint32_t last_slot_ = UINT32_MAX;
   uint64_t version_ = 0;
+  std::vector<WarpSlot*> seen_;     // the scheduler's warps by_slot_ was sorted from
   std::vector<WarpSlot*> by_slot_;
 };
 
