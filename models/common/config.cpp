@@ -16,13 +16,6 @@ namespace warptlm {
 
 namespace {
 
-std::string trim(const std::string& s) {
-  size_t b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos) return "";
-  size_t e = s.find_last_not_of(" \t\r\n");
-  return s.substr(b, e - b + 1);
-}
-
 // True when some declared key lies under `prefix` ("gpu" for "gpu.num_sms").
 bool is_section(const ParamTable& table, const std::string& prefix) {
   const std::string p = prefix + ".";

@@ -53,6 +53,7 @@ bool parse_int(const std::string& text, int64_t& out);   // decimal or 0x hex, o
 bool parse_float(const std::string& text, double& out);  // finite: 3, 0.5, 1e-5
 bool parse_bool(const std::string& text, bool& out);     // true/false, yes/no, on/off (any case)
 std::string format_float(double v);                      // shortest text that reads back exactly
+std::string trim(const std::string& s);                  // without leading and trailing blanks
 // "[1, 128]" for a ranged Int/Float, "gto|lrr" for an Enum, "" otherwise.
 std::string range_text(const ParamSpec& spec);
 // Checks `text` against `spec`: "" when valid, else the reason ("'abc' is not

@@ -8,7 +8,6 @@ namespace warptlm {
 namespace {
 constexpr uint8_t kLocalSpace = 3;  // warptlm::Space::Local (isa/ir.hpp)
 
-uint32_t log2_of(uint64_t v) { return v ? uint32_t(63 - __builtin_clzll(v)) : 0; }
 unsigned bits_for(uint64_t max) { return max ? unsigned(64 - __builtin_clzll(max)) : 1; }  // probe width
 }  // namespace
 

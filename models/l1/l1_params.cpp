@@ -11,8 +11,6 @@ const char* const kWriteNames[] = {"write_through_no_allocate", "write_through_a
 
 bool is_pow2(uint64_t v) { return v && !(v & (v - 1)); }
 
-uint32_t log2_of(uint64_t v) { return v ? uint32_t(63 - __builtin_clzll(v)) : 0; }
-
 L1WritePolicy write_policy_of(const std::string& s) {
   for (size_t i = 0; i < 5; ++i)
     if (s == kWriteNames[i]) return L1WritePolicy(i);
@@ -20,6 +18,8 @@ L1WritePolicy write_policy_of(const std::string& s) {
 }
 
 }  // namespace
+
+uint32_t log2_of(uint64_t v) { return v ? uint32_t(63 - __builtin_clzll(v)) : 0; }
 
 const char* l1_write_policy_name(L1WritePolicy w) { return kWriteNames[size_t(w)]; }
 

@@ -69,6 +69,7 @@ struct L1Params {
 //          of 128-byte lines; for other power-of-two geometries the line
 //          number's index bits XOR the next log2(sets) bits above them.
 uint32_t l1_set_index(const L1Params& p, uint64_t addr);
+uint32_t log2_of(uint64_t v);  // the exponent of a power of two (a set count, a line size)
 
 const char* l1_write_policy_name(L1WritePolicy w);
 

@@ -711,7 +711,7 @@ TEST_CASE("memory: walking a matrix down its columns costs a line per lane, alon
   CHECK(st["kernels"][0]["verified"].as<bool>());
 }
 
-TEST_CASE("memory: a streaming kernel keeps the DRAM data bus at least 80 percent busy", "[memory]") {
+TEST_CASE("memory: a streaming kernel keeps the DRAM data bus at least 80 percent busy", "[memory][ci]") {
   TempDir t;
   YAML::Node st = run_stats(t, "vecadd", "medium");
   CHECK(counter(st, "dram.bw_util") >= 0.80);

@@ -402,7 +402,7 @@ TEST_CASE("trace: a traced run agrees with its counters and every value fits its
 
 // ============================================================ no effect on the run
 
-TEST_CASE("trace: tracing every signal changes no counter and no cycle count", "[trace]") {
+TEST_CASE("trace: tracing every signal changes no counter and no cycle count", "[trace][ci]") {
   // Probes only record: no wake-up or event of their own (changes known in
   // advance go through Probe::set_at), so the traced run is the same run.
   TempDir t("warptlm_trace");

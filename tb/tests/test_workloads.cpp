@@ -189,7 +189,7 @@ TEST_CASE("the SPU workloads act on the mesh at small size: passes, synchronisat
                     Catch::Contains("spu_matmul.ptx:") && Catch::Contains("--platform spu"));
 }
 
-TEST_CASE("spu_matmul at the report's size moves the derived global traffic: the minimum A/B loads, whole-CB spills") {
+TEST_CASE("spu_matmul at the report's size moves the derived global traffic: the minimum A/B loads, whole-CB spills", "[ci]") {
   // Spec 003 sec. 4.6 (derived from the report's 192 x 192, 16 x 16 tiles, 4 x 4 mesh): the IUs load A and B
   // once each (2 n^2, the minimum), the SMs load nothing from global memory and store C (n^2); every pass
   // performs T = 2 G + K - 1 synchronisations (G = K = 12 tiles: 35), and the 48 spilling VIU positions of the
