@@ -65,10 +65,19 @@ std::string json_string(const std::string& s) {
 
 // A map's entries with their names in natural order (natural_less): sm2 before sm10, bucket9 before bucket10.
 std::vector<const std::pair<const std::string, double>*> in_natural_order(const std::map<std::string, double>& m) {
+  std::vector<const std::pair<const std::string, double>*> entries;
+  std::vector<std::string> keys;
+  std::vector<uint32_t> order;
+  entries.reserve(m.size()), keys.reserve(m.size()), order.reserve(m.size());
+  for (const auto& kv : m) {
+    order.push_back(uint32_t(entries.size()));
+    entries.push_back(&kv);
+    keys.push_back(natural_key(kv.first));
+  }
+  std::sort(order.begin(), order.end(), [&keys](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
   std::vector<const std::pair<const std::string, double>*> v;
-  v.reserve(m.size());
-  for (const auto& kv : m) v.push_back(&kv);
-  std::stable_sort(v.begin(), v.end(), [](auto* a, auto* b) { return natural_less(a->first, b->first); });
+  v.reserve(order.size());
+  for (uint32_t i : order) v.push_back(entries[i]);
   return v;
 }
 
@@ -100,9 +109,13 @@ class TableOrder {
     order_.clear();
     quoted_.clear();
     if (!names_) return;
-    for (uint32_t i = 0; i < names_->size(); ++i) order_.push_back(i);
-    std::stable_sort(order_.begin(), order_.end(),
-                     [this](uint32_t a, uint32_t b) { return natural_less((*names_)[a], (*names_)[b]); });
+    std::vector<std::string> keys;
+    keys.reserve(names_->size());
+    for (uint32_t i = 0; i < names_->size(); ++i) {
+      order_.push_back(i);
+      keys.push_back(natural_key((*names_)[i]));
+    }
+    std::sort(order_.begin(), order_.end(), [&keys](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
     for (uint32_t i : order_) quoted_.push_back(json_string((*names_)[i]));
   }
   const std::vector<uint32_t>& order() const { return order_; }  // natural position -> the table's
@@ -193,24 +206,23 @@ void CounterTable::set(const std::map<std::string, double>& more) {
   bool same = m.base == names_ && m.base && m.added.size() == fresh.size();
   for (size_t j = 0; same && j < fresh.size(); ++j) same = m.added[j] == fresh[j]->first;
   if (!same) {
-    std::map<std::string, uint32_t> at;
-    if (names_)
-      for (const std::string& n : *names_) at[n];
-    for (const auto* kv : fresh) at[kv->first];
+    // both lists are sorted and share no name: merge them
     auto names = std::make_shared<Names>();
-    for (auto& [n, i] : at) {
-      i = uint32_t(names->size());
-      names->push_back(n);
-    }
+    const size_t base = names_ ? names_->size() : 0;
+    names->reserve(base + fresh.size());
     m.base = names_;
     m.added.clear();
     m.base_at.clear();
     m.added_at.clear();
-    if (names_)
-      for (const std::string& n : *names_) m.base_at.push_back(at[n]);
-    for (const auto* kv : fresh) {
-      m.added.push_back(kv->first);
-      m.added_at.push_back(at[kv->first]);
+    for (size_t i = 0, j = 0; i < base || j < fresh.size();) {
+      if (j == fresh.size() || (i < base && (*names_)[i] < fresh[j]->first)) {
+        m.base_at.push_back(uint32_t(names->size()));
+        names->push_back((*names_)[i++]);
+      } else {
+        m.added.push_back(fresh[j]->first);
+        m.added_at.push_back(uint32_t(names->size()));
+        names->push_back(fresh[j++]->first);
+      }
     }
     m.names = std::move(names);
   }
@@ -252,7 +264,7 @@ std::vector<std::string> StatsRegistry::unanswered_requests() const {
 }
 
 Counter& StatsRegistry::counter(const std::string& full_name, const std::string& summed_name,
-                                const std::string& meaning) {
+                                const std::string& /*meaning*/) {
   auto it = counter_index_.find(full_name);
   if (it != counter_index_.end()) {
     CounterEntry& e = counters_[it->second];
@@ -263,12 +275,12 @@ Counter& StatsRegistry::counter(const std::string& full_name, const std::string&
   }
   if (hist_index_.count(full_name)) throw std::logic_error("stat '" + full_name + "' is already a histogram");
   counter_index_.emplace(full_name, counters_.size());
-  counters_.push_back(CounterEntry{full_name, summed_name, meaning, std::make_unique<Counter>()});
+  counters_.push_back(CounterEntry{full_name, summed_name, std::make_unique<Counter>()});
   return *counters_.back().c;
 }
 
 Histogram& StatsRegistry::histogram(const std::string& full_name, const std::string& summed_name, size_t buckets,
-                                    const std::string& meaning) {
+                                    const std::string& /*meaning*/) {
   if (buckets == 0) throw std::logic_error("histogram '" + full_name + "' needs at least one bucket");
   auto it = hist_index_.find(full_name);
   if (it != hist_index_.end()) {
@@ -281,7 +293,7 @@ Histogram& StatsRegistry::histogram(const std::string& full_name, const std::str
   hist_index_.emplace(full_name, hists_.size());
   auto h = std::make_unique<Histogram>();
   h->buckets.assign(buckets, 0);
-  hists_.push_back(HistEntry{full_name, summed_name, meaning, std::move(h)});
+  hists_.push_back(HistEntry{full_name, summed_name, std::move(h)});
   return *hists_.back().h;
 }
 
@@ -361,27 +373,28 @@ const StatsRegistry::Layout& StatsRegistry::layout() const {
   Layout& l = layout_;
   if (l.counters == counters_.size() && l.hists == hists_.size() && l.derived == derived_.size()) return l;
   // every name values() gives, in its order
-  std::map<std::string, uint32_t> at;
   const auto bucket = [](const std::string& name, size_t i) { return name + ".bucket" + std::to_string(i); };
-  for (const auto& e : counters_) at[e.full], at[e.summed];
+  CounterTable::Names all;
+  all.reserve(2 * counters_.size() + derived_.size());
+  for (const auto& e : counters_) all.push_back(e.full), all.push_back(e.summed);
   for (const auto& e : hists_) {
-    for (size_t i = 0; i < e.h->buckets.size(); ++i) at[bucket(e.full, i)], at[bucket(e.summed, i)];
-    at[e.full + ".samples"], at[e.summed + ".samples"];
+    for (size_t i = 0; i < e.h->buckets.size(); ++i) all.push_back(bucket(e.full, i)), all.push_back(bucket(e.summed, i));
+    all.push_back(e.full + ".samples"), all.push_back(e.summed + ".samples");
   }
-  for (const auto& d : derived_) at[d.name];
-  auto names = std::make_shared<CounterTable::Names>();
-  names->reserve(at.size());
-  for (auto& [name, i] : at) {
-    i = uint32_t(names->size());
-    names->push_back(name);
-  }
+  for (const auto& d : derived_) all.push_back(d.name);
+  std::sort(all.begin(), all.end());
+  all.erase(std::unique(all.begin(), all.end()), all.end());
+  auto names = std::make_shared<CounterTable::Names>(std::move(all));
+  const auto at = [&names](const std::string& name) {
+    return uint32_t(std::lower_bound(names->begin(), names->end(), name) - names->begin());
+  };
   const auto is_cost = [](const std::string& n) { return uint8_t(n.compare(0, 5, "cost.") == 0); };
   l.counter_at.clear(), l.hist_at.clear(), l.derived_at.clear();
   l.counter_cost.clear(), l.hist_cost.clear(), l.derived_cost.clear();
   const auto place = [&](std::vector<uint32_t>& where, std::vector<uint8_t>& cost, const std::string& full,
                          const std::string& summed) {
-    where.push_back(at.at(full));
-    where.push_back(summed != full ? at.at(summed) : kNone);
+    where.push_back(at(full));
+    where.push_back(summed != full ? at(summed) : kNone);
     cost.push_back(is_cost(full));
     cost.push_back(is_cost(summed));
   };
@@ -391,7 +404,7 @@ const StatsRegistry::Layout& StatsRegistry::layout() const {
     place(l.hist_at, l.hist_cost, e.full + ".samples", e.summed + ".samples");
   }
   for (const auto& d : derived_) {
-    l.derived_at.push_back(at.at(d.name));
+    l.derived_at.push_back(at(d.name));
     l.derived_cost.push_back(is_cost(d.name));
   }
   l.names = std::move(names);
@@ -524,12 +537,46 @@ bool natural_less(const std::string& a, const std::string& b) {
   return a.size() - i < b.size() - j;
 }
 
+// Each run of digits becomes '0' (where a digit stands among other characters: they differ from it on the
+// same side as from every digit), the number's length without its leading zeros, its digits, and the run's
+// whole length (fewer leading zeros first), lengths as four bytes, most significant first. Distinct names give
+// distinct keys, so sorting by key is sorting by natural_less, with one string comparison each.
+std::string natural_key(const std::string& s) {
+  const auto digit = [](char ch) { return ch >= '0' && ch <= '9'; };
+  size_t runs = 0;
+  for (size_t i = 0; i < s.size(); ++i) runs += digit(s[i]) && (i == 0 || !digit(s[i - 1]));
+  std::string key(s.size() + 9 * runs, '\0');
+  char* k = key.data();
+  const auto length = [&k](size_t n) {
+    for (int shift = 24; shift >= 0; shift -= 8) *k++ = char((n >> shift) & 0xFF);
+  };
+  for (size_t i = 0; i < s.size();) {
+    if (!digit(s[i])) {
+      *k++ = s[i++];
+      continue;
+    }
+    size_t end = i, first = i;
+    while (end < s.size() && digit(s[end])) ++end;
+    while (first + 1 < end && s[first] == '0') ++first;
+    *k++ = '0';
+    length(end - first);
+    for (size_t d = first; d < end; ++d) *k++ = s[d];
+    length(end - i);
+    i = end;
+  }
+  key.resize(size_t(k - key.data()));
+  return key;
+}
+
 // ------------------------------------------------------------------ outputs
 
 std::string stats_json(const std::vector<KernelStats>& kernels, const std::map<std::string, double>& counters,
                        const SimSpeed& sim, const Samples* samples, const RunStatus& status,
                        const SamplingReport* sampling) {
   std::string out = "{\n";
+  size_t entries = counters.size();  // room for them all at once: a large GPU's file is megabytes
+  for (const KernelStats& k : kernels) entries += k.counters.size();
+  out.reserve(48 * entries + 4096);
   if (status.app_exit >= 0) out += "  \"app_exit\": " + std::to_string(status.app_exit) + ",\n";
   out += "  \"counters\": ";
   json_map(out, counters, "  ");

@@ -95,7 +95,8 @@ class StatGroup {
 class StatsRegistry {
  public:
   // full_name is "instance.name"; summed_name is "kind.name" (may equal full_name
-  // for a singleton; then it appears once).
+  // for a singleton; then it appears once). A counter's or histogram's meaning documents it where it is
+  // registered; it is not kept (a large GPU registers 17,000 of them, one text per kind).
   Counter& counter(const std::string& full_name, const std::string& summed_name, const std::string& meaning = "");
   Histogram& histogram(const std::string& full_name, const std::string& summed_name, size_t buckets,
                        const std::string& meaning = "");
@@ -146,8 +147,8 @@ class StatsRegistry {
   std::vector<std::string> unanswered_requests() const;
 
  private:
-  struct CounterEntry { std::string full, summed, meaning; std::unique_ptr<Counter> c; };
-  struct HistEntry { std::string full, summed, meaning; std::unique_ptr<Histogram> h; };
+  struct CounterEntry { std::string full, summed; std::unique_ptr<Counter> c; };
+  struct HistEntry { std::string full, summed; std::unique_ptr<Histogram> h; };
   struct DerivedEntry { std::string name, meaning; std::function<double()> fn; };
   std::vector<CounterEntry> counters_;
   std::vector<HistEntry> hists_;
@@ -269,6 +270,8 @@ void add_gpgpusim_figures(CounterTable& counters, uint64_t cycles, uint64_t thre
 const std::vector<std::string>& gpgpusim_kernel_figures();
 // Names in natural order: runs of digits compare as numbers ("sm2" < "sm10", "bucket9" < "bucket10").
 bool natural_less(const std::string& a, const std::string& b);
+// A name's key in that order: natural_less(a, b) exactly when natural_key(a) < natural_key(b).
+std::string natural_key(const std::string& name);
 void write_file(const std::string& path, const std::string& text);  // atomic: temp + rename; InputError if unwritable
 
 }  // namespace warptlm

@@ -31,12 +31,12 @@ L1DataCache::L1DataCache(sc_core::sc_module_name name, uint32_t sm_id, const L1P
   p_.check();
   line_bits_ = log2_of(p_.line);
   full_mask_ = p_.full_sector_mask();
-  lines_.resize(size_t(p_.sets) * p_.ways);
-  tags_.assign(lines_.size(), kNoLine);
+  lines_ = ZeroedArray<Line>(size_t(p_.sets) * p_.ways);
+  tags_ = ZeroedArray<uint64_t>(lines_.size());
   active_ways_ = p_.ways;
-  mshrs_.resize(p_.mshr_entries);
-  mshr_lines_.assign(p_.mshr_entries, kNoLine);
-  for (auto& m : mshrs_) m.waiting.reserve(p_.mshr_merges);
+  mshrs_ = ZeroedArray<Mshr>(p_.mshr_entries);
+  merged_requests_ = ZeroedArray<tlm::tlm_generic_payload*>(size_t(p_.mshr_entries) * p_.mshr_merges);
+  mshr_lines_ = ZeroedArray<uint64_t>(p_.mshr_entries);
   free_mshrs_.reserve(p_.mshr_entries);
   for (uint32_t i = p_.mshr_entries; i-- > 0;) free_mshrs_.push_back(i);
   fills_.reserve(p_.mshr_entries);
@@ -259,7 +259,7 @@ bool L1DataCache::miss(tlm::tlm_generic_payload& p, uint64_t line, uint32_t need
   const int m = find_mshr(line);
   if (m >= 0) {
     Mshr& M = mshrs_[size_t(m)];
-    if (M.waiting.size() >= p_.mshr_merges) return false;  // entry full
+    if (M.merged >= p_.mshr_merges) return false;  // entry full
     if ((need & ~M.fetch) && !M.queued) {
       // The fills already sent do not bring these sectors: another fill asks
       // for just them (what a sectored cache does) instead of waiting. A
@@ -268,7 +268,7 @@ bool L1DataCache::miss(tlm::tlm_generic_payload& p, uint64_t line, uint32_t need
       queue_fill(uint32_t(m), line);
     }
     M.fetch |= need;
-    M.waiting.push_back(&p);
+    merged_requests_[size_t(m) * p_.mshr_merges + M.merged++] = &p;
     if (!p_.fill_is_use && !side)
       if (Line* l = lookup(line)) touch(*l);  // a pending hit is a use of its (reserved) line
     ++*merges_;
@@ -279,7 +279,7 @@ bool L1DataCache::miss(tlm::tlm_generic_payload& p, uint64_t line, uint32_t need
     if (p_.allocate == L1Allocate::OnMiss && !side && !reserve_line(line, e)) return false;
     const uint32_t idx = allocate_mshr(line, need, e, c);
     mshrs_[idx].side = side;
-    mshrs_[idx].waiting.push_back(&p);
+    merged_requests_[size_t(idx) * p_.mshr_merges + mshrs_[idx].merged++] = &p;
     queue_fill(idx, line);
     for (L1Observer* o : observers_) o->mshr_allocated(line << line_bits_, e.warp, c);
     outcome_ = kMiss;
@@ -449,10 +449,10 @@ void L1DataCache::fill(uint32_t m, uint64_t c) {
   if (l) {
     for (L1Observer* o : observers_) o->line_filled(M.line_addr << line_bits_, M.warp);
   }
-  for (tlm::tlm_generic_payload* p : M.waiting) schedule_response(p, c + p_.hit_latency);
+  for (uint32_t k = 0; k < M.merged; ++k) schedule_response(merged_requests_[size_t(m) * p_.mshr_merges + k], c + p_.hit_latency);
   ++*fills_done_;
   *fill_cycles_ += c - M.allocated;
-  M.waiting.clear();
+  M.merged = 0;
   M.busy = false;
   mshr_lines_[m] = kNoLine;
   M.requested = 0;
@@ -467,8 +467,9 @@ void L1DataCache::fill(uint32_t m, uint64_t c) {
 L1DataCache::Line* L1DataCache::lookup(uint64_t line) {
   const size_t base = size_t(l1_set_index(p_, line << line_bits_)) * p_.ways;
   const uint64_t* tags = &tags_[base];
+  const uint64_t tag = tag_of(line);
   for (uint32_t w = 0; w < active_ways_; ++w)
-    if (tags[w] == line) return &lines_[base + w];
+    if (tags[w] == tag) return &lines_[base + w];
   return nullptr;
 }
 
@@ -529,7 +530,8 @@ void L1DataCache::drop(Line& l) {
 }
 
 void L1DataCache::install(Line& l, uint64_t line, uint32_t valid, uint32_t dirty, uint16_t owner, uint8_t space) {
-  tags_[size_t(&l - lines_.data())] = line;
+  tags_[size_t(&l - lines_.data())] = tag_of(line);
+  installed_ = true;
   l.present = true;
   l.reserved = false;
   l.line_addr = line;
@@ -568,15 +570,18 @@ bool L1DataCache::invalidate(uint64_t addr) {
 }
 
 void L1DataCache::invalidate_all() {
+  if (!installed_) return;  // every line is as built or as the last invalidation left it
   for (auto& l : lines_) {
     l.present = l.reserved = false;
     l.valid = l.dirty = 0;
   }
   std::fill(tags_.begin(), tags_.end(), kNoLine);
+  installed_ = false;
 }
 
 void L1DataCache::carve_out(uint32_t carveout) {
   active_ways_ = p_.carve_out_ways(carveout);
+  if (!installed_) return;  // no line to drop
   for (size_t s = 0; s < p_.sets; ++s)
     for (uint32_t w = active_ways_; w < p_.ways; ++w) {
       Line& l = lines_[s * p_.ways + w];
@@ -594,7 +599,7 @@ bool L1DataCache::idle() const {
 
 int L1DataCache::find_mshr(uint64_t line) const {
   for (size_t i = 0; i < mshr_lines_.size(); ++i)
-    if (mshr_lines_[i] == line) return int(i);
+    if (mshr_lines_[i] == tag_of(line)) return int(i);
   return -1;
 }
 
@@ -608,7 +613,7 @@ uint32_t L1DataCache::allocate_mshr(uint64_t line, uint32_t fetch, const GpuExte
   M.requested = 0;
   M.outstanding = 0;
   M.line_addr = line;
-  mshr_lines_[idx] = line;
+  mshr_lines_[idx] = tag_of(line);
   M.fetch = fetch;
   M.warp = e.warp;
   M.space = e.space;

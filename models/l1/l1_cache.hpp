@@ -23,6 +23,7 @@
 #include "common/input_register.hpp"
 #include "common/stats.hpp"
 #include "common/trace.hpp"
+#include "common/zeroed_array.hpp"
 #include "l1/l1_observer.hpp"
 #include "l1/l1_side_store.hpp"
 #include "l1/l1_params.hpp"
@@ -129,7 +130,7 @@ class L1DataCache : public sc_core::sc_module, public SharedClockMember {
     bool side = false;       // the fill goes to the side store (its translated place: the extra MSHR field)
     uint32_t block = 0, pc = 0;
     uint64_t allocated = 0;  // cycle the entry was allocated (for the miss latency)
-    std::vector<tlm::tlm_generic_payload*> waiting;  // merged requests, answered by the fill
+    uint32_t merged = 0;     // requests the fill answers (the allocating one included): merged_requests_[entry * merges, + merged)
   };
   enum class DownKind : uint8_t { Fill, Forward, WriteBack };
   struct DownReq {
@@ -224,17 +225,21 @@ class L1DataCache : public sc_core::sc_module, public SharedClockMember {
   uint32_t line_bits_;
   uint32_t full_mask_;
 
-  std::vector<Line> lines_;  // sets * ways
-  // Each way's tag, side by side: its line while present, kNoLine when not. The lookup compares these alone,
-  // so a set of 256 ways (a unified L1 with no carve-out) is read as 2 KB of tags, not 12 KB of lines.
-  std::vector<uint64_t> tags_;
+  ZeroedArray<Line> lines_;  // sets * ways
+  // Each way's tag, side by side: tag_of(its line) while present, kNoLine when not. The lookup compares these
+  // alone, so a set of 256 ways (a unified L1 with no carve-out) is read as 2 KB of tags, not 12 KB of lines.
+  // A tag is its line inverted, so that zero bytes (the table as built) hold no line.
+  static constexpr uint64_t kNoLine = 0;
+  static uint64_t tag_of(uint64_t line) { return ~line; }
+  ZeroedArray<uint64_t> tags_;
   uint32_t active_ways_ = 0;  // the ways of each set in use: all, or those a shared-memory carve-out leaves
-  std::vector<Mshr> mshrs_;
+  bool installed_ = false;    // a line was installed since the last invalidation (lines untouched since are as built)
+  ZeroedArray<Mshr> mshrs_;
+  ZeroedArray<tlm::tlm_generic_payload*> merged_requests_;  // each entry's requests, l1d.mshr_merges apart
   std::vector<uint32_t> free_mshrs_;
-  // Each MSHR's line while it is busy (kNoLine when free), side by side: the lookup at every access reads
-  // these few host cache lines instead of every entry (the MSHR's associative tag compare).
-  static constexpr uint64_t kNoLine = UINT64_MAX;
-  std::vector<uint64_t> mshr_lines_;
+  // Each MSHR's line while it is busy (tag_of(line); kNoLine when free), side by side: the lookup at every
+  // access reads these few host cache lines instead of every entry (the MSHR's associative tag compare).
+  ZeroedArray<uint64_t> mshr_lines_;
   std::vector<uint32_t> fills_;          // MSHRs whose fill came back, installed at the next edge
   Ring<Arrival> in_;                     // upstream requests, in arrival order
   Ring<DownReq> down_q_;                 // the miss queue

@@ -34,9 +34,9 @@ L2Slice::L2Slice(sc_core::sc_module_name name, uint32_t id, const L2Params& p, c
   sets_ = p_.sets();
   const uint32_t n = p_.sectors_per_line();
   all_sectors_ = n >= 32 ? 0xFFFFFFFFu : (1u << n) - 1;
-  lines_.resize(size_t(sets_) * p_.ways);
-  mshrs_.resize(p_.mshr_entries);
-  waiters_.resize(size_t(p_.mshr_entries) * p_.mshr_merges);
+  lines_ = ZeroedArray<Line>(size_t(sets_) * p_.ways);
+  mshrs_ = ZeroedArray<Mshr>(p_.mshr_entries);
+  waiters_ = ZeroedArray<Waiter>(size_t(p_.mshr_entries) * p_.mshr_merges);
   for (uint32_t m = p_.mshr_entries; m-- > 0;) free_mshrs_.push_back(m);
   resp_heap_.reserve(size_t(p_.mshr_entries) * p_.mshr_merges + 64);
 
@@ -102,7 +102,7 @@ int32_t L2Slice::choose_victim(uint32_t set) const {
   int32_t best = -1;
   for (uint32_t w = 0; w < p_.ways; ++w) {
     if (!s[w].allocated) return int32_t(w);
-    if (s[w].mshr < 0 && (best < 0 || s[w].stamp < s[best].stamp)) best = int32_t(w);
+    if (!s[w].fetching() && (best < 0 || s[w].stamp < s[best].stamp)) best = int32_t(w);
   }
   return best;
 }
@@ -142,7 +142,7 @@ int32_t L2Slice::allocate_mshr(uint32_t line_idx, uint64_t line_no, const GpuExt
   const uint32_t m = free_mshrs_.back();
   free_mshrs_.pop_back();
   mshrs_[m] = Mshr{line_no, line_idx, 0, 0, 0, e.sm, e.warp};
-  lines_[line_idx].mshr = int32_t(m);
+  lines_[line_idx].mshr_plus1 = m + 1;
   mshr_probe_.set(mshrs_in_use());
   return int32_t(m);
 }
@@ -191,14 +191,14 @@ L2Slice::Outcome L2Slice::lookup(tlm::tlm_generic_payload& p, uint32_t need, uin
       respond_at(p, done + p_.latency);
       return Outcome::Accepted;
     }
-    if (l.mshr >= 0) {  // the line is being fetched: merge
-      Mshr& m = mshrs_[size_t(l.mshr)];
+    if (l.fetching()) {  // the line is being fetched: merge
+      Mshr& m = mshrs_[l.mshr()];
       const uint32_t extra = missing & ~m.requested;
       if (m.count >= p_.mshr_merges || (extra && queue_free < 1)) return Outcome::NoResources;
-      waiters_[size_t(l.mshr) * p_.mshr_merges + m.count++] = Waiter{&p, writes ? need : 0};
+      waiters_[size_t(l.mshr()) * p_.mshr_merges + m.count++] = Waiter{&p, writes ? need : 0};
       ++*merges_;
       ++*misses_;
-      if (extra) push_fetch(l.mshr, extra, now);
+      if (extra) push_fetch(int32_t(l.mshr()), extra, now);
       touch(l, false);
       return Outcome::Accepted;
     }
@@ -250,7 +250,7 @@ bool L2Slice::preload(uint64_t addr, uint64_t bytes) {
     bool dropped = false;
     Line* l = place_outside_time(lo, dropped);
     if (dropped) ++*preload_dropped_;
-    if (!l || l->mshr >= 0) continue;  // every way waits for a fill, or this line's fetch is on its way
+    if (!l || l->fetching()) continue;  // every way waits for a fill, or this line's fetch is on its way
     l->valid |= sectors;
     l->dirty &= ~sectors;
     touch(*l, false);
@@ -263,7 +263,7 @@ bool L2Slice::preload(uint64_t addr, uint64_t bytes) {
 void L2Slice::warm(uint64_t addr, uint32_t sector_mask, bool write) {
   bool dropped = false;
   Line* l = place_outside_time(addr, dropped);
-  if (!l || l->mshr >= 0) return;
+  if (!l || l->fetching()) return;
   const uint32_t sectors = cache_sectors_of(sector_mask, p_.sector, all_sectors_);
   l->valid |= sectors;
   if (write) l->dirty |= sectors;
@@ -409,7 +409,7 @@ void L2Slice::fill(tlm::tlm_generic_payload& p, uint64_t now) {
     l.dirty |= w[k].dirties;
     respond_at(*w[k].p, now + 1);
   }
-  l.mshr = -1;
+  l.mshr_plus1 = 0;
   m.count = 0;
   free_mshrs_.push_back(mi);
   mshr_probe_.set(mshrs_in_use());

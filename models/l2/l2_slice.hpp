@@ -50,6 +50,7 @@
 #include "common/ring.hpp"
 #include "common/stats.hpp"
 #include "common/trace.hpp"
+#include "common/zeroed_array.hpp"
 #include "interconnect/partition_map.hpp"
 #include "l2/l2_params.hpp"
 
@@ -98,8 +99,10 @@ class L2Slice : public sc_core::sc_module, public SharedClockMember {
     uint64_t stamp = 0;    // replacement order
     uint32_t valid = 0;    // sector masks
     uint32_t dirty = 0;
-    int32_t mshr = -1;     // entry fetching into this line; the line cannot be evicted meanwhile
+    uint32_t mshr_plus1 = 0;  // 1 + the entry fetching into this line (0: none); the line cannot be evicted meanwhile
     bool allocated = false;
+    bool fetching() const { return mshr_plus1 != 0; }
+    uint32_t mshr() const { return mshr_plus1 - 1; }
   };
   struct Waiter {
     tlm::tlm_generic_payload* p = nullptr;
@@ -168,9 +171,9 @@ class L2Slice : public sc_core::sc_module, public SharedClockMember {
   sc_core::sc_time period_;
   PayloadPool& pool_;
   uint32_t sets_, all_sectors_;
-  std::vector<Line> lines_;  // set-major: set * ways + way
-  std::vector<Mshr> mshrs_;
-  std::vector<Waiter> waiters_;  // entry m's waiters at [m * merges, m * merges + count)
+  ZeroedArray<Line> lines_;  // set-major: set * ways + way
+  ZeroedArray<Mshr> mshrs_;
+  ZeroedArray<Waiter> waiters_;  // entry m's waiters at [m * merges, m * merges + count)
   std::vector<uint32_t> free_mshrs_;
   Ring<MissReq> miss_q_;
   std::vector<Resp> resp_heap_;

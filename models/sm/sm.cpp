@@ -190,7 +190,7 @@ void Sm::build_units() {
       }
     }
     unit_busy_[k].assign(owner.size(), 0);
-    if (p_.result_buses && UnitKind(k) != UnitKind::LDST && u.count) completion_books_[k].assign(owner.size(), CycleBook{});
+    if (p_.result_buses && UnitKind(k) != UnitKind::LDST && u.count) completion_books_[k] = ZeroedArray<CycleBook>(owner.size());
   }
 }
 

@@ -26,6 +26,7 @@
 #include "common/gpu_payload.hpp"
 #include "common/stats.hpp"
 #include "common/trace.hpp"
+#include "common/zeroed_array.hpp"
 #include "isa/simt.hpp"
 #include "isa/write_log.hpp"
 #include "sm/cycle_book.hpp"
@@ -433,7 +434,7 @@ class Sm : public sc_core::sc_module, public ClockedBlock {
   }
   // sm.result_buses: the cycles each result bus is booked, and each unit's booked completions
   CycleBooks result_buses_;
-  std::array<std::vector<CycleBook>, size_t(UnitKind::Count)> completion_books_;
+  std::array<ZeroedArray<CycleBook>, size_t(UnitKind::Count)> completion_books_;
   // sm.collector_ports: per group, the cycles each dispatch port is booked, and how many
   // instructions its ports took into collector units in cycle port_in_cycle_
   std::array<CycleBooks, size_t(CollectorGroup::Count)> collector_out_;

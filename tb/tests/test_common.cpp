@@ -626,6 +626,34 @@ TEST_CASE("stats: names in natural order, digit runs compared as numbers", "[com
   CHECK(txt.find("sm2.a") < txt.find("sm10.a"));
 }
 
+TEST_CASE("stats: a name's natural key orders as natural_less does", "[common][stats]") {
+  // Every pair of short names over digits (leading zeros, long runs) and characters on both sides of them:
+  // the output sorts by key, so a key that differed from natural_less anywhere would reorder stats.json.
+  const std::string alphabet = "019a./_:";
+  std::vector<std::string> names{""};
+  for (size_t len = 1; len <= 4; ++len) {
+    const size_t before = names.size();
+    for (size_t i = 0; i < before; ++i)
+      if (names[i].size() == len - 1)
+        for (char c : alphabet) names.push_back(names[i] + c);
+  }
+  names.push_back("sm131.l1d.bucket12");
+  names.push_back("sm0131.l1d.bucket12");
+  names.push_back(std::string(300, '7'));  // a run longer than a byte's count
+  names.push_back(std::string(299, '9'));
+  std::vector<std::string> keys;
+  for (const std::string& n : names) keys.push_back(natural_key(n));
+  size_t disagree = 0, pairs = 0;
+  for (size_t i = 0; i < names.size(); i += 13)
+    for (size_t j = 0; j < names.size(); ++j) {
+      ++pairs;
+      if (natural_less(names[i], names[j]) != (keys[i] < keys[j])) ++disagree;
+      if (i != j && keys[i] == keys[j]) ++disagree;  // distinct names, distinct keys
+    }
+  CHECK(pairs > 500000);
+  CHECK(disagree == 0);
+}
+
 TEST_CASE("stats: GPGPU-Sim's figures from a kernel's counters", "[common][stats]") {
   std::map<std::string, double> c{{"l1d.hits", 3}, {"l1d.misses", 1}, {"sm.resident_warp_cycles", 960},
                                   {"sm.active_cycles", 40}};
