@@ -64,20 +64,28 @@ std::string json_string(const std::string& s) {
 }
 
 // A map's entries with their names in natural order (natural_less): sm2 before sm10, bucket9 before bucket10.
-std::vector<const std::pair<const std::string, double>*> in_natural_order(const std::map<std::string, double>& m) {
-  std::vector<const std::pair<const std::string, double>*> entries;
+// The positions 0..n-1 of n names (name(i): the i-th) in natural order: sorted by their natural keys.
+template <class NameAt>
+std::vector<uint32_t> natural_order(size_t n, NameAt name) {
   std::vector<std::string> keys;
-  std::vector<uint32_t> order;
-  entries.reserve(m.size()), keys.reserve(m.size()), order.reserve(m.size());
-  for (const auto& kv : m) {
-    order.push_back(uint32_t(entries.size()));
-    entries.push_back(&kv);
-    keys.push_back(natural_key(kv.first));
+  std::vector<uint32_t> order(n);
+  keys.reserve(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    order[i] = i;
+    keys.push_back(natural_key(name(i)));
   }
   std::sort(order.begin(), order.end(), [&keys](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
+  return order;
+}
+
+std::vector<const std::pair<const std::string, double>*> in_natural_order(const std::map<std::string, double>& m) {
+  std::vector<const std::pair<const std::string, double>*> entries;
+  entries.reserve(m.size());
+  for (const auto& kv : m) entries.push_back(&kv);
   std::vector<const std::pair<const std::string, double>*> v;
-  v.reserve(order.size());
-  for (uint32_t i : order) v.push_back(entries[i]);
+  v.reserve(entries.size());
+  for (uint32_t i : natural_order(entries.size(), [&entries](size_t i) -> const std::string& { return entries[i]->first; }))
+    v.push_back(entries[i]);
   return v;
 }
 
@@ -109,13 +117,7 @@ class TableOrder {
     order_.clear();
     quoted_.clear();
     if (!names_) return;
-    std::vector<std::string> keys;
-    keys.reserve(names_->size());
-    for (uint32_t i = 0; i < names_->size(); ++i) {
-      order_.push_back(i);
-      keys.push_back(natural_key((*names_)[i]));
-    }
-    std::sort(order_.begin(), order_.end(), [&keys](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
+    order_ = natural_order(names_->size(), [this](size_t i) -> const std::string& { return (*names_)[i]; });
     for (uint32_t i : order_) quoted_.push_back(json_string((*names_)[i]));
   }
   const std::vector<uint32_t>& order() const { return order_; }  // natural position -> the table's
@@ -236,12 +238,12 @@ void CounterTable::set(const std::map<std::string, double>& more) {
 StatGroup::StatGroup(StatsRegistry& reg, std::string instance_prefix, std::string kind_prefix)
     : reg_(reg), inst_(std::move(instance_prefix)), kind_(std::move(kind_prefix)) {}
 
-Counter& StatGroup::counter(const std::string& name, const std::string& meaning) {
+Counter& StatGroup::counter(const std::string& name, std::string_view meaning) {
   const std::string full = join_name(inst_, name);
   return reg_.counter(full, kind_.empty() ? full : join_name(kind_, name), meaning);
 }
 
-Histogram& StatGroup::histogram(const std::string& name, size_t buckets, const std::string& meaning) {
+Histogram& StatGroup::histogram(const std::string& name, size_t buckets, std::string_view meaning) {
   const std::string full = join_name(inst_, name);
   return reg_.histogram(full, kind_.empty() ? full : join_name(kind_, name), buckets, meaning);
 }
@@ -264,7 +266,7 @@ std::vector<std::string> StatsRegistry::unanswered_requests() const {
 }
 
 Counter& StatsRegistry::counter(const std::string& full_name, const std::string& summed_name,
-                                const std::string& /*meaning*/) {
+                                std::string_view /*meaning*/) {
   auto it = counter_index_.find(full_name);
   if (it != counter_index_.end()) {
     CounterEntry& e = counters_[it->second];
@@ -280,7 +282,7 @@ Counter& StatsRegistry::counter(const std::string& full_name, const std::string&
 }
 
 Histogram& StatsRegistry::histogram(const std::string& full_name, const std::string& summed_name, size_t buckets,
-                                    const std::string& /*meaning*/) {
+                                    std::string_view /*meaning*/) {
   if (buckets == 0) throw std::logic_error("histogram '" + full_name + "' needs at least one bucket");
   auto it = hist_index_.find(full_name);
   if (it != hist_index_.end()) {

@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace warptlm {
@@ -85,8 +86,8 @@ class CounterTable {
 class StatGroup {
  public:
   StatGroup(StatsRegistry& reg, std::string instance_prefix, std::string kind_prefix);
-  Counter& counter(const std::string& name, const std::string& meaning = "");
-  Histogram& histogram(const std::string& name, size_t buckets, const std::string& meaning = "");
+  Counter& counter(const std::string& name, std::string_view meaning = {});
+  Histogram& histogram(const std::string& name, size_t buckets, std::string_view meaning = {});
  private:
   StatsRegistry& reg_;
   std::string inst_, kind_;
@@ -97,9 +98,9 @@ class StatsRegistry {
   // full_name is "instance.name"; summed_name is "kind.name" (may equal full_name
   // for a singleton; then it appears once). A counter's or histogram's meaning documents it where it is
   // registered; it is not kept (a large GPU registers 17,000 of them, one text per kind).
-  Counter& counter(const std::string& full_name, const std::string& summed_name, const std::string& meaning = "");
+  Counter& counter(const std::string& full_name, const std::string& summed_name, std::string_view meaning = {});
   Histogram& histogram(const std::string& full_name, const std::string& summed_name, size_t buckets,
-                       const std::string& meaning = "");
+                       std::string_view meaning = {});
   // A value computed when stats are read (e.g. dram.bw_util); appears under `name`.
   void derived(const std::string& name, std::function<double()> fn, const std::string& meaning = "");
   // Called before every read (values(), snapshot()): a block brings a counter it accumulates by interval up
