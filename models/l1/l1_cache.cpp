@@ -598,8 +598,9 @@ bool L1DataCache::idle() const {
 // ---------------------------------------------------------------- MSHRs and the miss queue
 
 int L1DataCache::find_mshr(uint64_t line) const {
+  const uint64_t tag = tag_of(line);
   for (size_t i = 0; i < mshr_lines_.size(); ++i)
-    if (mshr_lines_[i] == tag_of(line)) return int(i);
+    if (mshr_lines_[i] == tag) return int(i);
   return -1;
 }
 

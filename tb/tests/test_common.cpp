@@ -18,6 +18,7 @@
 #include "common/gpu_payload.hpp"
 #include "common/params.hpp"
 #include "common/stats.hpp"
+#include "common/zeroed_array.hpp"
 
 using namespace warptlm;
 namespace fs = std::filesystem;
@@ -624,6 +625,31 @@ TEST_CASE("stats: names in natural order, digit runs compared as numbers", "[com
   const std::string txt = stats_txt({}, m, SimSpeed{});
   CHECK(txt.find("sm1.a") < txt.find("sm2.a"));
   CHECK(txt.find("sm2.a") < txt.find("sm10.a"));
+}
+
+TEST_CASE("zeroed array: a table starts as zero bytes, from calloc or mapped, and moves whole", "[common]") {
+  struct Entry {
+    uint64_t tag = 0;
+    uint32_t mask = 0;
+    bool busy = false;
+  };
+  ZeroedArray<Entry> small(100), large(1 << 14);  // 1.6 KB from calloc; 256 KB mapped (release build)
+  REQUIRE(small.size() == 100);
+  REQUIRE(large.size() == size_t(1) << 14);
+  size_t nonzero = 0;
+  for (const Entry& e : small) nonzero += e.tag || e.mask || e.busy;
+  for (const Entry& e : large) nonzero += e.tag || e.mask || e.busy;
+  CHECK(nonzero == 0);
+  large[large.size() - 1].tag = 7;
+  ZeroedArray<Entry> moved(std::move(large));
+  CHECK(large.size() == 0);
+  CHECK(large.data() == nullptr);
+  REQUIRE(moved.size() == size_t(1) << 14);
+  CHECK(moved[moved.size() - 1].tag == 7);
+  small = std::move(moved);  // the calloc'd table is freed, the mapped one taken over
+  CHECK(small.size() == size_t(1) << 14);
+  CHECK(small[small.size() - 1].tag == 7);
+  CHECK(moved.data() == nullptr);
 }
 
 TEST_CASE("stats: a name's natural key orders as natural_less does", "[common][stats]") {
