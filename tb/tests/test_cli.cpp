@@ -665,6 +665,37 @@ TEST_CASE("timing runs are deterministic: every counter identical across two run
   }
 }
 
+#ifdef WARPTLM_HOST_JEMALLOC
+extern "C" int mallctl(const char* name, void* old_value, size_t* old_size, void* new_value, size_t new_size);
+
+TEST_CASE("host allocator: huge pages by default, and no counter depends on the host's pages or fresh memory's bytes", "[cli]") {
+  // this process links the same settings as warptlm (tb/warptlm/host_allocator.cpp)
+  const char* thp = nullptr;
+  size_t size = sizeof(thp);
+  REQUIRE(mallctl("opt.thp", &thp, &size, nullptr, 0) == 0);
+  CHECK(std::string(thp) == "always");
+  // 4 KB pages, and every new allocation filled with 0xa5 bytes instead of what the OS gave: a model that read
+  // memory it never wrote, or that ordered anything by host address, would count differently
+  TempDir t;
+  for (const char* wl : {"bfs", "ss_dct1"}) {
+    INFO(wl);
+    const std::string args = std::string("run --workload ") + wl + " --size tiny --config gtx480 -q --out ";
+    auto plain = warptlm(t, args + q(t / (std::string(wl) + "_huge")));
+    setenv("MALLOC_CONF", "thp:never,junk:alloc", 1);
+    auto small = warptlm(t, args + q(t / (std::string(wl) + "_small")));
+    unsetenv("MALLOC_CONF");
+    REQUIRE(plain.code == 0);
+    REQUIRE(small.code == 0);
+    YAML::Node a = YAML::LoadFile(t / (std::string(wl) + "_huge/stats.json"));
+    YAML::Node b = YAML::LoadFile(t / (std::string(wl) + "_small/stats.json"));
+    CHECK(a["counters"]["l1d.misses"].as<double>() > 0);
+    a.remove("sim");
+    b.remove("sim");
+    CHECK(YAML::Dump(a) == YAML::Dump(b));
+  }
+}
+#endif
+
 // ============================================================ memory hierarchy, whole GPU
 
 namespace {
