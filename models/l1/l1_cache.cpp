@@ -268,7 +268,7 @@ bool L1DataCache::miss(tlm::tlm_generic_payload& p, uint64_t line, uint32_t need
       queue_fill(uint32_t(m), line);
     }
     M.fetch |= need;
-    merged_requests_[size_t(m) * p_.mshr_merges + M.merged++] = &p;
+    merged_request(m, M.merged++) = &p;
     if (!p_.fill_is_use && !side)
       if (Line* l = lookup(line)) touch(*l);  // a pending hit is a use of its (reserved) line
     ++*merges_;
@@ -279,7 +279,7 @@ bool L1DataCache::miss(tlm::tlm_generic_payload& p, uint64_t line, uint32_t need
     if (p_.allocate == L1Allocate::OnMiss && !side && !reserve_line(line, e)) return false;
     const uint32_t idx = allocate_mshr(line, need, e, c);
     mshrs_[idx].side = side;
-    merged_requests_[size_t(idx) * p_.mshr_merges + mshrs_[idx].merged++] = &p;
+    merged_request(idx, mshrs_[idx].merged++) = &p;
     queue_fill(idx, line);
     for (L1Observer* o : observers_) o->mshr_allocated(line << line_bits_, e.warp, c);
     outcome_ = kMiss;
@@ -449,7 +449,7 @@ void L1DataCache::fill(uint32_t m, uint64_t c) {
   if (l) {
     for (L1Observer* o : observers_) o->line_filled(M.line_addr << line_bits_, M.warp);
   }
-  for (uint32_t k = 0; k < M.merged; ++k) schedule_response(merged_requests_[size_t(m) * p_.mshr_merges + k], c + p_.hit_latency);
+  for (uint32_t k = 0; k < M.merged; ++k) schedule_response(merged_request(m, k), c + p_.hit_latency);
   ++*fills_done_;
   *fill_cycles_ += c - M.allocated;
   M.merged = 0;

@@ -236,6 +236,7 @@ class L1DataCache : public sc_core::sc_module, public SharedClockMember {
   bool installed_ = false;    // a line was installed since the last invalidation (lines untouched since are as built)
   ZeroedArray<Mshr> mshrs_;
   ZeroedArray<tlm::tlm_generic_payload*> merged_requests_;  // each entry's requests, l1d.mshr_merges apart
+  tlm::tlm_generic_payload*& merged_request(size_t entry, uint32_t k) { return merged_requests_[entry * p_.mshr_merges + k]; }
   std::vector<uint32_t> free_mshrs_;
   // Each MSHR's line while it is busy (tag_of(line); kNoLine when free), side by side: the lookup at every
   // access reads these few host cache lines instead of every entry (the MSHR's associative tag compare).
